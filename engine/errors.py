@@ -1,0 +1,21 @@
+"""Errors that cross the engine's boundary."""
+from __future__ import annotations
+
+
+class IllegalAction(ValueError):
+    """An action or event that the rules do not allow.
+
+    ``code`` is stable (clients switch on it); ``message`` names the rule broken.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def as_dict(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}
+
+
+class RecordError(ValueError):
+    """A game record, catalogue or config that cannot be read at all."""

@@ -1,0 +1,109 @@
+"""What players and tools see of a state: the replay summary and the player
+view. Hands are public (rule book); the deck order never leaves the engine."""
+from __future__ import annotations
+
+from typing import Any
+
+from .features import Feature
+from .game import awaiting
+from .rules import RULES_VERSION
+from .scoring import is_regular
+from .state import GameState, Placed
+from .types import Seat
+
+
+def summary(state: GameState) -> dict[str, Any]:
+    """The replay command's summary (spec: `python -m engine replay`)."""
+    return {
+        "finished": state.finished,
+        "scores": list(state.scores),
+        "winners": list(state.winners),
+        "current_player": None if state.finished else state.current,
+        "awaiting": awaiting(state),
+        "supply": [
+            {"boots": state.boots[s], "pitchforks": state.pitchforks[s],
+             "spades": state.spades[s], "tiles_in_hand": len(state.hands[s])}
+            for s in range(state.players)
+        ],
+        "tiles_on_board": len(state.board),
+        "deck_left": state.deck_left,
+        "events": state.events,
+    }
+
+
+def tile_view(state: GameState, pos: tuple[int, int], t: Placed) -> dict[str, Any]:
+    o = t.o
+    rules = state.rules
+    flips_left = 0
+    if t.spade:
+        flips_left = max(0, rules.flips_per_tile - t.flips)
+    return {
+        "at": list(pos),
+        "tile": t.tile.id,
+        "face": t.face,
+        "rotation": t.rotation,
+        "inverted": t.inverted,
+        "terrain": o.terrain,
+        "regions": [
+            {"arcs": list(r.arcs), "terrain": r.terrain,
+             "items": ["gold"] * r.gold + ["silver"] * r.silver + ["flower"] * r.flower}
+            for r in o.regions
+        ],
+        "items": _items(t),
+        "beasts": [
+            {"type": seg.type, "kind": seg.kind, "sides": list(seg.sides),
+             "feature_type": state.features.of(n).btype}
+            for seg, n in zip(o.segments, t.seg_nodes) if n is not None
+        ],
+        "spade": t.spade,
+        "flips_left": flips_left,
+        "token": None if t.token is None else {
+            "seat": t.token[0], "kind": t.token[1], **_token_target(t, t.token[2])},
+    }
+
+
+def _items(t: Placed) -> list[dict[str, Any]]:
+    shift = 2 * t.rotation
+    face = t.tile.face(t.face, t.inverted)
+    return [{"arc": (i.arc + shift) % 8, "kind": i.kind} for i in face.items]
+
+
+def _token_target(t: Placed, node: int) -> dict[str, int]:
+    if node in t.region_nodes:
+        region = t.region_nodes.index(node)
+        return {"arc": t.o.regions[region].arcs[0]}
+    i = t.seg_nodes.index(node)
+    return {"side": t.o.segments[i].sides[0]}
+
+
+def feature_view(f: Feature) -> dict[str, Any]:
+    view: dict[str, Any] = {"kind": f.kind_name(), "complete": f.complete, "size": f.size}
+    if f.beast:
+        view["regular"] = is_regular(f) if f.complete else None
+    else:
+        view.update(bulges=f.bulges, gold=f.gold, silver=f.silver, flower=f.flower)
+    return view
+
+
+def player_view(state: GameState, seat: Seat | None = None) -> dict[str, Any]:
+    """Everything a player (or a spectator, seat None) may see, as JSON."""
+    cfg = state.config
+    return {
+        "rules_version": RULES_VERSION,
+        "variant": cfg.variant,
+        "length": cfg.length,
+        "players": list(cfg.players),
+        "you": seat,
+        "target": state.rules.target,
+        **summary(state),
+        "hands": [list(h) for h in state.hands],
+        "resigned": sorted(state.resigned),
+        "moves_in_turn": state.moves_in_turn,
+        "board": [tile_view(state, p, t) for p, t in state.board.items()],
+        "creatures": {
+            name: {"status": c.status, "at": list(c.at) if c.at else None, "hops": c.hops,
+                   "guesses": {str(s): g for s, g in c.guesses.items()}, "outcome": c.outcome}
+            for name, c in state.creatures.items()
+        },
+        "log": list(state.log),
+    }
