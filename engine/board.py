@@ -271,3 +271,39 @@ def blue_heads(state: GameState) -> dict[Pos, list[int]]:
 
 def illegal(code: str, message: str) -> IllegalAction:
     return IllegalAction(code, message)
+
+
+def claim_blocked(state: GameState, o: Oriented, pos: Pos, claim: dict[str, int]) -> bool:
+    """Whether the feature a claim on a tile about to be laid at pos would join
+    already holds a token (computed before laying it)."""
+    board, feats = state.board, state.features
+    x, y = pos
+    # the tile's nodes and the neighbouring roots they touch, as a small graph
+    touches: dict[tuple[str, int], set[int]] = {}
+    for s in range(4):
+        nb = board.get((x + _DX[s], y + _DY[s]))
+        if nb is None:
+            continue
+        s2 = (s + 2) % 4
+        for i in range(3):
+            mine = ("r", o.region_of_arc[(2 * s + i) % 8])
+            theirs = nb.region_nodes[nb.o.region_of_arc[(2 * s2 + 2 - i) % 8]]
+            touches.setdefault(mine, set()).add(feats.find(theirs))
+        i_seg = o.seg_at_side[s]
+        theirs_seg = nb.live_segment(s2)
+        if i_seg is not None and theirs_seg is not None:
+            touches.setdefault(("b", i_seg), set()).add(feats.find(theirs_seg))
+    start = ("r", o.region_of_arc[claim["arc"]]) if "arc" in claim \
+        else ("b", o.seg_at_side[claim["side"]])
+    seen, roots, todo = {start}, set(), [start]
+    while todo:
+        node = todo.pop()
+        for root in touches.get(node, ()):
+            if root in roots:
+                continue
+            roots.add(root)
+            if feats.roots[root].claims:
+                return True
+            todo += [m for m, rs in touches.items() if root in rs and m not in seen]
+            seen.update(m for m, rs in touches.items() if root in rs)
+    return False

@@ -22,7 +22,7 @@ from .rules import (
     MOVES_PER_TURN,
     rules_for,
 )
-from .scoring import completed_value, describe, majority, unfinished_value
+from .scoring import completed_value, describe, is_regular, majority, unfinished_value
 from .state import Creature, GameConfig, GameState, Placed
 from .types import Pos, Seat
 
@@ -259,7 +259,11 @@ def _after_move(state: GameState, seat: Seat, pos: Pos, placed: Placed, claim: A
                           if n is not None)
     done = [r for r in roots if feats.roots[r].complete]
     for r in done:
-        _score(state, feats.roots[r], completed_value(feats.roots[r], state.rules.patch))
+        f = feats.roots[r]
+        kind = (f.btype if is_regular(f) else "freak") if f.beast else \
+            ("grass" if f.terrain == "G" else "sand")
+        state.completed[kind] = state.completed.get(kind, 0) + 1
+        _score(state, f, completed_value(f, state.rules.patch))
     if state.rules.beasts_leave:
         for r in done:
             if feats.roots[r].beast:

@@ -103,6 +103,8 @@ class GameState:
     events: int = 0
     retired: list[int] = field(default_factory=list)
     """Tokens retired by flips, per seat."""
+    completed: dict[str, int] = field(default_factory=dict)
+    """Features completed so far, by kind (grass, sand, blue, orange, worm, freak)."""
 
     def copy(self) -> GameState:
         return GameState(
@@ -115,6 +117,7 @@ class GameState:
             set(self.resigned), self.finished, self.winners[:],
             {k: c.copy() for k, c in self.creatures.items()},
             self.pending[:], self.lingering, self.log[:], self.events, self.retired[:],
+            dict(self.completed),
         )
 
     @property

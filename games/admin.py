@@ -1,0 +1,1 @@
+"""Admin views of games, where admins review replays."""

@@ -1,0 +1,1 @@
+"""Records of notifications sent and mail replies received."""
