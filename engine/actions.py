@@ -71,7 +71,6 @@ def claim_options(state: GameState, action: dict[str, Any]) -> list[dict[str, An
     step(after, move)  # raises IllegalAction for an illegal move
     pos: Pos = (action["at"][0], action["at"][1])
     placed = after.board[pos]
-    seat = action["player"]
     out: list[dict[str, Any]] = []
     for arc0 in sorted(min(r.arcs) for r in placed.o.regions):
         out.append({"arc": arc0})

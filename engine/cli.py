@@ -10,17 +10,20 @@ from pathlib import Path
 from .errors import RecordError
 
 
+def _read_json(path: str) -> object:
+    try:
+        return json.loads(Path(path).read_text())
+    except OSError as e:
+        raise RecordError(f"cannot read {path}: {e.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise RecordError(f"{path} is not valid JSON: {e}") from None
+
+
 def _replay(args: argparse.Namespace) -> int:
     from .record import replay
     from .view import summary
 
-    try:
-        raw = json.loads(Path(args.record).read_text())
-    except OSError as e:
-        raise RecordError(f"cannot read {args.record}: {e.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise RecordError(f"{args.record} is not valid JSON: {e}") from None
-    result = replay(raw)
+    result = replay(_read_json(args.record))
     if result.error is not None:
         print(json.dumps({"error": result.error.message, "code": result.error.code,
                           "event": result.error_index}))
@@ -34,6 +37,20 @@ def _selfplay(args: argparse.Namespace) -> int:
 
     return run(args.variant, args.length, args.players, args.games, args.seed, args.out,
                progress=not args.quiet)
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from .catalogue import standard
+    from .fairness import seed_from_record, verify
+
+    raw = _read_json(args.record)
+    seed, published = seed_from_record(raw)
+    problems = verify(raw, seed, published, standard().deck_ids())
+    for p in problems:
+        print(p)
+    print("fair: the deck and every chance event follow from the committed seed"
+          if not problems else f"NOT fair: {len(problems)} problem(s)")
+    return 1 if problems else 0
 
 
 def _catalogue(args: argparse.Namespace) -> int:
@@ -57,6 +74,10 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("replay", help="replay a game record and print its summary as JSON")
     p.add_argument("record")
     p.set_defaults(run=_replay)
+    p = sub.add_parser("verify", help="check a finished game's deck and chance events "
+                       "against its revealed seed and commitment")
+    p.add_argument("record")
+    p.set_defaults(run=_verify)
     p = sub.add_parser("selfplay", help="random self-play with a summary of the games")
     p.add_argument("--variant", default="classic", choices=("classic", "pitchfork", "animals"))
     p.add_argument("--length", default="long", choices=("short", "long"))

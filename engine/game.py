@@ -271,7 +271,7 @@ def _after_move(state: GameState, seat: Seat, pos: Pos, placed: Placed, claim: A
         if new_tile and state.lingering is not None:
             lingering = feats.find(state.lingering)
             if any(seg.kind == "head" and n is not None and feats.find(n) != lingering
-                   for seg, n in zip(placed.o.segments, placed.seg_nodes)):
+                   for seg, n in zip(placed.o.segments, placed.seg_nodes, strict=True)):
                 B.remove_beast(state, lingering)
     state.pass_streak = 0
     state.moves_in_turn += 1

@@ -200,23 +200,28 @@ def parse_tile(tile_id: str, raw: Any) -> TileDef:
     for link in front.get("links") or []:
         if not isinstance(link, list) or len(link) != 2:
             raise RecordError(f"{where}: a link is a pair of arcs, got {link!r}")
-        links.append((_int(link[0], 0, 7, f"{where} link arc"), _int(link[1], 0, 7, f"{where} link arc")))
+        arc = f"{where} link arc"
+        links.append((_int(link[0], 0, 7, arc), _int(link[1], 0, 7, arc)))
     items = []
     for item in front.get("items") or []:
         if not isinstance(item, dict) or item.get("kind") not in ITEM_TERRAIN:
-            raise RecordError(f"{where}: an item is {{'arc': k, 'kind': gold|silver|flower}}, got {item!r}")
+            raise RecordError(f"{where}: an item is {{'arc': k, 'kind': gold|silver|flower}}, "
+                              f"got {item!r}")
         items.append(Item(_int(item.get("arc"), 0, 7, f"{where} item arc"), item["kind"]))
     beasts = []
     for seg in front.get("beasts") or []:
         if not isinstance(seg, dict) or seg.get("type") not in BEAST_KINDS:
-            raise RecordError(f"{where}: a beast segment needs a type blue|orange|worm|any, got {seg!r}")
+            raise RecordError(f"{where}: a beast segment needs a type blue|orange|worm|any, "
+                              f"got {seg!r}")
         kinds = BEAST_KINDS[seg["type"]]
         if seg.get("kind") not in kinds:
             raise RecordError(f"{where}: a {seg['type']} segment cannot be a {seg.get('kind')!r}")
         sides = seg.get("sides")
         if not isinstance(sides, list) or len(sides) != kinds[seg["kind"]]:
-            raise RecordError(f"{where}: a {seg['type']} {seg['kind']} crosses {kinds[seg['kind']]} side(s), got {sides!r}")
-        beasts.append(Segment(seg["type"], seg["kind"], tuple(_int(s, 0, 3, f"{where} side") for s in sides)))
+            raise RecordError(f"{where}: a {seg['type']} {seg['kind']} crosses "
+                              f"{kinds[seg['kind']]} side(s), got {sides!r}")
+        beasts.append(Segment(seg["type"], seg["kind"],
+                              tuple(_int(s, 0, 3, f"{where} side") for s in sides)))
     used = [s for b in beasts for s in b.sides]
     if len(used) != len(set(used)):
         raise RecordError(f"{where}: a side carries at most one segment")

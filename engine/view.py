@@ -53,7 +53,7 @@ def tile_view(state: GameState, pos: tuple[int, int], t: Placed) -> dict[str, An
         "beasts": [
             {"type": seg.type, "kind": seg.kind, "sides": list(seg.sides),
              "feature_type": state.features.of(n).btype}
-            for seg, n in zip(o.segments, t.seg_nodes) if n is not None
+            for seg, n in zip(o.segments, t.seg_nodes, strict=True) if n is not None
         ],
         "spade": t.spade,
         "flips_left": flips_left,

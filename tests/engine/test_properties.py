@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import apply, legal_actions, player_view, replay
-from engine.selfplay import play, random_action
+from engine.selfplay import play
 from engine.state import GameState
 
 GAMES = [(v, n) for v in ("classic", "pitchfork", "animals") for n in (2, 3, 4)]

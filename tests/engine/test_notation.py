@@ -1,0 +1,46 @@
+"""The move notation: every action written and read back, and plain-words errors."""
+import pytest
+
+from engine.notation import NotationError, format_action, parse_action
+
+ACTIONS = [
+    {"type": "place", "player": 1, "tile": "T17", "face": "back", "at": [1, -2], "rotation": 2,
+     "claim": {"arc": 4}},
+    {"type": "place", "player": 1, "tile": "T05", "face": "front", "at": [0, 1], "rotation": 0,
+     "claim": None},
+    {"type": "flip", "player": 1, "at": [3, 0], "rotation": 1, "claim": {"side": 2}},
+    {"type": "flip", "player": 1, "at": [-3, 7], "rotation": 3, "claim": None},
+    {"type": "pass", "player": 1},
+    {"type": "guess", "player": 1, "creature": "fly", "hops": 7},
+    {"type": "guess", "player": 1, "creature": "frog", "hops": "escape"},
+]
+
+
+@pytest.mark.parametrize("action", ACTIONS, ids=lambda a: format_action(a))
+def test_every_action_round_trips(action):
+    assert parse_action(format_action(action), 1) == action
+
+
+def test_lenient_spellings():
+    assert parse_action("  Place t17 BACK at [1, -2] rotation 2 claim ARC 4 ", 0) == {
+        "type": "place", "player": 0, "tile": "T17", "face": "back", "at": [1, -2],
+        "rotation": 2, "claim": {"arc": 4}}
+    assert parse_action("flip 3,0 r1 no claim", 2)["claim"] is None
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("", "the move is empty"),
+    ("hello there", "'hello' is not a move"),
+    ("place T17 sideways 1,2 r0", "'sideways' is not a face"),
+    ("place T17 back 1;2 r0", "'1;2' is not a position"),
+    ("place T17 back 1,2 r7", "'r7' is not a rotation"),
+    ("place T17 back 1,2 r1 claim arc 9", "a claimed arc is a number from 0 to 7"),
+    ("place T17 back 1,2 r1 claim roof 1", "is not a claim"),
+    ("place T17", "a placement needs a tile, a face, a position and a rotation"),
+    ("guess fly soon", "'soon' is not a guess"),
+    ("guess bee 3", "a guess is 'guess fly 7'"),
+])
+def test_unparseable_moves_say_why(text, says):
+    with pytest.raises(NotationError, match=None) as err:
+        parse_action(text, 0)
+    assert says in str(err.value)
