@@ -55,14 +55,18 @@ def bench_replay(repeat: int) -> dict:
 
 
 def board_of(size: int, seed: int):
-    rng = random.Random(seed)
-    cfg0 = make_config("classic", "long", ["a", "b"])
-    deck = list(cfg0.deck)
-    rng.shuffle(deck)
-    state = new_game(make_config("classic", "long", ["a", "b"], deck=deck))
-    while len(state.board) < size and not state.finished:
-        step(state, random_action(state, rng))
-    return state
+    """A random position with ``size`` tiles laid and a full hand to move."""
+    while True:
+        rng = random.Random(seed)
+        cfg0 = make_config("classic", "long", ["a", "b"])
+        deck = list(cfg0.deck)
+        rng.shuffle(deck)
+        state = new_game(make_config("classic", "long", ["a", "b"], deck=deck))
+        while len(state.board) < size and not state.finished:
+            step(state, random_action(state, rng))
+        if len(state.board) == size and len(state.hands[state.current]) == 3:
+            return state
+        seed += 1000
 
 
 def bench_placements(repeat: int) -> dict:

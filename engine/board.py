@@ -81,6 +81,50 @@ def _mixed_beast(board: dict[Pos, Placed], feats: Features, o: Oriented, pos: Po
     return None
 
 
+Need = tuple[tuple[int, str, "str | None"], ...]
+"""What a frontier position asks of a tile: (side, terrain read clockwise, beast type)."""
+
+
+def frontier_needs(state: GameState) -> list[tuple[Pos, Need]]:
+    """Each empty position next to the board with what its neighbours ask of a tile,
+    computed once so that many tiles can be tried against it cheaply."""
+    board, feats = state.board, state.features
+    out = []
+    for pos in sorted(state.frontier):
+        x, y = pos
+        need = []
+        for s in range(4):
+            nb = board.get((x + _DX[s], y + _DY[s]))
+            if nb is not None:
+                s2 = (s + 2) % 4
+                theirs = nb.live_segment(s2)
+                need.append((s, nb.o.side_rev[s2],
+                             None if theirs is None else feats.of(theirs).btype))
+        out.append((pos, tuple(need)))
+    return out
+
+
+def meets(state: GameState, o: Oriented, pos: Pos, need: Need) -> bool:
+    """``fits`` for a position described by ``frontier_needs``."""
+    beastly = False
+    for s, terrain, their_type in need:
+        if o.side_cw[s] != terrain:
+            return False
+        i = o.seg_at_side[s]
+        if i is None:
+            if their_type is not None:
+                return False
+        elif their_type is None:
+            return False
+        else:
+            mine = o.segments[i].type
+            if mine != their_type:
+                if mine != "any" and their_type != "any":
+                    return False
+                beastly = True
+    return not beastly or _mixed_beast(state.board, state.features, o, pos, frozenset()) is None
+
+
 def base_feature(state: GameState, pos: Pos, placed: Placed, ref: int, beast: bool) -> Feature:
     """The totals of one node on its own, read from the board."""
     board = state.board
@@ -189,13 +233,9 @@ def flipped_oriented(placed: Placed, rotation: int) -> Oriented:
 
 def flip_mismatch(state: GameState, pos: Pos, o: Oriented) -> str | None:
     """Why the tile at pos, flipped to ``o``, would not fit its neighbours."""
-    board = state.board
-    placed = board.pop(pos)
-    try:
-        gone = frozenset(i for i, n in enumerate(placed.seg_nodes) if n is None)
-        why = mismatch(board, state.features, o, pos, gone)
-    finally:
-        board[pos] = placed
+    placed = state.board[pos]
+    gone = frozenset(i for i, n in enumerate(placed.seg_nodes) if n is None)
+    why = mismatch(state.board, state.features, o, pos, gone)
     return None if why is None else f"flipped that way, {why}"
 
 

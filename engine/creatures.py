@@ -7,7 +7,7 @@ from collections import deque
 from fractions import Fraction
 
 from .rules import EXACT_GUESS_BONUS, GUESS_POINTS
-from .state import Creature, GameState
+from .state import Creature, GameState, Placed
 from .types import Pos
 
 ORTHOGONAL = ((0, -1), (1, 0), (0, 1), (-1, 0))
@@ -16,12 +16,14 @@ MOVES = {"fly": ORTHOGONAL, "frog": KING}
 ORDER = ("fly", "frog")
 
 
+def has_head(tile: Placed) -> bool:
+    """A blue snake head lies on the tile (complete or not)."""
+    return any(seg.kind == "head" and tile.seg_nodes[i] is not None
+               for i, seg in enumerate(tile.o.segments))
+
+
 def head_tiles(state: GameState) -> set[Pos]:
-    return {
-        p for p, t in state.board.items()
-        if any(seg.kind == "head" and t.seg_nodes[i] is not None
-               for i, seg in enumerate(t.o.segments))
-    }
+    return {p for p, t in state.board.items() if has_head(t)}
 
 
 def appearance_odds(state: GameState, name: str) -> dict[Pos, Fraction]:

@@ -12,7 +12,7 @@ from typing import Any
 
 from . import board as B
 from .catalogue import Catalogue, parse_catalogue
-from .creatures import ORDER, appearance_odds, guess_awards, head_tiles, hop_odds
+from .creatures import ORDER, appearance_odds, guess_awards, has_head, hop_odds
 from .errors import IllegalAction, RecordError
 from .features import Feature, Features
 from .rules import (
@@ -464,7 +464,7 @@ def _hop(state: GameState, event: Mapping[str, Any]) -> None:
                             f"[{to[0]}, {to[1]}]")
     state.pending.pop(0)
     c.prev, c.at, c.hops = c.at, to, c.hops + 1
-    if to in head_tiles(state):
+    if has_head(state.board[to]):
         _settle(state, c, c.hops)
     elif c.hops >= CREATURE_MAX_HOPS:
         _settle(state, c, "escape")
@@ -506,15 +506,14 @@ def _finish(state: GameState) -> None:
 
 def first_placement(state: GameState, seat: Seat) -> tuple[str, str, int, Pos] | None:
     """Some legal placement of a tile from the seat's hand, or None."""
-    board, feats = state.board, state.features
-    frontier = sorted(state.frontier)
+    needs = B.frontier_needs(state)
     for tile_id in dict.fromkeys(state.hands[seat]):
         tile = state.config.catalogue[tile_id]
         for face in ("front", "back"):
             for rotation in range(4):
                 o = tile.oriented(face, rotation)  # type: ignore[arg-type]
-                for pos in frontier:
-                    if B.mismatch(board, feats, o, pos) is None:
+                for pos, need in needs:
+                    if B.meets(state, o, pos, need):
                         return tile_id, face, rotation, pos
     return None
 

@@ -99,7 +99,7 @@ def player_view(state: GameState, seat: Seat | None = None) -> dict[str, Any]:
         "hands": [list(h) for h in state.hands],
         "resigned": sorted(state.resigned),
         "moves_in_turn": state.moves_in_turn,
-        "board": [tile_view(state, p, t) for p, t in state.board.items()],
+        "board": [tile_view(state, p, state.board[p]) for p in sorted(state.board)],
         "creatures": {
             name: {"status": c.status, "at": list(c.at) if c.at else None, "hops": c.hops,
                    "guesses": {str(s): g for s, g in c.guesses.items()}, "outcome": c.outcome}
