@@ -9,6 +9,7 @@ from .game import awaiting
 from .rules import RULES_VERSION
 from .scoring import is_regular
 from .state import GameState, Placed
+from .tiles import TileDef
 from .types import Seat
 
 
@@ -76,6 +77,25 @@ def _token_target(t: Placed, node: int) -> dict[str, int]:
     return {"side": t.o.segments[i].sides[0]}
 
 
+def face_view(tile: TileDef, face: str) -> dict[str, Any]:
+    """One face of a tile as printed (rotation 0), for drawing a hand."""
+    o = tile.oriented(face, 0)  # type: ignore[arg-type]
+    printed = tile.face(face)  # type: ignore[arg-type]
+    return {
+        "terrain": o.terrain,
+        "links": [list(link) for link in printed.links],
+        "regions": [
+            {"arcs": list(r.arcs), "terrain": r.terrain,
+             "items": ["gold"] * r.gold + ["silver"] * r.silver + ["flower"] * r.flower}
+            for r in o.regions
+        ],
+        "items": [{"arc": i.arc, "kind": i.kind} for i in printed.items],
+        "beasts": [{"type": b.type, "kind": b.kind, "sides": list(b.sides)}
+                   for b in o.segments],
+        "spade": tile.spade,
+    }
+
+
 def feature_view(f: Feature) -> dict[str, Any]:
     view: dict[str, Any] = {"kind": f.kind_name(), "complete": f.complete, "size": f.size}
     if f.beast:
@@ -97,6 +117,11 @@ def player_view(state: GameState, seat: Seat | None = None) -> dict[str, Any]:
         "target": state.rules.target,
         **summary(state),
         "hands": [list(h) for h in state.hands],
+        "hand_tiles": {
+            t: {"front": face_view(cfg.catalogue[t], "front"),
+                "back": face_view(cfg.catalogue[t], "back")}
+            for hand in state.hands for t in hand
+        },
         "resigned": sorted(state.resigned),
         "moves_in_turn": state.moves_in_turn,
         "board": [tile_view(state, p, state.board[p]) for p in sorted(state.board)],
