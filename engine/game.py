@@ -277,7 +277,10 @@ def _after_move(state: GameState, seat: Seat, pos: Pos, placed: Placed, claim: A
     state.moves_in_turn += 1
     if state.rules.creatures:
         _queue_creatures(state, seat)
-    if state.rules.target is not None and _knockout(state):
+    # rule book: a short game is knocked out while tiles are still to be played,
+    # or by the move that lays the last one; after that, end-game scoring decides
+    if state.rules.target is not None and (new_tile or not state.nothing_to_lay()) \
+            and _knockout(state):
         return
     if state.moves_in_turn >= MOVES_PER_TURN:
         _end_turn(state)

@@ -241,6 +241,25 @@ def test_a_flip_breaks_the_pass_round():
     assert s.finished
 
 
+def test_turns_given_up_while_a_hand_still_holds_tiles_do_not_end_the_game():
+    # p1 keeps a grass tile in hand and lets its turns time out; p0 has nothing left.
+    # Every seat gives up its turn in a row, but a tile is still in a hand: no end.
+    s = game({"S0": tile(), "G1": tile()}, [[], ["G1"]])
+    s = pass_(s, 0)
+    s = pass_(s, 0)
+    s = timeout(s, 1)
+    s = pass_(s, 0)
+    s = timeout(s, 1)
+    s = pass_(s, 0)
+    assert not s.finished
+    s = place(s, 1, "G1", (1, 0))
+    s = pass_(s, 1)  # F4 and F5 (sand) fit nowhere: they leave, p1's hand is empty
+    s = pass_(s, 1)  # nothing left anywhere: 1 of 2
+    assert not s.finished
+    s = pass_(s, 0)  # 2 of 2
+    assert s.finished
+
+
 def test_timeout_with_nothing_to_lay_counts_in_the_round():
     s = game({"S0": tile()}, [[], []])
     s = pass_(s, 0)
@@ -279,3 +298,36 @@ def test_the_last_tile_can_still_win_the_short_game(golds, over):
         for seat in (0, 1, 2):
             s = pass_(s, seat)
         assert s.finished and s.winners == [0]
+
+
+def test_no_knockout_by_a_flip_once_every_tile_is_laid():
+    # Rule book: the short game is won at the target "as long as there are still tiles
+    # to be played or as the last tile has just been played"; afterwards unfinished
+    # features are counted. Here the last tile is laid short of the target, then a flip
+    # closes a sand circle holding 19 flowers: 1 bulge x 5 + 19 x 4 = 81 >= 80.
+    from engine import make_config, new_game
+
+    from .test_flips import REFORM
+
+    flowers = {"S0": [4] * 5, "A": [3] * 5 + [6] * 5, "B": [2] * 4}
+    tiles = {}
+    for name, t in REFORM.items():
+        front = dict(t["front"])
+        if name in flowers:
+            front["items"] = [{"arc": a, "kind": "flower"} for a in flowers[name]]
+        tiles[name] = {**t, "front": front}
+    # two players: p0 draws A, X, B; p1 draws C; nothing else
+    s = new_game(make_config("classic", "short", ["p0", "p1"], tiles, ["A", "X", "B", "C"],
+                             "S0"))
+    s = place(s, 0, "A", (1, 0))
+    s = place(s, 0, "X", (2, 0))
+    s = place(s, 1, "C", (1, 1))
+    s = pass_(s, 1)  # an empty hand gives up the rest of the turn
+    s = place(s, 0, "B", (0, 1))  # the last tile: the circle still runs into X
+    assert s.scores == [0, 0] and not s.finished
+    s = flip(s, 0, (2, 0), rotation=2, claim={"arc": 7})
+    assert s.scores == [81, 0]
+    assert not s.finished  # no knock-out after the last tile: the pass round goes on
+    s = pass_(s, 1)
+    s = pass_(s, 0)
+    assert s.finished and s.winners == [0]

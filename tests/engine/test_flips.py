@@ -11,7 +11,7 @@ import pytest
 
 from engine import IllegalAction, apply, player_view, summary
 
-from .helpers import flip, game, place, tile
+from .helpers import flip, game, place, seg, tile
 
 X_FRONT = "GGSSSGGG"
 X_BACK_R2 = "GSSSSSGG"
@@ -200,6 +200,29 @@ def test_token_on_a_neighbour_survives_the_flip_and_scores():
     s = flip(s, 0, (2, 0), rotation=2)
     assert s.scores == [0, 5]
     assert [sup["boots"] for sup in summary(s)["supply"]] == [7, 7]
+
+
+# Classic transplant: an orange snake runs through Q, a spade tile with an orange body.
+# Flipped (rotation 2 keeps the body across west and east) the snake is re-formed from
+# the new face's body: complete again, and free to claim.
+TRANSPLANT = {
+    "S0": tile("GGGGGGGG", seg("orange", "end", 1)),
+    "Q": tile("GGSSSGGG", seg("orange", "body", 3, 1), spade=True),   # (1, 0)
+    "R": tile("SGGGGGSS", seg("orange", "end", 3)),                   # (2, 0): sand west
+} | {f"G{i}": tile("GGGGGGGG") for i in range(1, 3)}
+
+
+@pytest.mark.parametrize("claim, scores", [({"side": 1}, [3, 3]), (None, [0, 3])])
+def test_flip_transplants_a_completed_snake_that_can_be_claimed_again(claim, scores):
+    s = game(TRANSPLANT, [["Q", "G1"], ["R", "G2"]])
+    s = place(s, 0, "Q", (1, 0))
+    s = place(s, 0, "G1", (0, 1))
+    s = place(s, 1, "R", (2, 0), claim={"side": 3})  # end + body + end = 1 x 3 = 3
+    s = place(s, 1, "G2", (0, -1))
+    assert s.scores == [0, 3]
+    s = flip(s, 0, (1, 0), rotation=2, claim=claim)
+    assert at(s, (1, 0))["terrain"] == X_BACK_R2
+    assert s.scores == scores  # the transplanted snake: 3 more for its new claimer
 
 
 # ---------------------------------------------------------------- Pitchfork and Animals

@@ -131,3 +131,34 @@ def test_beasts_do_not_cut_a_patch():
     s = place(s, 1, "SE", (1, 1))
     # the patch (9) for p0; the orange snake end-body-end completes too, unclaimed
     assert s.scores == [9, 0]
+
+
+# A grass circle in sand around grid point (1, 2): corners NW (0, 1), NE (1, 1),
+# SW (0, 2), SE (1, 2); the sand starter and a sand filler at (1, 0) hold them up.
+CORNERS = {
+    "S0": tile("SSSSSSSS"),
+    "NW": tile("SSSSGSSS", items=[(4, "gold")]),
+    "NE": tile("SSSSSSGS"),
+    "SW": tile("SSGSSSSS"),
+    "SE": tile("GSSSSSSS"),
+}
+AT = {"NW": (0, 1), "NE": (1, 1), "SW": (0, 2), "SE": (1, 2)}
+
+
+@pytest.mark.parametrize("order", [
+    ["NE", "SE", "SW", "NW"],
+    ["NW", "SW", "SE", "NE"],
+    ["NW", "NE", "SE", "SW"],
+    ["NW", "NE", "SW", "SE"],
+], ids=lambda order: f"{order[-1]}-last")
+def test_circle_completes_whichever_corner_comes_last(order):
+    # 1 bulge x 5 + gold 5 = 10, whichever tile closes the bulge
+    s = game(CORNERS, [["F9", order[0], order[3]], [order[1], order[2]]])
+    s = place(s, 0, "F9", (1, 0))
+    s = place(s, 0, order[0], AT[order[0]], claim={"arc": {"NW": 4, "NE": 6, "SW": 2,
+                                                          "SE": 0}[order[0]]})
+    s = place(s, 1, order[1], AT[order[1]])
+    s = place(s, 1, order[2], AT[order[2]])
+    assert s.scores == [0, 0]
+    s = place(s, 0, order[3], AT[order[3]])
+    assert s.scores == [10, 0]

@@ -66,6 +66,20 @@ def test_tile_that_lost_all_segments_gains_the_spade_and_flips_to_swapped_terrai
     assert t["flips_left"] == 0
 
 
+def test_gained_spade_flip_swaps_the_face_that_lies_up():
+    # O2 is laid on its back (the front mirrored: "GGSSSGGG" up). Once bare, its flip
+    # keeps that face and swaps grass and sand ("SSGGGSSS"), here turned twice:
+    # "GSSSSSGG". (Turning to the front instead would read "GGSSSGGG".)
+    tiles = dict(ORANGE)
+    tiles["O2"] = tile("SGGGGGSS", seg("orange", "end", 3))
+    s = game(tiles, [["O2", "G1"], []], variant="pitchfork")
+    s = place(s, 0, "O2", (1, 0), face="back", claim={"side": 3})
+    assert s.scores == [2, 0]
+    s = flip(s, 0, (1, 0), rotation=2)
+    t = board(s)[(1, 0)]
+    assert (t["face"], t["inverted"], t["terrain"]) == ("back", True, "GSSSSSGG")
+
+
 def test_tile_with_a_boot_on_it_does_not_gain_the_spade():
     # O completes the orange snake while p0's boot goes on O's grass: no spade for O
     s = game(ORANGE, [["O", "G1"], []], variant="pitchfork")
