@@ -242,10 +242,12 @@ def check_mix(tiles: dict[str, Any], starter: str) -> list[str]:
         p.append("a tile carries more than 3 beast segments")
     if sum(nseg[n] for n in (1, 2, 3)) * 2 <= len(deck):
         p.append("most tiles must carry 1 to 3 beast segments")
-    plain = [k for k, t in deck.items() if not t["front"].get("beasts") and not t["front"].get("items")]
+    plain = [k for k, t in deck.items()
+             if not t["front"].get("beasts") and not t["front"].get("items")]
     if not plain:
         p.append("some tiles must show only terrain")
-    kinds = Counter((b["type"], b["kind"]) for t in deck.values() for b in t["front"].get("beasts", []))
+    kinds = Counter((b["type"], b["kind"])
+                    for t in deck.values() for b in t["front"].get("beasts", []))
     items = Counter(i["kind"] for t in deck.values() for i in t["front"].get("items", []))
     for kind in ("gold", "silver", "flower"):
         if not items[kind]:
@@ -253,7 +255,8 @@ def check_mix(tiles: dict[str, Any], starter: str) -> list[str]:
     spade = {k: t for k, t in deck.items() if t["spade"]}
     if not spade:
         p.append("some tiles must carry a spade")
-    with_beasts = Counter("+".join(sorted(beast_types(t))) for t in spade.values() if beast_types(t))
+    with_beasts = Counter("+".join(sorted(beast_types(t)))
+                          for t in spade.values() if beast_types(t))
     if with_beasts != Counter({"worm": 1, "orange": 2}):
         p.append("spade tiles with beasts must be exactly one worm tile and two orange-snake "
                  f"tiles, found {dict(with_beasts)}")
@@ -263,7 +266,8 @@ def check_mix(tiles: dict[str, Any], starter: str) -> list[str]:
     heads, tails, bodies = kinds["blue", "head"], kinds["blue", "tail"], kinds["blue", "body"]
     if min(heads, tails, bodies) == 0:
         p.append("blue snakes need heads, tails and bodies")
-    elif max(heads, tails, bodies) > 2 * min(heads, tails, bodies) or abs(heads - tails) > max(2, heads // 5):
+    elif (max(heads, tails, bodies) > 2 * min(heads, tails, bodies)
+          or abs(heads - tails) > max(2, heads // 5)):
         p.append(f"blue heads, tails and bodies are out of balance ({heads}, {tails}, {bodies})")
     for typ in ("orange", "worm"):
         ends = kinds[typ, "end"]

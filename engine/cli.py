@@ -36,7 +36,7 @@ def _selfplay(args: argparse.Namespace) -> int:
     from .selfplay import run
 
     return run(args.variant, args.length, args.players, args.games, args.seed, args.out,
-               progress=not args.quiet)
+               progress=not args.quiet, policy=args.policy)
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -85,6 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=10)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", help="write each game's record to this folder")
+    p.add_argument("--policy", default="random", choices=("random", "compact"),
+                   help="random: any hole; compact: holes with more neighbours first")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=_selfplay)
     p = sub.add_parser("catalogue", help="print or check the standard catalogue")

@@ -30,11 +30,20 @@ def draw(odds: dict[Pos, Any], rng: random.Random) -> Pos:
     return rng.choices(outcomes, weights=[float(odds[o]) for o in outcomes])[0]
 
 
-def random_placement(state: GameState, rng: random.Random) -> dict[str, Any] | None:
+POLICIES = ("random", "compact")
+"""random: any hole, uniformly; compact: random, but holes with more laid
+neighbours first, as people tend to play (it closes features more often)."""
+
+
+def random_placement(state: GameState, rng: random.Random,
+                     policy: str = "random") -> dict[str, Any] | None:
     seat = state.current
     board, feats = state.board, state.features
     frontier = list(state.frontier)
     rng.shuffle(frontier)
+    if policy == "compact":
+        frontier.sort(key=lambda p: -sum((p[0] + dx, p[1] + dy) in board
+                                         for dx, dy in ((0, 1), (1, 0), (0, -1), (-1, 0))))
     options = [(t, f, r) for t in dict.fromkeys(state.hands[seat]) for f in ("front", "back")
                for r in range(4)]
     rng.shuffle(options)
@@ -62,7 +71,8 @@ def _random_claim(state: GameState, o: Any, pos: Pos, rng: random.Random) -> dic
     return claim
 
 
-def random_action(state: GameState, rng: random.Random) -> dict[str, Any]:
+def random_action(state: GameState, rng: random.Random,
+                  policy: str = "random") -> dict[str, Any]:
     wait = awaiting(state)
     if wait["kind"] == "chance":
         odds = chance_odds(state)
@@ -77,7 +87,7 @@ def random_action(state: GameState, rng: random.Random) -> dict[str, Any]:
         options = flips(state, seat)
         if options:
             return {**rng.choice(options), "claim": None}
-    move = random_placement(state, rng)
+    move = random_placement(state, rng, policy)
     if move is not None:
         return move
     if state.spades[seat] and not state.hands[seat] and rng.random() < 0.5:
@@ -88,7 +98,7 @@ def random_action(state: GameState, rng: random.Random) -> dict[str, Any]:
 
 
 def play(variant: str, length: str, players: int, seed: int,
-         catalogue: Any = "standard", starter: str | None = None,
+         catalogue: Any = "standard", starter: str | None = None, policy: str = "random",
          ) -> tuple[GameState, Record, int]:
     """One random game: its final state, its record and the hands discarded."""
     rng = random.Random(seed)
@@ -103,7 +113,7 @@ def play(variant: str, length: str, players: int, seed: int,
     record = Record(config)
     discards = 0
     while not state.finished:
-        event = random_action(state, rng)
+        event = random_action(state, rng, policy)
         if event["type"] == "pass" and state.hands[event["player"]]:
             discards += 1
         step(state, event)
@@ -112,7 +122,7 @@ def play(variant: str, length: str, players: int, seed: int,
 
 
 def run(variant: str, length: str, players: int, games: int, seed: int,
-        out: str | None = None, progress: bool = True) -> int:
+        out: str | None = None, progress: bool = True, policy: str = "random") -> int:
     totals = Counter[str]()
     scores = [0] * players
     moves = discards = laid = 0
@@ -121,7 +131,7 @@ def run(variant: str, length: str, players: int, games: int, seed: int,
         out_dir.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     for g in range(games):
-        state, record, discarded = play(variant, length, players, seed + g)
+        state, record, discarded = play(variant, length, players, seed + g, policy=policy)
         for s in range(players):
             scores[s] += state.scores[s]
         moves += sum(1 for e in record.events if e["type"] in ("place", "flip", "pass"))
@@ -139,7 +149,8 @@ def run(variant: str, length: str, players: int, games: int, seed: int,
     if progress:
         print(file=sys.stderr)
     n = max(games, 1)
-    print(f"{games} {variant} {length} games, {players} players, seed {seed}")
+    print(f"{games} {variant} {length} games, {players} players, seed {seed}, "
+          f"{policy} play")
     print("mean scores:     " + ", ".join(f"{s / n:.1f}" for s in scores))
     print(f"mean moves:      {moves / n:.1f}")
     print(f"tiles laid:      {laid / n:.1f} of {len(state.config.deck) + 1} a game")

@@ -1,7 +1,99 @@
 #!/usr/bin/env python3
 """Generate the standard Marram tile catalogue (engine/data/standard.json).
 
-DESIGN_NOTES_PLACEHOLDER
+    python tools/make_catalogue.py              # write the catalogue (and check it)
+    python tools/make_catalogue.py --summary    # print the counts below
+    python tools/make_catalogue.py --simulate [--policy engine|uniform|compact]
+
+Deterministic: a fixed seed drives a tiny built-in PRNG (splitmix64), so the
+output never depends on the Python version. Geometry and tile format follow
+shared/spec/marram-model.md; the mix follows the BGA rule book.
+
+Design
+------
+Terrain is built from the 4 corner arcs. The middle arc of a side is the colour
+of its corners when they agree, else sand ("S"): a fixed symmetric function, so
+for nearly every tile two sides match exactly when their corners match. Only
+four side patterns exist: GGG, SSS, mixed with a sand middle (the usual one) and
+mixed with a grass middle ("odd"). A patch is then the set of same-coloured
+grid points joined along grid edges (plus diagonal links), and a bulge is one
+grid point, so the corner colouring decides everything.
+
+* Small patches. Completing a patch needs every one of its grid points
+  surrounded by four tiles, which random play rarely does for big patches. So
+  the corner classes lean towards the chequerboard ("2D": grass NW and SE, sand
+  NE and SW): most patches are one-bulge circles, and links on a third of the
+  2D tiles join diagonal corners into dumbbells and chains. The other classes
+  (one grass corner, one sand corner, half and half, all grass, all sand) make
+  larger, irregular patches. A chequerboard-leaning world also makes mixed
+  sides, which every class has, the usual side to match, so tiles fit often.
+  Tried: 38 of 86 plain tiles 2D gave 0.7 grass + 0.8 sand patches completed a
+  game in random play; 57 of 86 gives about 1.5 + 1.6.
+* Spade tiles must be flip-compatible (the back, grass and sand swapped, shows
+  the same side triples in some rotation). That forces every spade tile to have
+  at least one odd side (with a symmetric middle rule a swapped mixed side
+  always has the other middle). Two shapes do it: "half" (GGGSSSSG, one odd
+  side, fits back by a half turn) and "pinwheel" (GGSSGGSS, two odd sides,
+  fits back by a quarter turn; its link moves from the grass diagonal to the
+  sand one when flipped, so the flip changes the patches). Beasts on a spade
+  tile must look the same after that turn: the orange and worm spade tiles are
+  half tiles with a straight body. Six plain tiles also get one odd side so
+  that an odd side left open by a spade tile can be answered. Only 9 spade
+  tiles, so odd sides stay rare (36 of 760 face sides).
+* Beast sides are kept moderate (138 of 380 sides, about 36%): most beast
+  tiles carry one segment, and a side with a beast only takes the same type.
+  Two bodies on one tile are two bends, never a crossing; segments on one tile
+  are of different types where the pool allows.
+* Balance: blue heads = tails (12 each), blue bodies 11 plus 6 "any" bodies;
+  orange 18 ends to 12 bodies (9 snakes, about one body each); worms 14 ends,
+  7 saddles (one a worm) and 5 bodies. More bodies make longer, rarer beasts;
+  more ends make more freaks (two heads, a head meeting a tail, worms with no
+  saddle); sweeps of these counts moved random-play completions by less than
+  the noise, so the counts stay close to the rule book's "balanced".
+* The starter is half grass (north) and half sand with a blue body from north
+  to south: two bare mixed sides (the commonest pattern) and two blue sides.
+
+Counts (python tools/make_catalogue.py --summary)
+-------------------------------------------------
+tiles: 95 (+ starter S0)
+tiles by number of beast segments: 0: 15, 1: 65, 2: 13, 3: 2
+spade tiles: 9 (6 plain: 3 half, 3 pinwheel with a link; 2 orange, 1 worm)
+beastly tiles: 5 (6 "any" bodies)
+segments: blue head 12, tail 12, body 11; orange end 18, body 12;
+    worm end 14, saddle 7, body 5; any body 6
+beast sides: 138 of 380 (blue 46, orange 42, worm 38, any 12)
+items: gold 4, silver 6, flower 8 (on 18 non-spade tiles)
+links: 21 (grass 11, sand 10)
+corner classes: 2D 60, 2A 13, 1G 9, 3G 9, 0G 2, 4G 2
+side patterns over both faces: GGG 78, SSS 78, mixed (sand middle) 568,
+    mixed (grass middle, "odd") 36
+
+Simulated random play (--simulate, 2 players, 1000 games a policy)
+-------------------------------------------------------------------
+The throwaway simulation uses only the spec's matching rules (terrain triples,
+beast type presence, one concrete type a beast) and no flips. "engine" copies
+engine/selfplay.py (a random tile, face and rotation that fits somewhere, then
+a random position where it fits); "compact" always takes a position with the
+most neighbours, a stand-in for players who fill holes.
+
+                                  engine   compact
+  hands with nothing to lay       0.05%    0.10%   (0.05 / 0.10 discards a game)
+  tiles laid (of 95)              94.9     94.8
+  tiles laid before first stuck   91.7     89.8    (96% / 91% of games never stuck)
+  grid points surrounded          8.1      37.3
+  completed a game: grass patch   1.5      6.6
+                    sand patch    1.6      7.1
+                    blue (regular) 0.24    0.86
+                    orange (reg.) 1.7      3.4
+                    worm (regular) 0.10    0.41
+                    freak         3.3      5.9
+
+Random play grows a sparse, branching board (only about 8 grid points get all
+four tiles), so most features stay open; regular blue snakes and worms need 3+
+tiles in a chain and are the rarest. Holes with two or more neighbours that no
+tile in the catalogue can fill are common in random play (about half of them):
+two diagonal tiles may give a grid point different colours, and holes between
+several beasts need rare combinations.
 """
 from __future__ import annotations
 
@@ -10,10 +102,12 @@ import json
 import os
 import sys
 from collections import Counter
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 Tile = dict[str, Any]
 Face = dict[str, Any]
+Seg = tuple[str, str, tuple[int, ...]]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT_PATH = os.path.join(ROOT, "engine", "data", "standard.json")
@@ -141,7 +235,7 @@ def back_face(tile: Tile) -> Face:
     if tile["spade"]:
         out: Face = {"terrain": swap_terrain(f["terrain"])}
         if "links" in f:
-            out["links"] = [list(l) for l in f["links"]]
+            out["links"] = [list(lk) for lk in f["links"]]
         if "beasts" in f:
             out["beasts"] = [dict(b, sides=list(b["sides"])) for b in f["beasts"]]
         return out
@@ -191,6 +285,15 @@ CLASSES = {
     "4G": "GGGG",   # all grass
 }
 
+def corner_class(terrain: str) -> str:
+    """Name of the CLASSES entry that the face's corners are a rotation of."""
+    corners = terrain[0] + terrain[2] + terrain[4] + terrain[6]
+    for name, c in CLASSES.items():
+        if any(corners == c[r:] + c[:r] for r in range(4)):
+            return name
+    raise ValueError(corners)
+
+
 # Mixed sides of each class (side index s whose corners differ).
 def mixed_sides(corners: str) -> list[int]:
     return [s for s in range(4) if corners[s] != corners[(s + 1) % 4]]
@@ -209,7 +312,7 @@ N_TILES = 95
 # Spade tiles: (terrain kind, beasts); "half" = half grass / half sand with one
 # odd side, flipped by a half turn; "pin" = pinwheel with a link, flipped by a
 # quarter turn (the flip moves the link from the grass to the sand diagonal).
-SPADE_TILES: list[tuple[str, list[tuple[str, str, tuple[int, ...]]], list[list[int]]]] = [
+SPADE_TILES: list[tuple[str, list[Seg], list[list[int]]]] = [
     ("half", [], []),
     ("half", [], []),
     ("half", [], []),
@@ -233,12 +336,12 @@ SEGMENT_POOL = {
     ("worm", "end"): 14, ("worm", "saddle"): 7, ("worm", "body"): 4,
 }
 # Corner class of every non-spade tile (must total 95 - spade tiles).
-CLASS_COUNTS = {"0G": 3, "4G": 3, "1G": 16, "3G": 16, "2A": 10, "2D": 38}
+CLASS_COUNTS = {"0G": 2, "4G": 2, "1G": 9, "3G": 9, "2A": 7, "2D": 57}
 # Links on the diagonal ("2D") non-spade tiles: grass link, sand link.
-DIAG_LINKS = {"G": 7, "S": 7}
+DIAG_LINKS = {"G": 9, "S": 9}
 # Non-spade tiles that get one odd mixed side (middle "G"), so that the odd
 # sides that every spade tile must have can be answered.
-N_ODD_TILES = 4
+N_ODD_TILES = 6
 ITEMS = {"gold": 4, "silver": 6, "flower": 8}
 
 STARTER: Tile = {
@@ -250,14 +353,13 @@ STARTER: Tile = {
 }
 
 
-def spade_face(kind: str, beasts: list[tuple[str, str, tuple[int, ...]]], links: list[list[int]]) -> Face:
-    if kind == "half":
-        terrain = terrain_from_corners("GGSS", odd=(3,))  # GGGSSSSG
-    else:
-        terrain = "GGSSGGSS"  # pinwheel: each middle follows the corner before it
+def spade_face(kind: str, beasts: list[Seg], links: list[list[int]]) -> Face:
+    # "half": GGGSSSSG, flipped by a half turn; "pin": GGSSGGSS (each middle
+    # follows the corner before it), flipped by a quarter turn
+    terrain = terrain_from_corners("GGSS", odd=(3,)) if kind == "half" else "GGSSGGSS"
     face: Face = {"terrain": terrain}
     if links:
-        face["links"] = [list(l) for l in links]
+        face["links"] = [list(lk) for lk in links]
     if beasts:
         face["beasts"] = [{"type": t, "kind": k, "sides": list(s)} for t, k, s in beasts]
     return face
@@ -304,7 +406,8 @@ def build_catalogue() -> dict[str, Any]:
 
     # ---- spade tiles
     for kind, beasts, links in SPADE_TILES:
-        tiles.append({"spade": True, "front": spade_face(kind, beasts, links)})
+        face = rotate_face(spade_face(kind, beasts, links), rng.below(4))
+        tiles.append({"spade": True, "front": face})
 
     # ---- terrain classes for the non-spade tiles
     n_plain = N_TILES - len(SPADE_TILES)
@@ -330,8 +433,11 @@ def build_catalogue() -> dict[str, Any]:
         for _ in range(n):
             used = sum(KIND_SIDES[k] for k in segs)
             left = n - len(segs) - 1  # segments still to come after this one
-            j = next(j for j in range(len(pool) - 1, -1, -1)
-                     if used + KIND_SIDES[pool[j]] + left <= 4)
+            fits = [j for j in range(len(pool) - 1, -1, -1)
+                    if used + KIND_SIDES[pool[j]] + left <= 4]
+            # prefer a segment of another type than those already on the tile
+            fresh = [j for j in fits if all(pool[j][0] != t for t, _ in segs)]
+            j = rng.choice(fresh or fits)
             segs.append(pool.pop(j))
         contents.append(segs)
     for n in BEASTLY:
@@ -358,7 +464,8 @@ def build_catalogue() -> dict[str, Any]:
         if segs:
             sides = layouts([KIND_SIDES[k] for k in segs], rng)
             face["beasts"] = [
-                {"type": t, "kind": k, "sides": sorted(sd)} for (t, k), sd in zip(segs, sides)
+                {"type": t, "kind": k, "sides": sorted(sd)}
+                for (t, k), sd in zip(segs, sides, strict=True)
             ]
         plain_faces.append(face)
     assert odd_left == 0 and not diag_links
@@ -379,7 +486,7 @@ def build_catalogue() -> dict[str, Any]:
                 order.pop(j)
                 break
         else:
-            raise ValueError("no tile for item %s" % kind)
+            raise ValueError(f"no tile for item {kind}")
 
     for face in plain_faces:
         tiles.append({"spade": False, "front": rotate_face(face, rng.below(4))})
@@ -387,7 +494,7 @@ def build_catalogue() -> dict[str, Any]:
     rng.shuffle(tiles)
     out: dict[str, Tile] = {"S0": STARTER}
     for n, t in enumerate(tiles, 1):
-        out["T%02d" % n] = normalise(t)
+        out[f"T{n:02d}"] = normalise(t)
     return {"format": "marram-catalogue", "version": 1, "starter": "S0", "tiles": out}
 
 
@@ -395,21 +502,23 @@ def normalise(tile: Tile) -> Tile:
     f = tile["front"]
     face: Face = {"terrain": f["terrain"]}
     if f.get("links"):
-        face["links"] = [sorted(l) for l in f["links"]]
+        face["links"] = [sorted(lk) for lk in f["links"]]
     if f.get("items"):
         face["items"] = f["items"]
     if f.get("beasts"):
-        face["beasts"] = [{"type": b["type"], "kind": b["kind"], "sides": sorted(b["sides"])} for b in f["beasts"]]
+        face["beasts"] = [{"type": b["type"], "kind": b["kind"], "sides": sorted(b["sides"])}
+                          for b in f["beasts"]]
     return {"spade": tile["spade"], "front": face}
 
 
 def dump(cat: dict[str, Any]) -> str:
-    lines = ["{", '  "format": %s,' % json.dumps(cat["format"]), '  "version": %d,' % cat["version"],
-             '  "starter": %s,' % json.dumps(cat["starter"]), '  "tiles": {']
+    lines = ["{", f'  "format": {json.dumps(cat["format"])},', f'  "version": {cat["version"]},',
+             f'  "starter": {json.dumps(cat["starter"])},', '  "tiles": {']
     items = list(cat["tiles"].items())
     for n, (tid, tile) in enumerate(items):
         comma = "," if n < len(items) - 1 else ""
-        lines.append("    %s: %s%s" % (json.dumps(tid), json.dumps(tile, separators=(", ", ": ")), comma))
+        text = json.dumps(tile, separators=(", ", ": "))
+        lines.append(f"    {json.dumps(tid)}: {text}{comma}")
     lines += ["  }", "}", ""]
     return "\n".join(lines)
 
@@ -420,18 +529,18 @@ def dump(cat: dict[str, Any]) -> str:
 def summary(cat: dict[str, Any]) -> str:
     tiles = {k: v for k, v in cat["tiles"].items() if k != cat["starter"]}
     segs = Counter(len(t["front"].get("beasts", [])) for t in tiles.values())
-    kinds = Counter((b["type"], b["kind"]) for t in tiles.values() for b in t["front"].get("beasts", []))
-    sides_by_type = Counter(b["type"] for t in tiles.values() for b in t["front"].get("beasts", []) for _ in b["sides"])
+    segments = [b for t in tiles.values() for b in t["front"].get("beasts", [])]
+    kinds = Counter((b["type"], b["kind"]) for b in segments)
+    sides_by_type = Counter(b["type"] for b in segments for _ in b["sides"])
     spade = [t for t in tiles.values() if t["spade"]]
-    spade_beasts = Counter(
-        "+".join(sorted({b["type"] for b in t["front"]["beasts"]})) for t in spade if t["front"].get("beasts")
-    )
-    beastly = sum(1 for t in tiles.values() if any(b["type"] == "any" for b in t["front"].get("beasts", [])))
+    spade_beasts = Counter("+".join(sorted({b["type"] for b in t["front"]["beasts"]}))
+                           for t in spade if t["front"].get("beasts"))
+    beastly = sum(1 for t in tiles.values()
+                  if any(b["type"] == "any" for b in t["front"].get("beasts", [])))
     items = Counter(i["kind"] for t in tiles.values() for i in t["front"].get("items", []))
-    links = Counter(t["front"]["terrain"][l[0]] for t in tiles.values() for l in t["front"].get("links", []))
-    corner_cls = Counter(
-        "".join(sorted(t["front"]["terrain"][p] for p in (0, 2, 4, 6))) for t in tiles.values()
-    )
+    links = Counter(t["front"]["terrain"][lk[0]]
+                    for t in tiles.values() for lk in t["front"].get("links", []))
+    corner_cls = Counter(corner_class(t["front"]["terrain"]) for t in tiles.values())
     side_pat: Counter[str] = Counter()
     for t in tiles.values():
         for face in (t["front"], back_face(t)):
@@ -439,16 +548,18 @@ def summary(cat: dict[str, Any]) -> str:
                 side_pat[side_class(side_triple(face["terrain"], s))] += 1
     beast_sides = sum(sides_by_type.values())
     out = []
-    out.append("tiles: %d (+ starter %s)" % (len(tiles), cat["starter"]))
-    out.append("tiles by number of beast segments: " + ", ".join("%d: %d" % (k, segs[k]) for k in sorted(segs)))
-    out.append("spade tiles: %d (with beasts: %s)" % (len(spade), dict(spade_beasts)))
-    out.append("beastly tiles: %d" % beastly)
-    out.append("segments: " + ", ".join("%s %s %d" % (t, k, n) for (t, k), n in sorted(kinds.items())))
-    out.append("beast sides: %d of %d (%s)" % (beast_sides, 4 * len(tiles), dict(sorted(sides_by_type.items()))))
-    out.append("items: %s" % dict(sorted(items.items())))
-    out.append("links: %s" % dict(sorted(links.items())))
-    out.append("corner classes (sorted corners): %s" % dict(sorted(corner_cls.items())))
-    out.append("side patterns over both faces: %s" % dict(sorted(side_pat.items())))
+    out.append(f"tiles: {len(tiles)} (+ starter {cat['starter']})")
+    out.append("tiles by number of beast segments: "
+               + ", ".join(f"{k}: {segs[k]}" for k in sorted(segs)))
+    out.append(f"spade tiles: {len(spade)} (with beasts: {dict(spade_beasts)})")
+    out.append(f"beastly tiles: {beastly}")
+    out.append("segments: " + ", ".join(f"{t} {k} {n}" for (t, k), n in sorted(kinds.items())))
+    out.append(f"beast sides: {beast_sides} of {4 * len(tiles)} "
+               f"({dict(sorted(sides_by_type.items()))})")
+    out.append(f"items: {dict(sorted(items.items()))}")
+    out.append(f"links: {dict(sorted(links.items()))}")
+    out.append(f"corner classes: {dict(sorted(corner_cls.items()))}")
+    out.append(f"side patterns over both faces: {dict(sorted(side_pat.items()))}")
     return "\n".join(out)
 
 
@@ -604,7 +715,7 @@ class Board:
                     continue
                 s2 = (s + 2) % 4
                 narcs = (2 * s2 + 2) % 8, 2 * s2 + 1, 2 * s2
-                for p, pn in zip(arcs, narcs):
+                for p, pn in zip(arcs, narcs, strict=False):
                     union(("r", (x, y), o.region[p]), ("r", q, n.region[pn]))
                 for i, (_, _, sides) in enumerate(o.segs):
                     if s in sides:
@@ -624,7 +735,7 @@ class Board:
             if root not in open_roots:
                 res[key + "_complete"] += 1
         # bulges: grid point (x, y) is the NW corner of tile (x, y)
-        for (x, y), o in tiles.items():
+        for x, y in tiles:
             around = [((x - 1, y - 1), 4), ((x, y - 1), 6), ((x, y), 0), ((x - 1, y), 2)]
             if all(p in tiles for p, _ in around):
                 res["points_surrounded"] += 1
@@ -659,7 +770,8 @@ class Board:
         return dict(res)
 
 
-def simulate(cat: dict[str, Any], games: int, seed: int, players: int, policy: str) -> dict[str, float]:
+def simulate(cat: dict[str, Any], games: int, seed: int, players: int,
+             policy: str) -> dict[str, float]:
     rng = Rng(seed)
     ids = [k for k in cat["tiles"] if k != cat["starter"]]
     ors = {k: orientations(cat["tiles"][k]) for k in ids}
@@ -707,10 +819,10 @@ def simulate(cat: dict[str, Any], games: int, seed: int, players: int, policy: s
                             slot = rng.choice(sorted({p for _, p, _ in opts}))
                             opts = [t for t in opts if t[1] == slot]
                         elif policy == "compact":
-                            def nn(pos: tuple[int, int]) -> int:
-                                return sum((pos[0] + dx, pos[1] + dy) in b.tiles for dx, dy in DIRS)
-                            best = max(nn(p) for _, p, _ in opts)
-                            opts = [t for t in opts if nn(t[1]) == best]
+                            nn = {p: sum((p[0] + dx, p[1] + dy) in b.tiles for dx, dy in DIRS)
+                                  for _, p, _ in opts}
+                            best = max(nn.values())
+                            opts = [t for t in opts if nn[t[1]] == best]
                         tid, pos, o = opts[rng.below(len(opts))]
                         hand.remove(tid)
                         b.place(pos, o)
@@ -774,7 +886,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.simulate:
         res = simulate(cat, args.games, args.seed, args.players, args.policy)
         for k, v in res.items():
-            print("%-22s %.3f" % (k, v))
+            print(f"{k:<22} {v:.3f}")
         return 0
     text = dump(cat)
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
