@@ -302,7 +302,8 @@ def test_pan_and_zoom(page: Any, game: dict[str, Any], artifacts_dir: Path) -> N
     page.mouse.wheel(0, -400)
     page.wait_for_function(f"document.getElementById('board').viewBox.baseVal.width < {fitted[2]}")
 
-    # dragging pans and is not a click
+    # dragging pans and is not a click (from a highlight, so fit to have it on screen)
+    page.evaluate("window.board.fit()")
     before = view_box(page)
     hx, hy = targets[0]
     target = page.locator(f'g.highlight[data-x="{hx}"][data-y="{hy}"] rect').bounding_box()
