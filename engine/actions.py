@@ -14,18 +14,9 @@ from .types import Pos, Seat
 
 def placements(state: GameState, seat: Seat) -> list[dict[str, Any]]:
     """Every placement of every tile in the seat's hand: tile, face, position, rotation."""
-    needs = B.frontier_needs(state)
-    out = []
-    for tile_id in dict.fromkeys(state.hands[seat]):
-        tile = state.config.catalogue[tile_id]
-        for face in ("front", "back"):
-            for rotation in range(4):
-                o = tile.oriented(face, rotation)  # type: ignore[arg-type]
-                for pos, need in needs:
-                    if B.meets(state, o, pos, need):
-                        out.append({"type": "place", "player": seat, "tile": tile_id,
-                                    "face": face, "at": [pos[0], pos[1]], "rotation": rotation})
-    return out
+    return [{"type": "place", "player": seat, "tile": tile_id, "face": face,
+             "at": [pos[0], pos[1]], "rotation": rotation}
+            for tile_id, face, rotation, pos in B.iter_placements(state, state.hands[seat])]
 
 
 def flips(state: GameState, seat: Seat) -> list[dict[str, Any]]:

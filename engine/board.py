@@ -3,6 +3,8 @@ features up to date. These functions trust their input (``game`` checks it)
 and change the state in place; ``game.apply`` works on a copy."""
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from .errors import IllegalAction
 from .features import Feature, Features
 from .state import GameState, Placed
@@ -123,6 +125,20 @@ def meets(state: GameState, o: Oriented, pos: Pos, need: Need) -> bool:
                     return False
                 beastly = True
     return not beastly or _mixed_beast(state.board, state.features, o, pos, frozenset()) is None
+
+
+def iter_placements(state: GameState, hand: list[str]) -> Iterator[tuple[str, str, int, Pos]]:
+    """Every legal (tile, face, rotation, position) for the tiles of a hand."""
+    needs = frontier_needs(state)
+    catalogue = state.config.catalogue
+    for tile_id in dict.fromkeys(hand):
+        tile = catalogue[tile_id]
+        for face in ("front", "back"):
+            for rotation in range(4):
+                o = tile.oriented(face, rotation)  # type: ignore[arg-type]
+                for pos, need in needs:
+                    if meets(state, o, pos, need):
+                        yield tile_id, face, rotation, pos
 
 
 def base_feature(state: GameState, pos: Pos, placed: Placed, ref: int, beast: bool) -> Feature:

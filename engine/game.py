@@ -509,16 +509,7 @@ def _finish(state: GameState) -> None:
 
 def first_placement(state: GameState, seat: Seat) -> tuple[str, str, int, Pos] | None:
     """Some legal placement of a tile from the seat's hand, or None."""
-    needs = B.frontier_needs(state)
-    for tile_id in dict.fromkeys(state.hands[seat]):
-        tile = state.config.catalogue[tile_id]
-        for face in ("front", "back"):
-            for rotation in range(4):
-                o = tile.oriented(face, rotation)  # type: ignore[arg-type]
-                for pos, need in needs:
-                    if B.meets(state, o, pos, need):
-                        return tile_id, face, rotation, pos
-    return None
+    return next(B.iter_placements(state, state.hands[seat]), None)
 
 
 def awaiting(state: GameState) -> dict[str, Any]:
