@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .errors import IllegalAction
 from .features import Feature, Features
 from .state import GameState, Placed
 from .tiles import Oriented, TileDef
@@ -323,10 +322,6 @@ def blue_heads(state: GameState) -> dict[Pos, list[int]]:
             if seg.kind == "head" and t.seg_nodes[i] is not None:
                 out.setdefault(p, []).append(t.seg_nodes[i])  # type: ignore[arg-type]
     return out
-
-
-def illegal(code: str, message: str) -> IllegalAction:
-    return IllegalAction(code, message)
 
 
 def claim_blocked(state: GameState, o: Oriented, pos: Pos, claim: dict[str, int]) -> bool:

@@ -12,8 +12,6 @@ from dataclasses import dataclass, field
 
 from .types import Pos, Seat
 
-PATCH_KINDS = ("G", "S")
-
 
 @dataclass(slots=True)
 class Feature:

@@ -34,6 +34,7 @@ def summary(state: GameState) -> dict[str, Any]:
 
 def tile_view(state: GameState, pos: tuple[int, int], t: Placed) -> dict[str, Any]:
     o = t.o
+    feats = state.features
     rules = state.rules
     flips_left = 0
     if t.spade:
@@ -47,13 +48,14 @@ def tile_view(state: GameState, pos: tuple[int, int], t: Placed) -> dict[str, An
         "terrain": o.terrain,
         "regions": [
             {"arcs": list(r.arcs), "terrain": r.terrain,
-             "items": ["gold"] * r.gold + ["silver"] * r.silver + ["flower"] * r.flower}
-            for r in o.regions
+             "items": ["gold"] * r.gold + ["silver"] * r.silver + ["flower"] * r.flower,
+             "feature": feats.find(n)}
+            for r, n in zip(o.regions, t.region_nodes, strict=True)
         ],
         "items": _items(t),
         "beasts": [
             {"type": seg.type, "kind": seg.kind, "sides": list(seg.sides),
-             "feature_type": state.features.of(n).btype}
+             "feature_type": feats.of(n).btype, "feature": feats.find(n)}
             for seg, n in zip(o.segments, t.seg_nodes, strict=True) if n is not None
         ],
         "spade": t.spade,
@@ -97,7 +99,9 @@ def face_view(tile: TileDef, face: str) -> dict[str, Any]:
 
 
 def feature_view(f: Feature) -> dict[str, Any]:
-    view: dict[str, Any] = {"kind": f.kind_name(), "complete": f.complete, "size": f.size}
+    """A patch or beast: what it is, whether it is complete, who holds it."""
+    view: dict[str, Any] = {"kind": f.kind_name(), "complete": f.complete, "size": f.size,
+                            "tokens": sorted(seat for _, seat in f.claims)}
     if f.beast:
         view["regular"] = is_regular(f) if f.complete else None
     else:
@@ -130,5 +134,6 @@ def player_view(state: GameState, seat: Seat | None = None) -> dict[str, Any]:
                    "guesses": {str(s): g for s, g in c.guesses.items()}, "outcome": c.outcome}
             for name, c in state.creatures.items()
         },
+        "features": {str(root): feature_view(f) for root, f in state.features.roots.items()},
         "log": list(state.log),
     }
