@@ -2,14 +2,30 @@
 
 Configuration comes from Django settings prefixed ``CELERY_``; with no
 ``REDIS_URL`` the settings make every task run eagerly, in-process.
+
+Beat runs the periodic work below. Each entry only finds ids and enqueues the
+tasks that act on them, so running beat twice, or late, does no harm.
 """
 
 import os
 
 from celery import Celery
+from celery.schedules import crontab
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "marram_site.settings")
 
 app = Celery("marram_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+BEAT_SCHEDULE = {
+    # Mail whose task was never enqueued (Redis down) or never finished (a worker
+    # died), and fly draws left waiting the same way.
+    "outbox-sweep": {"task": "notifications.tasks.outbox_sweep", "schedule": 60.0},
+    # Reminders under 24 hours, and timeouts when a time bank runs out.
+    "clocks-check": {"task": "notifications.tasks.clocks_check", "schedule": 5 * 60.0},
+    # The daily digest, for players who asked for one.
+    "daily-digest": {"task": "notifications.tasks.digests_send",
+                     "schedule": crontab(hour=7, minute=0)},
+}
+app.conf.beat_schedule = BEAT_SCHEDULE

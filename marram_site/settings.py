@@ -20,6 +20,15 @@ Environment variables:
   ``EMAIL_HOST_PASSWORD``, ``EMAIL_USE_TLS``, ``EMAIL_USE_SSL``,
   ``DEFAULT_FROM_EMAIL``, ``SERVER_EMAIL``: outgoing mail; with no
   ``EMAIL_HOST`` mail goes to the console.
+- ``MARRAM_BASE_URL``: the site's address as mail links give it
+  (``http://127.0.0.1:8000`` by default).
+- ``REPLY_DOMAIN``: the mail domain of the signed reply addresses
+  (``move+...@REPLY_DOMAIN``); its MX must reach ``manage.py mail_listener`` or a
+  hosted provider that posts to ``/mail/inbound/``.
+- ``MAIL_WEBHOOK_SECRET``: the shared secret a hosted mail provider sends in the
+  ``X-Marram-Webhook-Secret`` header; the webhook is off without it.
+- ``MARRAM_DRAW_INLINE``: draw the fly and frog hops inside the move's
+  transaction instead of in a Celery task right after it (off by default).
 - ``DJANGO_SECURE_SSL_REDIRECT``, ``DJANGO_SECURE_HSTS_SECONDS``: production
   HTTPS behaviour, on by default.
 - ``DJANGO_LOG_LEVEL``: level of the console log, ``INFO`` by default.
@@ -203,11 +212,16 @@ if not PRODUCTION:
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        # DRF's TokenAuthentication, remembering checked tokens for a few seconds.
+        "games.auth.CachedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # JSON only, refused with a 413 past DATA_UPLOAD_MAX_MEMORY_SIZE.
+    "DEFAULT_PARSER_CLASSES": ["games.http.BoundedJSONParser"],
+    # Every error is {"code", "message", ...}; see games.http.exception_handler.
+    "EXCEPTION_HANDLER": "games.http.exception_handler",
 }
 
 SPECTACULAR_SETTINGS = {
@@ -227,7 +241,17 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
+# A task is acknowledged when it has run, not when it arrives: a worker that dies
+# mid-task leaves it to be delivered again (the tasks are idempotent). A request
+# that enqueues with Redis down must not hang: connect briefly, once; the beat
+# sweep picks up whatever was not enqueued.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
+# The beat schedule is in marram_site/celery.py.
+# Draw the fly and frog in the move's own transaction (no task); see games.services.
+MARRAM_DRAW_INLINE = env_bool("MARRAM_DRAW_INLINE", default=False)
 
 # --- Mail ---------------------------------------------------------------------
 
@@ -245,6 +269,14 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=bool(EMAIL_HOST))
 EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", default=False)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "marram <marram@localhost>")
 SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30)
+# ./dev run can keep its mail as files: EMAIL_BACKEND=...filebased.EmailBackend.
+EMAIL_FILE_PATH = env_str("EMAIL_FILE_PATH", str(BASE_DIR / "tests" / "artifacts" / "mail"))
+
+# Links in mail point here; replies to a move mail go to move+...@REPLY_DOMAIN.
+MARRAM_BASE_URL = env_str("MARRAM_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
+REPLY_DOMAIN = env_str("REPLY_DOMAIN", "marram.localhost")
+MAIL_WEBHOOK_SECRET = env_str("MAIL_WEBHOOK_SECRET")
 
 # --- Production hardening -----------------------------------------------------
 

@@ -1,1 +1,70 @@
-"""Admin views of notifications."""
+"""Admin views of the outbox, the mail received, clocks, vacations and settings.
+
+Mail is shown, not written: a pending row can be sent now or dropped, nothing more.
+"""
+
+from django.contrib import admin, messages
+
+from notifications import services
+from notifications.models import Clock, GameVisit, InboundMail, MailSettings, Notification, Vacation
+
+
+@admin.register(Notification)
+class NotificationAdmin(admin.ModelAdmin):
+    list_display = ["id", "kind", "user", "to_email", "game", "status", "attempts", "created_at",
+                    "sent_at"]
+    list_filter = ["status", "kind"]
+    search_fields = ["user__username", "to_email", "dedup_key", "message_id"]
+    raw_id_fields = ["user", "game"]
+    readonly_fields = [f.name for f in Notification._meta.fields]
+    actions = ["deliver_now"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    @admin.action(description="Send the selected pending mail now")
+    def deliver_now(self, request, queryset) -> None:
+        pending = queryset.filter(status=Notification.Status.PENDING).values_list("pk", flat=True)
+        statuses = [services.notification_deliver(pk) for pk in pending]
+        self.message_user(request, f"{statuses.count('sent')} sent of {len(statuses)} pending.",
+                          messages.INFO)
+
+
+@admin.register(InboundMail)
+class InboundMailAdmin(admin.ModelAdmin):
+    list_display = ["received_at", "sender", "recipient", "game", "move", "outcome", "code"]
+    list_filter = ["outcome", "code"]
+    search_fields = ["sender", "recipient", "message_id", "move"]
+    readonly_fields = [f.name for f in InboundMail._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+
+@admin.register(Clock)
+class ClockAdmin(admin.ModelAdmin):
+    list_display = ["game", "seat", "bank", "started_at", "started_seq", "timeouts_in_row"]
+    raw_id_fields = ["game"]
+    readonly_fields = [f.name for f in Clock._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+
+@admin.register(MailSettings)
+class MailSettingsAdmin(admin.ModelAdmin):
+    list_display = ["user", "policy", "vacation_days_per_year", "updated_at"]
+    list_filter = ["policy"]
+    raw_id_fields = ["user"]
+
+
+@admin.register(Vacation)
+class VacationAdmin(admin.ModelAdmin):
+    list_display = ["user", "starts_at", "ends_at"]
+    raw_id_fields = ["user"]
+
+
+@admin.register(GameVisit)
+class GameVisitAdmin(admin.ModelAdmin):
+    list_display = ["user", "game", "seen_at"]
+    raw_id_fields = ["user", "game"]

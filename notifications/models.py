@@ -1,1 +1,206 @@
-"""Records of notifications sent and mail replies received."""
+"""Correspondence play: the mail outbox, each player's mail policy, when they last
+looked at a game, the time banks of timed games, vacations, and the replies
+received by mail.
+
+The outbox (``Notification``) is written in the transaction that appends the
+events it tells of, so a committed move always has its mail waiting, whatever
+happens to Redis or the workers afterwards.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import models
+
+VACATION_DAYS_PER_YEAR = 14
+
+
+class Policy(models.TextChoices):
+    EVERY_TURN = "every_turn", "An email every time it is my turn"
+    UNTIL_VISIT = "until_visit", "At most one email until I next look at the game"
+    DIGEST = "digest", "One email a day listing the games waiting for me"
+    OFF = "off", "No email at all"
+
+
+class MailSettings(models.Model):
+    """How a player wants to hear about their games."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="mail_settings"
+    )
+    policy = models.CharField(max_length=16, choices=Policy.choices, default=Policy.UNTIL_VISIT)
+    vacation_days_per_year = models.PositiveSmallIntegerField(default=VACATION_DAYS_PER_YEAR)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "mail settings"
+
+    def __str__(self) -> str:
+        return f"{self.user} : {self.policy}"
+
+
+class Notification(models.Model):
+    """One email in the outbox: written with the events it tells of, sent by a task."""
+
+    class Kind(models.TextChoices):
+        GAME_STARTED = "game_started", "Game started"
+        YOUR_TURN = "your_turn", "Your turn"
+        GAME_OVER = "game_over", "Game over"
+        REMINDER = "reminder", "Time running down"
+        DIGEST = "digest", "Daily digest"
+        REPLY_PLAYED = "reply_played", "Reply by mail: played"
+        REPLY_REFUSED = "reply_refused", "Reply by mail: refused"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        SENT = "sent", "Sent"
+        SKIPPED = "skipped", "Not sent (the player's policy)"
+        FAILED = "failed", "Failed"
+
+    # Empty for an answer to a mail from an address that belongs to nobody here.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="notifications",
+        null=True,
+        blank=True,
+    )
+    to_email = models.EmailField(blank=True, help_text="Where it goes when there is no user.")
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, related_name="notifications", null=True, blank=True
+    )
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    seq = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The game's seq the mail speaks of (and a reply binds to)."
+    )
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    dedup_key = models.CharField(max_length=200, unique=True)
+    subject = models.CharField(max_length=200, blank=True)
+    body_text = models.TextField(blank=True)
+    body_html = models.TextField(blank=True)
+    message_id = models.CharField(max_length=200, unique=True)
+    in_reply_to = models.CharField(max_length=250, blank=True)
+    reply_to = models.CharField(
+        max_length=250, blank=True, help_text="The signed address a reply plays a move through."
+    )
+    status = models.CharField(
+        max_length=8, choices=Status.choices, default=Status.PENDING, db_index=True
+    )
+    note = models.CharField(max_length=200, blank=True, help_text="Why skipped, or the last error.")
+    attempts = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    next_attempt_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["status", "next_attempt_at"], name="notification_due"),
+            models.Index(fields=["user", "game", "kind"], name="notification_user_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.user or self.to_email} ({self.status})"
+
+
+class GameVisit(models.Model):
+    """When a player last loaded a game (page or API)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    seen_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game"], name="game_visit_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} saw game {self.game_id} at {self.seen_at:%Y-%m-%d %H:%M}"
+
+
+class Clock(models.Model):
+    """One seat's clock in a game. It runs while the game waits for that seat (a move
+    or a guess); ``started_at`` is set then. Timed games (days_per_move) keep a
+    time bank; untimed ones only track whose turn began when, which is also when a
+    "your turn" mail goes out."""
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="clocks")
+    seat = models.PositiveSmallIntegerField()
+    # The seat's player, copied here so that a move reads one table, not two.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", null=True,
+        blank=True,
+    )
+    bank = models.DurationField(
+        null=True, blank=True, help_text="Time left when the clock last started or stopped."
+    )
+    started_at = models.DateTimeField(null=True, blank=True, help_text="Set while it runs.")
+    started_seq = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The game's seq when it last started."
+    )
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="clock_unique")]
+        indexes = [models.Index(fields=["started_at"], name="clock_running")]
+
+    def __str__(self) -> str:
+        state = "running" if self.started_at else "stopped"
+        return f"game {self.game_id} seat {self.seat}: {self.bank} ({state})"
+
+    @property
+    def running(self) -> bool:
+        return self.started_at is not None
+
+
+class Vacation(models.Model):
+    """A stretch of time in which the player's clocks stand still."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
+    )
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField(help_text="Planned end; brought forward if stopped early.")
+
+    class Meta:
+        ordering = ["-starts_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.starts_at:%Y-%m-%d} to {self.ends_at:%Y-%m-%d}"
+
+    def overlap(self, start: datetime, end: datetime) -> timedelta:
+        """How much of [start, end) falls in this vacation."""
+        return max(min(end, self.ends_at) - max(start, self.starts_at), timedelta(0))
+
+
+class InboundMail(models.Model):
+    """A reply received by mail, and what became of it. One row per Message-ID, so
+    a message delivered twice is handled once."""
+
+    class Outcome(models.TextChoices):
+        PLAYED = "played", "Played"
+        REFUSED = "refused", "Refused (answered)"
+        IGNORED = "ignored", "Ignored: not a reply address"
+
+    message_id = models.CharField(max_length=250, unique=True)
+    sender = models.CharField(max_length=250)
+    recipient = models.CharField(max_length=250)
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.SET_NULL, related_name="+", null=True, blank=True
+    )
+    move = models.CharField(max_length=200, blank=True, help_text="The line read as the move.")
+    outcome = models.CharField(max_length=8, choices=Outcome.choices)
+    code = models.CharField(max_length=40, blank=True)
+    detail = models.TextField(blank=True)
+    received_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-received_at", "-id"]
+        verbose_name_plural = "inbound mail"
+
+    def __str__(self) -> str:
+        return f"{self.message_id} from {self.sender}: {self.outcome}"

@@ -769,11 +769,20 @@ export function describeTile(tv, ctx = {}) {
 // ---------------------------------------------------------------------------
 // tiles
 
-function seatLabels(players) {
+/** The letter on each seat's tokens: initials when they differ, else seat numbers. */
+export function seatLabels(players) {
   const names = players || [];
   const initials = names.map((n) => String(n || "?").trim().charAt(0).toUpperCase() || "?");
   const unique = new Set(initials).size === initials.length;
   return (seat) => (unique && initials[seat] ? initials[seat] : String(seat + 1));
+}
+
+/**
+ * Where a token would be drawn on a tile (local units 0..100): the place a claim's
+ * roundel goes before the token is put down. ``token`` is {arc} or {side}.
+ */
+export function tokenSpot(tileView, token) {
+  return layoutTile({ ...tileView, token: { seat: 0, kind: "boot", ...token } }).token;
 }
 
 /**

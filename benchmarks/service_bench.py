@@ -1,0 +1,420 @@
+"""Service benchmark: the API under gunicorn, against PostgreSQL.
+
+    .venv/bin/python benchmarks/service_bench.py [--games 100] [--clients 8] [--workers 3]
+
+Starts a throwaway PostgreSQL cluster (scripts/testservices.py) unless
+DATABASE_URL is set, migrates it, creates the games, starts gunicorn on
+127.0.0.1 on a free port, and plays the games through the HTTP API with
+concurrent clients (threads, one keep-alive connection each). Each move is
+``GET /api/games/{id}/`` as the player the game awaits, then
+``POST /api/games/{id}/actions/`` with a random legal action. The run stops
+when every game has ~``--events`` events or is over, or after ``--seconds``.
+
+Targets on the 2-core reference machine: GET state p50 <= 10 ms, POST action
+p50 <= 20 ms, >= 200 moves/s. Beside them: ``GET /api/ping/`` (a bare DRF view)
+p50 under the same load, the floor that every request pays, and the ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import http.client
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+VENV_BIN = Path(sys.executable).parent
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+@contextlib.contextmanager
+def database() -> Iterator[str]:
+    if os.environ.get("DATABASE_URL"):
+        yield os.environ["DATABASE_URL"]
+        return
+    from testservices import postgres
+
+    with postgres() as url:
+        yield url
+
+
+def server_env(url: str) -> dict[str, str]:
+    """Production settings, but plain HTTP on 127.0.0.1 (no TLS proxy in front)."""
+    return {
+        **os.environ,
+        "DJANGO_ENV": "production",
+        "DJANGO_SECURE_SSL_REDIRECT": "0",
+        "DATABASE_URL": url,
+        "DATABASE_CONN_MAX_AGE": "600",
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": "benchmark-only-" + uuid.uuid4().hex,
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DJANGO_LOG_LEVEL": "WARNING",
+        "CELERY_TASK_ALWAYS_EAGER": "1",
+        # the fly and frog drawn in the move's own transaction: no worker needed,
+        # and every POST pays for the draws that follow it
+        "MARRAM_DRAW_INLINE": "1",
+    }
+
+
+def prepare(url: str, games: int, variant: str) -> list[dict]:
+    """Migrate, then create the players and games directly through the services."""
+    os.environ.update(server_env(url))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "marram_site.settings")
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from rest_framework.authtoken.models import Token
+
+    from games import services
+
+    call_command("migrate", verbosity=0)
+    User = get_user_model()
+    tokens: dict[str, str] = {}
+    players = []
+    for n in range(16):
+        user, _ = User.objects.get_or_create(username=f"bench{n}")
+        tokens[user.username] = Token.objects.get_or_create(user=user)[0].key
+        players.append(user)
+    out = []
+    for g in range(games):
+        a, b = players[g % 16], players[(g * 7 + 3) % 16 if (g * 7 + 3) % 16 != g % 16 else
+                                        (g + 1) % 16]
+        game = services.game_create(user=a, variant=variant, length="long", seats=2)
+        services.game_join(game=game, user=b)
+        out.append({"id": game.pk, "tokens": {a.username: tokens[a.username],
+                                              b.username: tokens[b.username]}})
+    from django.db import connections
+
+    connections.close_all()
+    return out
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def gunicorn(url: str, workers: int, threads: int, worker_class: str) -> Iterator[int]:
+    port = free_port()
+    argv = [str(VENV_BIN / "gunicorn"), "marram_site.wsgi:application",
+            "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
+            "--worker-class", worker_class, "--threads", str(threads),
+            "--keep-alive", "30", "--log-level", "warning"]
+    process = subprocess.Popen(argv, cwd=ROOT, env=server_env(url))
+    gunicorn.pid = process.pid  # type: ignore[attr-defined]
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+                conn.request("GET", "/api/ping/")
+                if conn.getresponse().status == 200:
+                    break
+            except OSError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("gunicorn did not start")
+            time.sleep(0.1)
+        yield port
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) a process has used, from /proc."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def children(pid: int) -> list[int]:
+    try:
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def machine_cpu() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine so far."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = values[3] + values[4]
+    return (sum(values) - idle) / TICK, sum(values) / TICK
+
+
+def postmaster(url: str) -> int | None:
+    """The pid of the PostgreSQL server listening on the URL's port, if it runs here."""
+    port = url.rsplit(":", 1)[-1].split("/", 1)[0]
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            argv = (proc / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if argv and argv[0].endswith(b"postgres") and b"-p" in argv and \
+                argv[argv.index(b"-p") + 1:argv.index(b"-p") + 2] == [port.encode()]:
+            return int(proc.name)
+    return None
+
+
+def cpu_snapshot(server_pid: int, db_pid: int | None) -> dict[str, float]:
+    busy, total = machine_cpu()
+    db = [db_pid, *children(db_pid)] if db_pid else []
+    return {
+        "server": sum(process_cpu(p) for p in [server_pid, *children(server_pid)]),
+        "client": process_cpu(os.getpid()),
+        "database": sum(process_cpu(p) for p in db),
+        "busy": busy,
+        "total": total,
+    }
+
+
+class Client:
+    """One keep-alive connection; records the latency of each request by kind."""
+
+    def __init__(self, port: int, timings: dict[str, list[float]]) -> None:
+        self.port = port
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.timings = timings
+
+    def request(self, kind: str, method: str, path: str, token: str | None = None,
+                payload: object = None) -> tuple[int, object]:
+        headers = {"Accept": "application/json"}
+        if token:
+            headers["Authorization"] = f"Token {token}"
+        data = None
+        if payload is not None:
+            data = json.dumps(payload)
+            headers["Content-Type"] = "application/json"
+        for attempt in (1, 2):
+            try:
+                started = time.perf_counter()
+                self.conn.request(method, path, body=data, headers=headers)
+                response = self.conn.getresponse()
+                raw = response.read()
+                self.timings.setdefault(kind, []).append(time.perf_counter() - started)
+                return response.status, json.loads(raw) if raw else None
+            except (http.client.HTTPException, ConnectionError):
+                self.conn.close()
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+
+def play(port: int, games: list[dict], target: int, deadline: float, seed: int,
+         timings: dict[str, list[float]], counts: dict[str, int], lock: threading.Lock,
+         limit: int | None = None) -> None:
+    """Play these games in turn, one move at a time: GET the game as the player it
+    awaits, POST a random legal action (the answer says whom it awaits next)."""
+    rng = random.Random(seed)
+    client = Client(port, timings)
+    first = {g["id"]: next(iter(g["tokens"])) for g in games}
+    seats: dict[int, dict[int, str]] = {}
+    waiting: dict[int, int | None] = {}
+    live = list(games)
+    moves = 0
+    while live and time.monotonic() < deadline and (limit is None or moves < limit):
+        for game in list(live):
+            gid = game["id"]
+            name = seats[gid][waiting[gid]] if gid in seats else first[gid]
+            status, view = client.request("get_state", "GET", f"/api/games/{gid}/",
+                                          game["tokens"][name])
+            assert status == 200, (status, view)
+            if gid not in seats:
+                seats[gid] = {p["seat"]: p["name"] for p in view["game"]["players"]}
+                waiting[gid] = view["state"]["awaiting"]["player"]
+                if view["you"] != waiting[gid]:
+                    continue  # asked as the wrong player: next round asks the right one
+            if view["status"] != "running" or view["seq"] >= target:
+                live.remove(game)
+                continue
+            action = dict(rng.choice(view["legal_actions"]))
+            action.pop("player")
+            status, answer = client.request(
+                "post_action", "POST", f"/api/games/{gid}/actions/", game["tokens"][name],
+                {"seq": view["seq"], "idempotency_key": uuid.uuid4().hex, "action": action})
+            with lock:
+                if status == 201:
+                    counts["moves"] += 1
+                    counts["events"] += len(answer["events"])
+                else:
+                    counts[f"http_{status}"] = counts.get(f"http_{status}", 0) + 1
+            if status == 201:
+                moves += 1
+                waiting[gid] = answer["awaiting"]["player"]
+                if answer["status"] != "running":
+                    live.remove(game)
+            if time.monotonic() >= deadline:
+                break
+
+
+def ping_under_load(port: int, stop: threading.Event, timings: dict[str, list[float]]) -> None:
+    client = Client(port, timings)
+    while not stop.is_set():
+        client.request("ping_under_load", "GET", "/api/ping/")
+        time.sleep(0.01)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=2, help="gunicorn threads per worker")
+    parser.add_argument("--worker-class", default="gthread", choices=("gthread", "sync"),
+                        help="gthread keeps connections alive; sync closes each one")
+    parser.add_argument("--events", type=int, default=150, help="events to play a game to")
+    parser.add_argument("--solo-moves", type=int, default=200,
+                        help="moves played first by one client alone (service times)")
+    parser.add_argument("--seconds", type=float, default=120, help="longest load phase")
+    parser.add_argument("--variant", default="animals",
+                        choices=("classic", "pitchfork", "animals"))
+    parser.add_argument("--json", help="also write the figures to this file")
+    args = parser.parse_args()
+
+    with database() as url:
+        t = time.perf_counter()
+        games = prepare(url, args.games, args.variant)
+        print(f"prepared {len(games)} {args.variant} games in {time.perf_counter() - t:.1f} s",
+              file=sys.stderr)
+        with gunicorn(url, args.workers, args.threads, args.worker_class) as port:
+            timings: dict[str, list[float]] = {}
+            idle = Client(port, timings)
+            for _ in range(300):
+                idle.request("ping_idle", "GET", "/api/ping/")
+            # One client alone: the service time of each request, without queueing.
+            solo: dict[str, list[float]] = {}
+            play(port, games[-args.clients:], args.solo_moves, time.monotonic() + 30, 99,
+                 solo, {"moves": 0, "events": 0}, threading.Lock(), limit=args.solo_moves)
+            for kind, values in solo.items():
+                timings[f"{kind}_solo"] = values
+            counts = {"moves": 0, "events": 0}
+            lock = threading.Lock()
+            stop = threading.Event()
+            pinger = threading.Thread(target=ping_under_load, args=(port, stop, timings))
+            pinger.start()
+            db_pid = postmaster(url)
+            cpu_before = cpu_snapshot(gunicorn.pid, db_pid)  # type: ignore[attr-defined]
+            started = time.monotonic()
+            deadline = started + args.seconds
+            threads = [
+                threading.Thread(target=play, args=(port, games[i::args.clients], args.events,
+                                                    deadline, i, timings, counts, lock))
+                for i in range(args.clients)
+            ]
+            for th in threads:
+                th.start()
+            for th in threads:
+                th.join()
+            elapsed = time.monotonic() - started
+            cpu_after = cpu_snapshot(gunicorn.pid, db_pid)  # type: ignore[attr-defined]
+            stop.set()
+            pinger.join()
+    cpu = {k: cpu_after[k] - cpu_before[k] for k in cpu_before}
+
+    ms = {k: [v * 1000 for v in vs] for k, vs in timings.items()}
+    ping = statistics.median(ms["ping_under_load"])
+    ping_solo = statistics.median(ms["ping_idle"])
+    figures = {
+        "games": len(games),
+        "variant": args.variant,
+        "clients": args.clients,
+        "workers": args.workers,
+        "threads_per_worker": args.threads,
+        "worker_class": args.worker_class,
+        "seconds": round(elapsed, 1),
+        "moves": counts["moves"],
+        "events": counts["events"],
+        "moves_per_s": round(counts["moves"] / elapsed, 1),
+        "events_per_s": round(counts["events"] / elapsed, 1),
+        "errors": {k: v for k, v in counts.items() if k.startswith("http_")},
+        # where the machine's CPU went during the load phase
+        "server_cpu_ms_per_move": round(cpu["server"] * 1000 / max(counts["moves"], 1), 2),
+        "client_cpu_ms_per_move": round(cpu["client"] * 1000 / max(counts["moves"], 1), 2),
+        "database_cpu_ms_per_move": round(cpu["database"] * 1000 / max(counts["moves"], 1), 2),
+        "machine_busy_percent": round(100 * cpu["busy"] / max(cpu["total"], 1e-9), 1),
+        # CPU used by neither the server, this client nor the database: other tenants
+        "others_percent": round(100 * (cpu["busy"] - cpu["server"] - cpu["client"]
+                                       - cpu["database"]) / max(cpu["total"], 1e-9), 1),
+    }
+    for kind in ("get_state", "post_action", "ping_under_load", "ping_idle", "get_state_solo",
+                 "post_action_solo"):
+        figures[f"{kind}_p50_ms"] = round(percentile(ms[kind], 50), 2)
+        figures[f"{kind}_p95_ms"] = round(percentile(ms[kind], 95), 2)
+        figures[f"{kind}_n"] = len(ms[kind])
+    figures["get_state_p50_over_ping"] = round(figures["get_state_p50_ms"] / ping, 2)
+    figures["post_action_p50_over_ping"] = round(figures["post_action_p50_ms"] / ping, 2)
+    figures["get_state_solo_p50_over_ping"] = round(figures["get_state_solo_p50_ms"] / ping_solo,
+                                                    2)
+    figures["post_action_solo_p50_over_ping"] = round(
+        figures["post_action_solo_p50_ms"] / ping_solo, 2)
+
+    print(f"{figures['games']} {args.variant} games, {args.clients} clients, gunicorn "
+          f"{args.workers}x{args.threads}: {figures['moves']} moves ({figures['events']} "
+          f"events) in {figures['seconds']} s")
+    # "x ping": against the ping under the same load (or alone, for one client)
+    rows = [
+        (f"GET state ({args.clients} clients)", "get_state", 10, ping),
+        (f"POST action ({args.clients} clients)", "post_action", 20, ping),
+        (f"GET ping ({args.clients} clients)", "ping_under_load", None, ping),
+        ("GET state (1 client)", "get_state_solo", None, ping_solo),
+        ("POST action (1 client)", "post_action_solo", None, ping_solo),
+        ("GET ping (1 client)", "ping_idle", None, ping_solo),
+    ]
+    print(f"{'':26}{'p50 ms':>9}{'p95 ms':>9}{'x ping':>8}{'target':>12}")
+    for label, kind, target, base in rows:
+        p50 = figures[f"{kind}_p50_ms"]
+        ok = "" if target is None else (f"<= {target}" + (" ok" if p50 <= target else " MISS"))
+        print(f"{label:26}{p50:9.2f}{figures[f'{kind}_p95_ms']:9.2f}{p50 / base:8.2f}{ok:>12}")
+    rate_ok = "ok" if figures["moves_per_s"] >= 200 else "MISS"
+    print(f"moves/s {figures['moves_per_s']} (target >= 200: {rate_ok}); events/s "
+          f"{figures['events_per_s']}; errors {figures['errors'] or 'none'}")
+    print(f"CPU a move: gunicorn {figures['server_cpu_ms_per_move']} ms, PostgreSQL "
+          f"{figures['database_cpu_ms_per_move']} ms, this client "
+          f"{figures['client_cpu_ms_per_move']} ms; the machine was "
+          f"{figures['machine_busy_percent']}% busy, {figures['others_percent']}% of it "
+          "by other processes")
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

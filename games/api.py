@@ -1,0 +1,339 @@
+"""The REST API: thin views that check the shape of a request, call a service or
+a selector, and serialize the answer. Errors cross this boundary one way only:
+see ``exception_handler``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import exceptions, serializers, status
+from rest_framework.authtoken.models import Token
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import AllowAny, IsAdminUser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import selectors, services
+from games.errors import GameFinished, Invalid
+from games.models import Game
+from games.serializers import (
+    ActionResultSerializer,
+    ActionSubmitSerializer,
+    ClaimsSerializer,
+    EmptySerializer,
+    EventSerializer,
+    GameCreateSerializer,
+    GameListQuerySerializer,
+    GameSerializer,
+    InvitedSerializer,
+    InviteSerializer,
+    JoinSerializer,
+    RecordImportSerializer,
+    SignedUpSerializer,
+    SignupSerializer,
+)
+from games.signals import game_viewed
+
+# ---------------------------------------------------------------- plumbing
+
+
+def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _body(request: Request) -> Any:
+    """The parsed body; an empty body reads as {}."""
+    data = request.data
+    if data is None:
+        return {}
+    return data.dict() if hasattr(data, "dict") else data  # an empty body is a QueryDict
+
+
+ERROR = inline_serializer(
+    "Error",
+    {
+        "code": serializers.CharField(),
+        "message": serializers.CharField(),
+    },
+)
+
+
+class Ping(APIView):
+    """A trivial DRF endpoint: the floor under every other endpoint's latency."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(responses=inline_serializer("Pong", {"ping": serializers.CharField()}))
+    def get(self, request: Request) -> Response:
+        return Response({"ping": "pong"})
+
+
+# ---------------------------------------------------------------- accounts
+
+
+class Signup(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(request=SignupSerializer, responses={201: SignedUpSerializer, 400: ERROR})
+    def post(self, request: Request) -> Response:
+        data = _valid(SignupSerializer, _body(request))
+        with transaction.atomic():
+            user = get_user_model().objects.create_user(
+                data["username"], email=data["email"], password=data["password"]
+            )
+            token = Token.objects.create(user=user)
+        return Response(
+            {"id": user.pk, "username": user.get_username(), "token": token.key},
+            status=status.HTTP_201_CREATED,
+        )
+
+
+# ---------------------------------------------------------------- games
+
+
+class GamePage(PageNumberPagination):
+    page_size = 50
+
+
+class GameList(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("list", str, enum=list(selectors.LISTS), default="mine",
+                             description="mine: your games; open: games with a free seat; "
+                             "finished: games that are over"),
+            OpenApiParameter("page", int),
+        ],
+        responses=GameSerializer(many=True),
+    )
+    def get(self, request: Request) -> Response:
+        query = _valid(GameListQuerySerializer, request.query_params.dict())
+        games = selectors.game_list(user=request.user, which=query["list"])
+        paginator = GamePage()
+        page = paginator.paginate_queryset(games, request, view=self)
+        return paginator.get_paginated_response(GameSerializer(page, many=True).data)
+
+    @extend_schema(request=GameCreateSerializer, responses={201: GameSerializer, 400: ERROR})
+    def post(self, request: Request) -> Response:
+        data = _valid(GameCreateSerializer, _body(request))
+        game = services.game_create(
+            user=request.user,
+            variant=data["variant"],
+            length=data["length"],
+            seats=data["seats"],
+            days_per_move=data["days_per_move"],
+        )
+        return Response(GameSerializer(game).data, status=status.HTTP_201_CREATED)
+
+
+class GameDetail(APIView):
+    @extend_schema(
+        responses=inline_serializer(
+            "GameState",
+            {
+                "game": GameSerializer(),
+                "seq": serializers.IntegerField(help_text="Events so far: send it with "
+                                                "your next action."),
+                "status": serializers.CharField(),
+                "you": serializers.IntegerField(allow_null=True,
+                                                help_text="Your seat, if you play."),
+                "fairness": serializers.DictField(
+                    help_text="The commitment; the seed too once the game is over."),
+                "state": serializers.DictField(
+                    allow_null=True,
+                    help_text="Board, hands (public), supplies, scores, creatures, the "
+                    "scoring log, whom the game awaits; null before the start."),
+                "legal_actions": serializers.ListField(
+                    child=serializers.DictField(),
+                    help_text="What you may submit now, if the game waits for you "
+                    "(claims: see /claims/)."),
+            },
+        )
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game = selectors.game_get(game_id)
+        game_viewed.send(sender=Game, game=game, user=request.user)
+        view = selectors.game_state_view(game, request.user)
+        return Response(
+            {
+                "game": GameSerializer(game).data,
+                "seq": game.seq,
+                "status": game.status,
+                "fairness": selectors.game_fairness(game),
+                **view,
+            }
+        )
+
+
+def _game_answer(game: Game, code: int = status.HTTP_200_OK) -> Response:
+    game = selectors.game_get(game.pk)
+    return Response(GameSerializer(game).data, status=code)
+
+
+class GameJoin(APIView):
+    @extend_schema(request=JoinSerializer, responses={200: GameSerializer, 409: ERROR})
+    def post(self, request: Request, game_id: int) -> Response:
+        data = _valid(JoinSerializer, _body(request))
+        game = services.game_join(game=game_id, user=request.user, token=data.get("token"))
+        return _game_answer(game)
+
+
+class GameLeave(APIView):
+    @extend_schema(request=EmptySerializer, responses={200: GameSerializer, 409: ERROR})
+    def post(self, request: Request, game_id: int) -> Response:
+        _valid(EmptySerializer, _body(request))
+        return _game_answer(services.game_leave(game=game_id, user=request.user))
+
+
+class GameResign(APIView):
+    @extend_schema(request=EmptySerializer, responses={200: ActionResultSerializer, 409: ERROR})
+    def post(self, request: Request, game_id: int) -> Response:
+        _valid(EmptySerializer, _body(request))
+        result = services.game_resign(game=game_id, user=request.user)
+        return Response(ActionResultSerializer(result).data)
+
+
+class GameInvite(APIView):
+    @extend_schema(
+        request=InviteSerializer,
+        responses={201: InvitedSerializer(many=True), 409: ERROR},
+        description="Invite by email (each address gets a mail with a join link), or with "
+        "no addresses get one join link to pass on.",
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        data = _valid(InviteSerializer, _body(request))
+        invited = services.game_invite(
+            game=game_id,
+            user=request.user,
+            emails=data["emails"],
+            url_for=lambda token: request.build_absolute_uri(f"/api/invitations/{token}/"),
+        )
+        return Response(InvitedSerializer(invited, many=True).data,
+                        status=status.HTTP_201_CREATED)
+
+
+class InvitationDetail(APIView):
+    """GET shows the game an invitation is for; POST accepts it (takes the seat)."""
+
+    @extend_schema(responses=GameSerializer)
+    def get(self, request: Request, token: str) -> Response:
+        from games.models import Invitation
+
+        invitation = Invitation.objects.filter(token=token).select_related("game").first()
+        if invitation is None:
+            raise exceptions.NotFound("there is no such invitation")
+        return Response(GameSerializer(invitation.game).data)
+
+    @extend_schema(request=EmptySerializer, responses={200: GameSerializer, 409: ERROR})
+    def post(self, request: Request, token: str) -> Response:
+        _valid(EmptySerializer, _body(request))
+        return _game_answer(services.invitation_accept(token=token, user=request.user))
+
+
+class GameActions(APIView):
+    @extend_schema(
+        request=ActionSubmitSerializer,
+        responses={
+            201: ActionResultSerializer,
+            200: ActionResultSerializer,
+            400: ERROR,
+            403: ERROR,
+            409: ERROR,
+            413: ERROR,
+        },
+        description="Submit your next action. 400: not legal ({code, message} from the "
+        "rules); 403: not your seat or not your turn; 409: the game is over, or it has "
+        "moved on past 'seq' (the answer gives the current seq). A repeated "
+        "idempotency_key gets the first answer (200) and changes nothing.",
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        data = _valid(ActionSubmitSerializer, _body(request))
+        result = services.action_submit(
+            game=game_id,
+            user=request.user,
+            action=data["action"],
+            expected_seq=data["seq"],
+            idempotency_key=data["idempotency_key"],
+        )
+        return Response(
+            ActionResultSerializer(result).data,
+            status=status.HTTP_200_OK if result.repeated else status.HTTP_201_CREATED,
+        )
+
+
+class GameClaims(APIView):
+    """The claims that may go with a place or flip you are about to make."""
+
+    def _answer(self, request: Request, game_id: int, action: dict[str, Any]) -> Response:
+        game = selectors.game_get(game_id)
+        if game.status == Game.Status.FINISHED:
+            raise GameFinished("the game is over")
+        claims = selectors.game_claims_get(game, request.user, action)
+        return Response({"action": action, "claims": claims})
+
+    @extend_schema(
+        parameters=[OpenApiParameter("action", OpenApiTypes.STR, required=True,
+                                     description="The place or flip, as JSON")],
+        responses={200: OpenApiTypes.OBJECT, 400: ERROR},
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        raw = request.query_params.get("action")
+        if raw is None:
+            raise Invalid("give the move as ?action=<json>", field="action")
+        try:
+            action = json.loads(raw)
+        except ValueError:
+            raise Invalid("'action' is not valid JSON", field="action",
+                          code="malformed_json") from None
+        data = _valid(ClaimsSerializer, {"action": action})
+        return self._answer(request, game_id, data["action"])
+
+    @extend_schema(request=ClaimsSerializer, responses={200: OpenApiTypes.OBJECT, 400: ERROR})
+    def post(self, request: Request, game_id: int) -> Response:
+        data = _valid(ClaimsSerializer, _body(request))
+        return self._answer(request, game_id, data["action"])
+
+
+class GameEvents(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("since", int, description="First seq to list")],
+        responses=EventSerializer(many=True),
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game = selectors.game_get(game_id)
+        try:
+            since = int(request.query_params.get("since", 0))
+        except ValueError:
+            raise Invalid("'since' must be an integer", field="since") from None
+        events = selectors.game_events_get(game, since=max(since, 0))
+        return Response({"seq": game.seq, "events": EventSerializer(events, many=True).data})
+
+
+class GameRecord(APIView):
+    @extend_schema(
+        responses={200: OpenApiTypes.OBJECT, 409: ERROR},
+        description="The game record (format marram-game-record) with the deck and "
+        '"fairness": {"seed", "commitment"}: once the game is over. Check it with '
+        "`python -m engine verify RECORD.json`.",
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        return Response(selectors.game_record_get(selectors.game_get(game_id)))
+
+
+class GameImport(APIView):
+    permission_classes = [IsAdminUser]
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={201: GameSerializer, 400: ERROR})
+    def post(self, request: Request) -> Response:
+        record = _valid(RecordImportSerializer, _body(request))
+        game = services.game_import(record=record, user=request.user)
+        return _game_answer(game, status.HTTP_201_CREATED)

@@ -1,0 +1,65 @@
+"""The errors services raise. Each carries its HTTP status, a stable ``code`` that
+clients switch on, and a message that says what to do; the API turns them (and
+the engine's ``IllegalAction``) into ``{"code", "message", ...}``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ServiceError(Exception):
+    status = 400
+    code = "invalid"
+
+    def __init__(self, message: str, *, code: str | None = None, **extra: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+        self.extra = extra
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, **self.extra}
+
+
+class Invalid(ServiceError):
+    """The request cannot be carried out as asked (400)."""
+
+
+class Forbidden(ServiceError):
+    """The user may not do this here (403): not a player, not their seat, not their turn."""
+
+    status = 403
+    code = "forbidden"
+
+
+class NotYourTurn(Forbidden):
+    code = "not_your_turn"
+
+
+class NotFound(ServiceError):
+    status = 404
+    code = "not_found"
+
+
+class Conflict(ServiceError):
+    """The game is not in a state that allows this (409)."""
+
+    status = 409
+    code = "conflict"
+
+
+class StaleSeq(Conflict):
+    """The client's view of the game is out of date: fetch it again at ``seq``."""
+
+    code = "stale_seq"
+
+    def __init__(self, current: int) -> None:
+        super().__init__(
+            f"the game has moved on: it is at seq {current}; fetch the game and try again",
+            seq=current,
+        )
+
+
+class GameFinished(Conflict):
+    code = "game_finished"

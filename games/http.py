@@ -1,0 +1,94 @@
+"""How the API reads bodies and answers errors, wired in by REST_FRAMEWORK settings.
+
+Kept apart from the views: DRF imports these while its own views module loads.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from rest_framework import exceptions, status
+from rest_framework.parsers import JSONParser
+from rest_framework.response import Response
+
+import engine
+from games.errors import ServiceError
+
+
+class RequestTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "too_large"
+    default_detail = "the request body is too large"
+
+
+class BoundedJSONParser(JSONParser):
+    """JSON, refused with a 413 beyond DATA_UPLOAD_MAX_MEMORY_SIZE (which Django
+    applies to forms but not to a body read as a stream)."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        request = (parser_context or {}).get("request")
+        declared = request.META.get("CONTENT_LENGTH") if request is not None else None
+        too_large = RequestTooLarge(f"the request body is over {limit} bytes")
+        try:
+            if declared and int(declared) > limit:
+                raise too_large
+        except ValueError:
+            pass
+        raw = stream.read(limit + 1)
+        if len(raw) > limit:
+            raise too_large
+        try:
+            return json.loads(raw.decode("utf-8"))
+        except (ValueError, RecursionError) as exc:
+            raise exceptions.ParseError(f"the body is not valid JSON: {exc}") from None
+
+
+def _first_problem(detail: Any, path: str = "") -> tuple[str, str]:
+    """The first (field, message) in a DRF validation error's detail."""
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            name = path if key in ("non_field_errors", "detail") else (
+                f"{path}.{key}" if path else str(key))
+            return _first_problem(value, name)
+    if isinstance(detail, list) and detail:
+        return _first_problem(detail[0], path)
+    return path, str(detail)
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """Every error answer is {"code", "message", ...} with the right status."""
+    if isinstance(exc, ServiceError):
+        return Response(exc.as_dict(), status=exc.status)
+    if isinstance(exc, engine.IllegalAction):
+        return Response(exc.as_dict(), status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, RequestDataTooBig):  # Django's own check, as DRF reads request.body
+        exc = RequestTooLarge(
+            f"the request body is over {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes")
+    from rest_framework.views import exception_handler as drf_exception_handler
+
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        field, message = _first_problem(exc.detail)
+        codes = exc.get_codes()
+        unknown = "unknown_field" in json.dumps(codes)
+        response.data = {
+            "code": "unknown_field" if unknown else "invalid",
+            "message": f"{field}: {message}" if field else message,
+            "field": field or None,
+            "fields": exc.detail,
+        }
+    elif isinstance(exc, exceptions.APIException):
+        code = exc.get_codes()
+        response.data = {
+            "code": code if isinstance(code, str) else "error",
+            "message": str(exc.detail),
+        }
+        if isinstance(exc, exceptions.ParseError):
+            response.data["code"] = "malformed_json"
+    return response

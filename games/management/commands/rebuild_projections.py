@@ -1,0 +1,31 @@
+"""Rebuild the projection of games (scores, whose turn, winners) by replaying their
+events from zero; all started games unless ids are given."""
+
+from django.core.management.base import BaseCommand, CommandError
+
+from games.errors import Invalid
+from games.models import Game
+from games.services import projection_rebuild
+
+
+class Command(BaseCommand):
+    help = __doc__
+
+    def add_arguments(self, parser):
+        parser.add_argument("game_ids", nargs="*", type=int)
+
+    def handle(self, *args, game_ids: list[int], **options):
+        games = Game.objects.exclude(config=None).order_by("pk")
+        if game_ids:
+            games = games.filter(pk__in=game_ids)
+        changed = failed = total = 0
+        for game in games.iterator():
+            total += 1
+            try:
+                changed += projection_rebuild(game)
+            except Invalid as e:
+                failed += 1
+                self.stderr.write(e.message)
+        self.stdout.write(f"{total} game(s) replayed, {changed} projection(s) rewritten")
+        if failed:
+            raise CommandError(f"{failed} game(s) do not replay: see manage.py verify_game")

@@ -1,0 +1,48 @@
+"""Demo data for `./dev run`: ann and bob (password "marram-demo") in a running
+two-player Classic game a few moves in. Running it again changes nothing."""
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+import engine
+from games import services
+from games.models import Game
+from games.selectors import game_state_get
+
+PASSWORD = "marram-demo"
+MOVES = 4
+
+
+class Command(BaseCommand):
+    help = __doc__
+
+    def handle(self, *args, **options):
+        User = get_user_model()
+        with transaction.atomic():
+            users = {}
+            for name in ("ann", "bob"):
+                user, created = User.objects.get_or_create(
+                    username=name, defaults={"email": f"{name}@example.org"}
+                )
+                if created:
+                    user.set_password(PASSWORD)
+                    user.save()
+                users[name] = user
+            ann, bob = users["ann"], users["bob"]
+            if Game.objects.filter(created_by=ann, variant="classic", seats__user=bob).exists():
+                self.stdout.write("demo: ann and bob already have their game")
+                return
+            game = services.game_create(user=ann, variant="classic", length="long", seats=2)
+            services.game_join(game=game, user=bob)
+            for _ in range(MOVES):
+                game.refresh_from_db()
+                state = game_state_get(game)
+                wait = engine.awaiting(state)
+                if wait["player"] is None:
+                    break
+                action = engine.legal_actions(state)[0]
+                mover = game.seats.get(index=wait["player"]).user
+                services.action_submit(game=game, user=mover, action=action,
+                                       expected_seq=game.seq)
+        self.stdout.write(f"demo: game {game.pk} for ann and bob (password {PASSWORD!r})")

@@ -1,0 +1,62 @@
+"""Replay a game from zero through the current engine and compare the outcome
+with what the service stored. Exits non-zero on any problem."""
+
+from django.core.management.base import BaseCommand, CommandError
+
+import engine
+from games.models import Event, Game
+from games.selectors import game_replay, projection_of
+
+
+def game_problems(game: Game) -> list[str]:
+    """What is wrong with a stored game, judged by replaying it; empty when sound."""
+    problems = []
+    rows = list(Event.objects.filter(game=game).order_by("seq").values_list("seq", "type",
+                                                                            "payload"))
+    if [seq for seq, _, _ in rows] != list(range(len(rows))):
+        problems.append("the event sequence has gaps")
+    if len(rows) != game.seq:
+        problems.append(f"the game says seq {game.seq} but has {len(rows)} events")
+    for seq, kind, payload in rows:
+        if payload.get("type") != kind:
+            problems.append(f"event {seq}: stored as {kind!r} but is a {payload.get('type')!r}")
+    if game.rules_version != engine.RULES_VERSION:
+        problems.append(f"the game was created under rules version {game.rules_version}, this "
+                        f"engine is version {engine.RULES_VERSION}: outcomes may differ")
+    if game.config is None:
+        if rows:
+            problems.append("the game has events but no config")
+        return problems
+    replay = game_replay(game)
+    if replay.error is not None:
+        problems.append(f"event {replay.error_index} ({rows[replay.error_index][2]}) is refused "
+                        f"by the engine: {replay.error.code}: {replay.error.message}")
+        return problems
+    fresh = projection_of(replay.state)
+    for key in sorted(set(fresh) | set(game.projection)):
+        if fresh.get(key) != game.projection.get(key):
+            problems.append(f"{key}: stored {game.projection.get(key)!r}, replay gives "
+                            f"{fresh.get(key)!r}")
+    finished = game.status == Game.Status.FINISHED
+    if replay.state.finished != finished:
+        problems.append(f"the game is {game.status} but the replay is "
+                        f"{'finished' if replay.state.finished else 'not finished'}")
+    return problems
+
+
+class Command(BaseCommand):
+    help = __doc__
+
+    def add_arguments(self, parser):
+        parser.add_argument("game_id", type=int)
+
+    def handle(self, *args, game_id: int, **options):
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None:
+            raise CommandError(f"there is no game {game_id}")
+        problems = game_problems(game)
+        for problem in problems:
+            self.stdout.write(f"game {game_id}: {problem}")
+        if problems:
+            raise CommandError(f"game {game_id}: {len(problems)} problem(s)")
+        self.stdout.write(f"game {game_id}: {game.seq} events replay to the stored outcome")

@@ -1,0 +1,30 @@
+"""The web pages, mounted at the site root (the API lives under /api/)."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from games.pages import views
+
+app_name = "pages"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/login/", auth_views.LoginView.as_view(
+        next_page="pages:my-games", redirect_authenticated_user=True), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(next_page="pages:home"),
+         name="logout"),
+    path("lobby/", views.lobby, name="lobby"),
+    path("games/", views.my_games, name="my-games"),
+    path("games/finished/", views.finished_games, name="finished-games"),
+    path("games/<int:game_id>/", views.game, name="game"),
+    path("games/<int:game_id>/state.json", views.game_state, name="game-state"),
+    path("games/<int:game_id>/join/", views.game_join, name="game-join"),
+    path("games/<int:game_id>/leave/", views.game_leave, name="game-leave"),
+    path("games/<int:game_id>/invite/", views.game_invite, name="game-invite"),
+    path("games/<int:game_id>/resign/", views.game_resign, name="game-resign"),
+    path("games/<int:game_id>/replay/", views.game_replay, name="replay"),
+    path("games/<int:game_id>/replay/steps.json", views.game_replay_steps,
+         name="replay-steps"),
+    path("invitations/<str:token>/", views.invitation, name="invitation"),
+]

@@ -1,0 +1,645 @@
+"""Everything that changes a game: create, invite, join, leave, start, resign,
+submit an action, draw chance, import a record.
+
+Every change to a running game appends events, in one transaction holding the
+game row (``SELECT ... FOR UPDATE``), so concurrent submissions are applied
+one after the other and the event sequence never has a gap. The engine judges
+every event before it is stored; what it refuses is never written.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.mail import send_mail
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+import engine
+from engine import fairness
+from engine.game import first_placement
+from engine.state import GameState
+from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound, NotYourTurn, StaleSeq
+from games.models import Event, Game, Invitation, Seat
+from games.selectors import game_state_get, projection_of
+from games.signals import events_appended
+from games.state_cache import states
+
+# What a player may submit, and the fields each kind of action has. Chance events
+# and timeouts are the server's to append.
+ACTION_FIELDS: dict[str, tuple[str, ...]] = {
+    "place": ("type", "player", "tile", "face", "at", "rotation", "claim"),
+    "flip": ("type", "player", "at", "rotation", "claim"),
+    "pass": ("type", "player"),
+    "guess": ("type", "player", "creature", "hops"),
+    "resign": ("type", "player"),
+}
+
+
+# ---------------------------------------------------------------- appending events
+
+
+@dataclass
+class ActionResult:
+    """What a submission appended: the player's event first, then the server's."""
+
+    seq: int
+    """The game's seq after the submission."""
+    events: list[Event]
+    awaiting: dict[str, Any]
+    """What the game awaited right after (engine.awaiting)."""
+    status: str
+    repeated: bool = False
+    """True when the idempotency key matched an earlier submission: nothing was written."""
+
+
+@dataclass
+class _Appender:
+    """Events about to be appended to a locked game, with the state after them."""
+
+    game: Game
+    state: GameState
+    rows: list[Event] = field(default_factory=list)
+    _owned: bool = False
+    base: int = -1
+
+    def __post_init__(self) -> None:
+        self.base = self.game.seq
+
+    @property
+    def seq(self) -> int:
+        """The seq of the next event: the game's seq once the queued events are in."""
+        return self.base + len(self.rows)
+
+    def add(
+        self,
+        event: dict[str, Any],
+        *,
+        actor: AbstractBaseUser | None = None,
+        key: str | None = None,
+        cause: int | None = None,
+    ) -> Event:
+        """Judge the event (IllegalAction if the rules refuse it) and queue it."""
+        if self._owned:
+            engine.step(self.state, event)  # our own copy: no need to copy again
+        else:
+            self.state = engine.apply(self.state, event)  # never touch a cached state
+            self._owned = True
+        row = Event(
+            game=self.game,
+            seq=self.seq,
+            type=event["type"],
+            payload=event,
+            actor=actor,
+            idempotency_key=key,
+            cause_seq=cause,
+        )
+        self.rows.append(row)
+        return row
+
+    def commit(self) -> None:
+        """Store the queued events and bring the game row up to date."""
+        game, state = self.game, self.state
+        game.seq = self.seq
+        game.projection = projection_of(state)
+        if state.finished and game.status != Game.Status.FINISHED:
+            game.status = Game.Status.FINISHED
+            game.finished_at = timezone.now()
+        if connection.vendor == "postgresql":
+            _append_and_update(game, self.rows)
+        else:
+            Event.objects.bulk_create(self.rows)
+            game.save(update_fields=["seq", "projection", "status", "finished_at"])
+        resigned = [e.payload["player"] for e in self.rows if e.type == "resign"]
+        if resigned:
+            game.seats.filter(index__in=resigned).update(resigned=True)
+        events_appended.send(sender=Game, game=game, events=self.rows, state=state)
+        # Only a committed state may be served to others.
+        game_id, seq = game.pk, game.seq
+        transaction.on_commit(lambda: states.put(game_id, seq, state))
+
+    def result(self) -> ActionResult:
+        return ActionResult(seq=self.seq, events=self.rows, awaiting=engine.awaiting(self.state),
+                            status=self.game.status)
+
+
+_EVENT_COLUMNS = ("game_id", "seq", "type", "payload", "actor_id", "cause_seq", "created_at",
+                  "idempotency_key")
+
+
+def _append_and_update(game: Game, rows: list[Event]) -> None:
+    """Insert the events and update the game row in one statement (one round trip,
+    no ORM compilation): this runs for every move. PostgreSQL only."""
+    now = timezone.now()
+    params: list[Any] = []
+    for row in rows:
+        row.created_at = now
+        params += [game.pk, row.seq, row.type, json.dumps(row.payload), row.actor_id,
+                   row.cause_seq, now, row.idempotency_key]
+    update = (
+        "UPDATE games_game SET seq = %s, projection = %s::jsonb, status = %s, "
+        "finished_at = %s WHERE id = %s"
+    )
+    params += [game.seq, json.dumps(game.projection), game.status, game.finished_at, game.pk]
+    if rows:
+        values = ", ".join(["(%s, %s, %s, %s::jsonb, %s, %s, %s, %s)"] * len(rows))
+        sql = (f"WITH appended AS (INSERT INTO games_event ({', '.join(_EVENT_COLUMNS)}) "
+               f"VALUES {values} RETURNING 1) {update}")
+    else:
+        sql = update
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+def _forced_pass(state: GameState) -> dict[str, Any] | None:
+    """The pass the player to move must make when nothing else is legal."""
+    wait = engine.awaiting(state)
+    if wait["kind"] != "move":
+        return None
+    if first_placement(state, wait["player"]) is not None:
+        return None  # a quick way to the usual answer: some tile fits, so no pass
+    only_pass = {"type": "pass", "player": wait["player"]}
+    return only_pass if engine.legal_actions(state) == [only_pass] else None
+
+
+def _append_automatic(app: _Appender, cause: int | None, *, draw: bool | None = None) -> None:
+    """Append what follows by itself: chance events drawn from the game's seed,
+    and passes forced on a player who can do nothing else. Chance is drawn here
+    only with ``draw`` (by default settings.MARRAM_DRAW_INLINE); otherwise the game
+    waits for the fly, and a task calls chance_resolve once this commits."""
+    if draw is None:
+        draw = settings.MARRAM_DRAW_INLINE
+    while not app.state.finished:
+        odds = engine.chance_odds(app.state)
+        if odds is not None:
+            if not draw:
+                return
+            outcome = fairness.draw(app.game.seed, app.seq, odds)
+            app.add(engine.chance_event(app.state, outcome), cause=cause)
+            continue
+        forced = _forced_pass(app.state)
+        if forced is None:
+            return
+        app.add(forced, cause=cause)
+
+
+def _lock(game: Game | int) -> Game:
+    pk = game.pk if isinstance(game, Game) else game
+    try:
+        return Game.objects.select_for_update().get(pk=pk)
+    except Game.DoesNotExist:
+        raise NotFound(f"there is no game {pk}") from None
+
+
+def _seat_of(game: Game, user: AbstractBaseUser) -> Seat:
+    seat = game.seats.filter(user=user).first()
+    if seat is None:
+        raise Forbidden("you have no seat in this game", code="not_a_player")
+    return seat
+
+
+def _check_running(game: Game) -> None:
+    if game.status == Game.Status.FINISHED:
+        raise GameFinished("the game is over: fetch its record at /record/")
+    if game.status != Game.Status.RUNNING:
+        raise Conflict(
+            f"the game is {game.status}: moves begin once every seat is taken",
+            code="game_not_running",
+        )
+
+
+def chance_resolve(game: Game | int) -> list[Event]:
+    """Append the chance events now due (drawn from the seed) and any forced passes
+    that follow them: what the task resolve_chance does after a move leaves the game
+    waiting for the fly or the frog. Idempotent: only what is due is appended."""
+    with transaction.atomic():
+        game = _lock(game)
+        if game.status != Game.Status.RUNNING:
+            return []
+        app = _Appender(game, game_state_get(game))
+        _append_automatic(app, cause=None, draw=True)
+        if app.rows:
+            app.commit()
+        return app.rows
+
+
+def game_timeout(
+    *, game: Game | int, seat: int, expected_seq: int, resign: bool = False
+) -> ActionResult | None:
+    """The seat ran out of time: append the spec's timeout event (the server's: no
+    actor), and with ``resign`` its resignation too. Nothing (None) if the game has
+    moved on from ``expected_seq`` or no longer waits for that seat."""
+    with transaction.atomic():
+        game = _lock(game)
+        if game.seq != expected_seq or game.status != Game.Status.RUNNING:
+            return None
+        state = game_state_get(game)
+        if engine.awaiting(state)["player"] != seat:
+            return None
+        app = _Appender(game, state)
+        first = app.add({"type": "timeout", "player": seat})
+        if resign and not app.state.finished:
+            app.add({"type": "resign", "player": seat}, cause=first.seq)
+        _append_automatic(app, cause=first.seq)
+        app.commit()
+        return app.result()
+
+
+def _normalise_action(action: Any, seat: int) -> dict[str, Any]:
+    if not isinstance(action, Mapping):
+        raise Invalid("'action' must be an object such as {\"type\": \"pass\"}", field="action")
+    kind = action.get("type")
+    if kind not in ACTION_FIELDS:
+        raise Invalid(
+            f"'action.type' must be one of {', '.join(ACTION_FIELDS)}, got {kind!r}",
+            code="not_a_player_action",
+            field="action.type",
+        )
+    unknown = sorted(set(action) - set(ACTION_FIELDS[kind]))
+    if unknown:
+        raise Invalid(
+            f"unknown field(s) in a {kind} action: {', '.join(unknown)}; a {kind} has "
+            f"{', '.join(ACTION_FIELDS[kind])}",
+            code="unknown_field",
+            field=f"action.{unknown[0]}",
+        )
+    player = action.get("player", seat)
+    if player != seat:
+        raise Forbidden(
+            f"you play seat {seat}, not {player!r}: leave 'player' out or send {seat}",
+            code="not_your_seat",
+        )
+    event = {k: action[k] for k in ACTION_FIELDS[kind] if k in action}
+    event["player"] = seat
+    if kind in ("place", "flip"):
+        event.setdefault("claim", None)
+    return event
+
+
+def _earlier_answer(
+    game: Game, first: Event, user: AbstractBaseUser, action: Any
+) -> ActionResult:
+    if first.actor_id != user.pk:
+        raise Conflict(
+            "this idempotency key was used by another player; use a fresh key",
+            code="idempotency_key_reused",
+        )
+    try:
+        again = _normalise_action(action, first.payload.get("player"))
+    except (Invalid, Forbidden):
+        again = None
+    if again != first.payload:
+        raise Conflict(
+            "this idempotency key was used for a different action; use a fresh key",
+            code="idempotency_key_reused",
+        )
+    rows = [first, *Event.objects.filter(game=game, cause_seq=first.seq).order_by("seq")]
+    seq = rows[-1].seq + 1
+    # what the game awaited right after: replayed, as the game may have moved on since
+    config = engine.config_from_json(game.config)
+    payloads = Event.objects.filter(game=game, seq__lt=seq).order_by("seq")
+    then = engine.record.replay_events(config, list(payloads.values_list("payload", flat=True)))
+    status = Game.Status.FINISHED if then.state.finished else Game.Status.RUNNING
+    return ActionResult(seq=seq, events=rows, awaiting=engine.awaiting(then.state),
+                        status=status, repeated=True)
+
+
+# One round trip on the hot path: the game row, locked, and the user's seat in it.
+_LOCK_WITH_SEAT = (
+    'SELECT g.*, s."index" AS seat_index FROM games_game g LEFT JOIN games_seat s '
+    "ON s.game_id = g.id AND s.user_id = %s WHERE g.id = %s FOR UPDATE OF g"
+)
+
+
+def _lock_with_seat(game: Game | int, user: AbstractBaseUser) -> tuple[Game, int | None]:
+    """Lock the game row; the user's seat index (None if they have no seat, or
+    before the start)."""
+    pk = game.pk if isinstance(game, Game) else game
+    if connection.vendor != "postgresql":  # FOR UPDATE OF is PostgreSQL's
+        locked = _lock(pk)
+        index = locked.seats.filter(user=user).values_list("index", flat=True).first()
+        return locked, index
+    rows = list(Game.objects.raw(_LOCK_WITH_SEAT, [user.pk, pk]))
+    if not rows:
+        raise NotFound(f"there is no game {pk}")
+    return rows[0], rows[0].seat_index
+
+
+def action_submit(
+    *,
+    game: Game | int,
+    user: AbstractBaseUser,
+    action: Any,
+    expected_seq: int,
+    idempotency_key: str | None = None,
+) -> ActionResult:
+    """Append the user's action to the game, with whatever follows automatically.
+
+    A repeated idempotency key returns the first answer and writes nothing. The
+    checks go from the game to the user to the rules: a finished game (409), a
+    stale ``expected_seq`` (409 with the current seq), not a player / not their
+    seat / not their turn (403), then the engine (IllegalAction, 400).
+    """
+    pk = game.pk if isinstance(game, Game) else game
+    try:
+        with transaction.atomic():
+            game, seat_index = _lock_with_seat(pk, user)
+            if expected_seq != game.seq or game.status != Game.Status.RUNNING:
+                # A retry of an action that went through always arrives with a
+                # stale seq: only then can its key have been seen before.
+                if idempotency_key is not None:
+                    earlier = Event.objects.filter(game=game, idempotency_key=idempotency_key)
+                    if (earlier_event := earlier.first()) is not None:
+                        return _earlier_answer(game, earlier_event, user, action)
+                _check_running(game)
+                raise StaleSeq(game.seq)
+            if seat_index is None:
+                raise Forbidden("you have no seat in this game", code="not_a_player")
+            event = _normalise_action(action, seat_index)
+            state = game_state_get(game)
+            if event["type"] != "resign":  # a player may leave at any time
+                wait = engine.awaiting(state)
+                if wait["kind"] == "chance":  # a task draws it right after the last commit
+                    raise Conflict(f"waiting for the {wait['creature']} to {wait['event']}: "
+                                   "fetch the game again in a moment", code="awaiting_chance")
+                waiting_for = wait["player"]
+                if waiting_for != seat_index:
+                    who = "the server" if waiting_for is None else f"seat {waiting_for}"
+                    raise NotYourTurn(f"it is not your turn: the game waits for {who}")
+            app = _Appender(game, state)
+            first = app.add(event, actor=user, key=idempotency_key)
+            _append_automatic(app, cause=first.seq)
+            app.commit()
+            return app.result()
+    except IntegrityError:
+        # The key was used for an earlier action of this game (at another seq).
+        used = Event.objects.filter(game_id=pk, idempotency_key=idempotency_key).exists()
+        if idempotency_key is None or not used:
+            raise
+        raise Conflict(
+            "this idempotency key was used for an earlier action; use a fresh key",
+            code="idempotency_key_reused",
+        ) from None
+
+
+def game_resign(*, game: Game | int, user: AbstractBaseUser) -> ActionResult:
+    """The user leaves a running game (the spec's resign event). The others play on;
+    when one seat is left the game ends and it wins."""
+    with transaction.atomic():
+        game = _lock(game)
+        if game.status == Game.Status.OPEN:
+            raise Conflict("the game has not started: leave it instead", code="game_not_running")
+        _check_running(game)
+        seat = _seat_of(game, user)
+        if seat.resigned:
+            raise Conflict("you have already resigned from this game", code="resigned")
+        app = _Appender(game, game_state_get(game))
+        first = app.add({"type": "resign", "player": seat.index}, actor=user)
+        _append_automatic(app, cause=first.seq)
+        app.commit()
+        return app.result()
+
+
+# ---------------------------------------------------------------- before the start
+
+
+def game_create(
+    *,
+    user: AbstractBaseUser,
+    variant: str,
+    length: str,
+    seats: int,
+    days_per_move: int | None = None,
+) -> Game:
+    """A new open game with its creator in the first seat."""
+    try:
+        engine.rules_for(variant, length, seats)
+    except ValueError as e:
+        raise Invalid(str(e), code="bad_config") from None
+    with transaction.atomic():
+        game = Game.objects.create(
+            variant=variant,
+            length=length,
+            seat_count=seats,
+            days_per_move=days_per_move,
+            created_by=user,
+            rules_version=engine.RULES_VERSION,
+        )
+        Seat.objects.create(game=game, user=user, name=user.get_username())
+    return game
+
+
+def game_join(*, game: Game | int, user: AbstractBaseUser, token: str | None = None) -> Game:
+    """Take a seat in an open game; the game starts when the last seat is taken."""
+    with transaction.atomic():
+        game = _lock(game)
+        invitation = None
+        if token is not None:
+            invitation = Invitation.objects.filter(game=game, token=token).first()
+            if invitation is None:
+                raise NotFound("this invitation does not exist for this game", code="bad_token")
+            if invitation.accepted_by_id not in (None, user.pk):
+                raise Conflict("this invitation has been used", code="invitation_used")
+        if game.status != Game.Status.OPEN:
+            raise Conflict(f"the game is {game.status}: only open games can be joined",
+                           code="game_not_open")
+        if game.seats.filter(user=user).exists():
+            raise Conflict("you already have a seat in this game", code="already_joined")
+        taken = game.seats.count()
+        if taken >= game.seat_count:
+            raise Conflict("every seat is taken", code="game_full")
+        Seat.objects.create(game=game, user=user, name=user.get_username())
+        if invitation is not None and invitation.accepted_by_id is None:
+            invitation.accepted_by = user
+            invitation.accepted_at = timezone.now()
+            invitation.save(update_fields=["accepted_by", "accepted_at"])
+        if taken + 1 == game.seat_count:
+            game_start(game)
+    return game
+
+
+def invitation_accept(*, token: str, user: AbstractBaseUser) -> Game:
+    invitation = Invitation.objects.filter(token=token).first()
+    if invitation is None:
+        raise NotFound("there is no such invitation", code="bad_token")
+    return game_join(game=invitation.game_id, user=user, token=token)
+
+
+def game_leave(*, game: Game | int, user: AbstractBaseUser) -> Game:
+    """Give up a seat before the start; a game nobody is left in is abandoned."""
+    with transaction.atomic():
+        game = _lock(game)
+        if game.status != Game.Status.OPEN:
+            raise Conflict("the game has started: resign instead", code="game_not_open")
+        _seat_of(game, user).delete()
+        if not game.seats.exists():
+            game.status = Game.Status.ABANDONED
+            game.save(update_fields=["status"])
+    return game
+
+
+def game_start(game: Game) -> None:
+    """Draw the seat order and the seed, publish the commitment, deal. The caller
+    holds the game row locked and every seat is taken."""
+    seats = list(game.seats.select_related("user"))
+    secrets.SystemRandom().shuffle(seats)
+    for index, seat in enumerate(seats):
+        seat.index = index
+        seat.name = seat.user.get_username()
+    Seat.objects.bulk_update(seats, ["index", "name"])
+    seed = fairness.new_seed()
+    deck = fairness.deck_from_seed(seed, engine.standard().deck_ids())
+    config = engine.make_config(game.variant, game.length, [s.name for s in seats], deck=deck)
+    game.seed = seed
+    game.commitment = fairness.commitment(seed)
+    game.config = engine.config_to_json(config)
+    game.status = Game.Status.RUNNING
+    game.started_at = timezone.now()
+    game.save(update_fields=["seed", "commitment", "config", "status", "started_at"])
+    app = _Appender(game, engine.new_game(config))
+    _append_automatic(app, cause=None)
+    app.commit()
+
+
+@dataclass
+class Invited:
+    invitation: Invitation
+    url: str
+
+
+def game_invite(
+    *,
+    game: Game | int,
+    user: AbstractBaseUser,
+    emails: list[str],
+    url_for: Callable[[str], str],
+) -> list[Invited]:
+    """Invite people to an open game: by email (a mail with a join link is sent to
+    each address) or, with no addresses, one join link to pass on."""
+    with transaction.atomic():
+        game = _lock(game)
+        _seat_of(game, user)
+        if game.status != Game.Status.OPEN:
+            raise Conflict("only an open game takes invitations", code="game_not_open")
+        invited = []
+        for email in emails or [""]:
+            invitation = Invitation.objects.create(
+                game=game, email=email, token=secrets.token_urlsafe(24), created_by=user
+            )
+            invited.append(Invited(invitation, url_for(invitation.token)))
+    for item in invited:
+        if item.invitation.email:
+            send_mail(
+                subject=f"{user.get_username()} invites you to a game of Marram",
+                message=(
+                    f"{user.get_username()} has started a {game.variant} game of Marram "
+                    f"({game.length}, {game.seat_count} players) and saves you a seat.\n\n"
+                    f"Join it here: {item.url}\n"
+                ),
+                from_email=settings.DEFAULT_FROM_EMAIL,
+                recipient_list=[item.invitation.email],
+            )
+    return invited
+
+
+# ---------------------------------------------------------------- projections and imports
+
+
+def projection_rebuild(game: Game | int) -> bool:
+    """Recompute the game's projection by replaying it from zero; True if it changed."""
+    from games.selectors import game_replay
+
+    with transaction.atomic():
+        game = _lock(game)
+        if game.config is None:
+            fresh: dict[str, Any] = {}
+        else:
+            replay = game_replay(game)
+            if replay.error is not None:
+                raise Invalid(
+                    f"game {game.pk}: event {replay.error_index} is refused by the engine: "
+                    f"{replay.error.message}",
+                    code="bad_record",
+                )
+            fresh = projection_of(replay.state)
+        if fresh == game.projection:
+            return False
+        game.projection = fresh
+        game.save(update_fields=["projection"])
+        return True
+
+
+PLAYER_EVENT_TYPES = frozenset(ACTION_FIELDS)
+
+
+def game_import(*, record: Any, user: AbstractBaseUser) -> Game:
+    """Store a finished game from a record that reveals its seed, once the record
+    is shown to replay and to follow from the committed seed."""
+    try:
+        parsed = engine.parse_record(record)
+        seed, published = fairness.seed_from_record(record)
+        if parsed.config.catalogue.name != "standard":
+            raise engine.RecordError("only games on the standard catalogue can be imported")
+        problems = fairness.verify(record, seed, published, engine.standard().deck_ids())
+    except ValueError as e:  # RecordError, or a seed that is not hex
+        raise Invalid(f"not an importable record: {e}", code="bad_record",
+                      problems=[str(e)]) from None
+    if problems:
+        raise Invalid("the record does not follow from its seed", code="unfair_record",
+                      problems=problems)
+    replay = engine.record.replay_events(parsed.config, parsed.events)
+    if replay.error is not None:  # verify reports it too; kept for a clear message
+        raise Invalid("the record does not replay", code="bad_record",
+                      problems=[f"event {replay.error_index}: {replay.error.message}"])
+    state = replay.state
+    if not state.finished:
+        raise Invalid("only finished games can be imported", code="bad_record",
+                      problems=["the game is not finished"])
+    config = parsed.config
+    now = timezone.now()
+    names = list(config.players)
+    users: dict[str, Any] = {}
+    for account in get_user_model().objects.filter(username__in=names):
+        users[account.get_username()] = account
+    with transaction.atomic():
+        game = Game.objects.create(
+            variant=config.variant,
+            length=config.length,
+            seat_count=len(names),
+            status=Game.Status.FINISHED,
+            created_by=user,
+            started_at=now,
+            finished_at=now,
+            rules_version=engine.RULES_VERSION,
+            seed=seed,
+            commitment=published,
+            config=engine.config_to_json(config),
+            seq=len(parsed.events),
+            projection=projection_of(state),
+        )
+        seen: set[str] = set()
+        for index, name in enumerate(names):
+            account = users.get(name) if name not in seen else None
+            seen.add(name)
+            Seat.objects.create(game=game, user=account, name=name, index=index,
+                                resigned=index in state.resigned)
+        seat_users = [users.get(n) for n in names]
+        Event.objects.bulk_create(
+            Event(
+                game=game,
+                seq=i,
+                type=event["type"],
+                payload=event,
+                actor=seat_users[event["player"]] if event["type"] in PLAYER_EVENT_TYPES
+                else None,
+            )
+            for i, event in enumerate(parsed.events)
+        )
+    return game

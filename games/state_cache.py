@@ -1,0 +1,68 @@
+"""An in-process LRU cache of game states, keyed by (game id, seq).
+
+The state of a game is a replay of its events; replaying a long game on every
+request would be wasteful, so each process keeps the latest state it has seen
+of each recent game. An entry is only ever served for the seq it was built at:
+a game that has moved on (another gunicorn worker took the move) is brought
+up to date by folding just the newer events into a copy.
+
+States held here are never mutated: ``engine.apply`` and ``GameState.copy``
+make new ones. Entries are added only for events known to be committed, so a
+rolled-back transaction cannot leave a state that the database never had.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from engine import GameState
+
+DEFAULT_SIZE = 512
+
+
+class StateCache:
+    def __init__(self, size: int = DEFAULT_SIZE) -> None:
+        self.size = size
+        self._entries: OrderedDict[int, tuple[int, GameState]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = self.catch_ups = self.misses = 0
+
+    def get(self, game_id: int, seq: int) -> GameState | None:
+        """The state of the game after exactly ``seq`` events, if cached."""
+        with self._lock:
+            entry = self._entries.get(game_id)
+            if entry is None or entry[0] != seq:
+                return None
+            self._entries.move_to_end(game_id)
+            return entry[1]
+
+    def latest_before(self, game_id: int, seq: int) -> tuple[int, GameState] | None:
+        """The cached (seq, state) of the game at or before ``seq``, if any."""
+        with self._lock:
+            entry = self._entries.get(game_id)
+            if entry is None or entry[0] > seq:
+                return None
+            return entry
+
+    def put(self, game_id: int, seq: int, state: GameState) -> None:
+        with self._lock:
+            current = self._entries.get(game_id)
+            if current is not None and current[0] > seq:
+                return  # a newer state is already here
+            self._entries[game_id] = (seq, state)
+            self._entries.move_to_end(game_id)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+    def discard(self, game_id: int) -> None:
+        with self._lock:
+            self._entries.pop(game_id, None)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self.hits = self.catch_ups = self.misses = 0
+
+
+states = StateCache()

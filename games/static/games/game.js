@@ -1,0 +1,888 @@
+// The game page: draws the game from the page state (games/pages/reads.page_state,
+// the API's view of the game plus tile faces, the clock and the last move), lets
+// the player make a move the way the rule book describes it, posts it to
+// POST /api/games/{id}/actions/, and follows the game by polling
+// GET /api/games/{id}/events/?since=seq.
+//
+// A move: choose a tile and a face from the hand -> every legal position for it is
+// highlighted -> choose one -> choose among the legal rotations (drawn in place) ->
+// claim a feature on the tile (roundels) or not -> confirm, or cancel to start over.
+// A flip: choose a tile with a spade (on the board or from "Flip a tile") -> rotation
+// -> claim -> confirm. Only the legal actions the server lists are ever offered.
+
+import { renderBoard, tokenSpot } from "./board.js";
+import { creatureLines, h, renderLog, renderPlayers, swatch, tileSvg } from "./panels.js";
+
+const root = document.getElementById("game");
+const cfg = {
+  stateUrl: root.dataset.stateUrl,
+  actionsUrl: root.dataset.actionsUrl,
+  claimsUrl: root.dataset.claimsUrl,
+  eventsUrl: root.dataset.eventsUrl,
+  pollMs: Number(root.dataset.pollMs) || 3000,
+};
+const csrfToken = document.querySelector('meta[name="csrf-token"]').content;
+const svg = document.getElementById("board");
+const els = {
+  status: document.getElementById("turn-status"),
+  lastMove: document.getElementById("last-move"),
+  creatures: document.getElementById("creatures"),
+  moveHeading: document.getElementById("move-heading"),
+  moveBody: document.getElementById("move-body"),
+  moveHint: document.getElementById("move-hint"),
+  moveError: document.getElementById("move-error"),
+  players: document.getElementById("players"),
+  log: document.getElementById("score-log"),
+  tilesLeft: document.getElementById("tiles-left"),
+};
+
+const BEAST_NAMES = { blue: "blue snake", orange: "orange snake", worm: "worm", any: "Beastly beast" };
+
+let page = JSON.parse(document.getElementById("game-state").textContent);
+let stateReadAt = Date.now();
+let ui = freshUi();
+let board = null;
+let claimsRequest = 0;
+
+function freshUi() {
+  return {
+    mode: "idle", // "place" | "flip"
+    tile: null,
+    face: null,
+    at: null,
+    rotation: null,
+    claims: null, // null: not loaded; array once loaded
+    claimsError: null,
+    claim: null, // index into claims, or null for no claim
+    busy: false,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// what the state allows
+
+const legal = () => page.legal_actions || [];
+const st = () => page.state;
+const players = () => page.players || [];
+const samePos = (a, b) => !!a && !!b && a[0] === b[0] && a[1] === b[1];
+const posText = (p) => `${p[0]},${p[1]}`;
+
+function placementsFor(tile, face) {
+  return legal().filter((a) => a.type === "place" && a.tile === tile && a.face === face);
+}
+
+function flipsFor(at = null) {
+  return legal().filter((a) => a.type === "flip" && (!at || samePos(a.at, at)));
+}
+
+function uniquePositions(actions) {
+  const seen = new Map();
+  for (const a of actions) seen.set(posText(a.at), a.at);
+  return [...seen.values()];
+}
+
+function rotationsNow() {
+  if (!ui.at) return [];
+  const acts = ui.mode === "place" ? placementsFor(ui.tile, ui.face) : flipsFor();
+  return [...new Set(acts.filter((a) => samePos(a.at, ui.at)).map((a) => a.rotation))]
+    .sort((a, b) => a - b);
+}
+
+function boardTileAt(at) {
+  return (st().board || []).find((t) => samePos(t.at, at)) || null;
+}
+
+function flipsPerTile() {
+  return page.game.variant === "classic" ? 3 : 1;
+}
+
+function tokenKind(claim) {
+  if ("arc" in claim) return "boot";
+  return page.game.variant === "classic" ? "boot" : "pitchfork";
+}
+
+// ---------------------------------------------------------------------------
+// tile geometry for previews (docs: shared/spec/marram-model.md): rotation r
+// turns arc p to (p + 2r) mod 8 and side s to (s + r) mod 4
+
+function rotateFace(fv, r) {
+  const arc = (p) => (p + 2 * r) % 8;
+  const t = fv.terrain || "GGGGGGGG";
+  const terrain = Array.from({ length: 8 }, (_, q) => t[(q - 2 * r + 16) % 8]).join("");
+  return {
+    ...fv,
+    terrain,
+    links: (fv.links || []).map((link) => link.map(arc)),
+    regions: (fv.regions || []).map((g) => ({ ...g, arcs: g.arcs.map(arc) })),
+    items: (fv.items || []).map((i) => ({ ...i, arc: arc(i.arc) })),
+    beasts: (fv.beasts || []).map((b) => ({ ...b, sides: b.sides.map((s) => (s + r) % 4) })),
+    rotation: ((fv.rotation || 0) + r) % 4,
+  };
+}
+
+/** A laid tile turned over (its grass and sand swap) and laid at rotation r. */
+function flippedView(tv, r) {
+  const turned = rotateFace(tv, (r - (tv.rotation || 0) + 4) % 4);
+  const swap = (c) => (c === "G" ? "S" : "G");
+  return {
+    ...turned,
+    terrain: [...turned.terrain].map(swap).join(""),
+    regions: turned.regions.map((g) => ({ ...g, terrain: swap(g.terrain) })),
+    rotation: r,
+    face: tv.face === "front" ? "back" : "front",
+    flips_left: Math.max(0, (tv.flips_left || 1) - 1),
+    token: null,
+  };
+}
+
+/** The tile as it would lie with the chosen rotation (and claim), or null. */
+function previewTile(rotation = ui.rotation, withClaim = true) {
+  if (!ui.at || rotation === null) return null;
+  let tv;
+  if (ui.mode === "place") {
+    const fv = ((st().hand_tiles || {})[ui.tile] || {})[ui.face];
+    if (!fv) return null;
+    tv = {
+      ...rotateFace(fv, rotation), at: ui.at, tile: ui.tile, face: ui.face,
+      flips_left: fv.spade ? flipsPerTile() : 0, token: null,
+    };
+  } else {
+    const laid = boardTileAt(ui.at);
+    if (!laid) return null;
+    tv = { ...flippedView(laid, rotation), at: ui.at };
+  }
+  const claim = withClaim && ui.claims && ui.claim !== null ? ui.claims[ui.claim] : null;
+  if (claim) tv.token = { seat: page.you, kind: tokenKind(claim), ...claim };
+  return tv;
+}
+
+const COMPASS = ["E", "SE", "S", "SW", "W", "NW", "N", "NE"];
+
+/** Where on the tile a spot lies, in words: "NW", "S", "centre". */
+function compass([x, y]) {
+  const dx = x - 50;
+  const dy = y - 50;
+  if (Math.hypot(dx, dy) < 12) return "centre";
+  const k = Math.round(Math.atan2(dy, dx) / (Math.PI / 4));
+  return COMPASS[(k + 8) % 8];
+}
+
+function claimWords(claim, tv) {
+  const token = tokenKind(claim) === "boot" ? "Welly boot" : "Pitchfork";
+  const where = compass(tokenSpot(tv, claim));
+  if ("arc" in claim) {
+    const region = (tv.regions || []).find((g) => g.arcs.includes(claim.arc));
+    const land = region && region.terrain === "S" ? "sand" : "grass";
+    return `${token} on the ${land} patch (${where})`;
+  }
+  const beast = (tv.beasts || []).find((b) => b.sides.includes(claim.side));
+  const type = beast ? beast.feature_type || beast.type : null;
+  return `${token} on the ${BEAST_NAMES[type] || "beast"} (${where})`;
+}
+
+// ---------------------------------------------------------------------------
+// the board
+
+function boardView() {
+  const s = st();
+  let tiles = s.board || [];
+  const preview = previewTile();
+  if (preview) {
+    tiles = tiles.filter((t) => !samePos(t.at, preview.at)).concat([preview]);
+  }
+  return { players: players(), board: tiles, creatures: s.creatures || {} };
+}
+
+function highlights() {
+  if (ui.busy || ui.at) return [];
+  if (ui.mode === "place") return uniquePositions(placementsFor(ui.tile, ui.face));
+  if (ui.mode === "flip") return uniquePositions(flipsFor());
+  return [];
+}
+
+function outOfView(cells) {
+  const vb = board && board.panZoom ? board.panZoom.getViewBox() : null;
+  if (!vb) return false;
+  return cells.some(([x, y]) => x * 100 < vb.x || y * 100 < vb.y
+    || x * 100 + 100 > vb.x + vb.w || y * 100 + 100 > vb.y + vb.h);
+}
+
+let userMoved = false; // the board is refitted to new tiles until the player pans or zooms
+let shownSpots = "";
+
+function drawBoard() {
+  const first = board === null;
+  const spots = highlights();
+  const view = boardView();
+  board = renderBoard(svg, view, {
+    highlights: spots,
+    lastMove: page.last_move ? page.last_move.at : null,
+    onCellClick: (pos) => chooseCell(pos),
+    onTileClick: (tv) => tileClicked(tv),
+    fit: first,
+  });
+  // the places on offer must be in sight when they are first shown, and new tiles
+  // too unless the player has moved the board
+  const key = spots.map(posText).join(" ");
+  const fresh = key !== shownSpots;
+  shownSpots = key;
+  if (!first && ((fresh && outOfView(spots))
+      || (!userMoved && outOfView(view.board.map((t) => t.at))))) {
+    board.fit();
+  }
+  drawOverlay();
+}
+
+const SVGNS = "http://www.w3.org/2000/svg";
+
+function svgEl(tag, attrs, parent) {
+  const node = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+/** The outline of the tile being moved and the roundels of the claims it allows. */
+function drawOverlay() {
+  const content = svg.querySelector("g.marram-content");
+  const tv = previewTile(ui.rotation, false);
+  if (!content || !tv) return;
+  const [x, y] = tv.at;
+  const layer = svgEl("g", { class: "move-overlay", transform: `translate(${x * 100} ${y * 100})` },
+    content);
+  svgEl("rect", { class: "preview-outline", x: 1, y: 1, width: 98, height: 98, rx: 4,
+    fill: "none", stroke: "#1a4fa0", "stroke-width": 4, "pointer-events": "none" }, layer);
+  if (!ui.claims) return;
+  ui.claims.forEach((claim, i) => {
+    const [cx, cy] = tokenSpot(tv, claim);
+    const chosen = ui.claim === i;
+    const label = `Claim ${i + 1}: ${claimWords(claim, tv)}`;
+    const g = svgEl("g", {
+      class: `roundel${chosen ? " chosen" : ""}`, role: "button", tabindex: 0,
+      "aria-label": label, "aria-pressed": chosen ? "true" : "false",
+      "data-claim": i, transform: `translate(${cx} ${cy})`,
+    }, layer);
+    svgEl("title", {}, g).textContent = label;
+    if (chosen) {
+      // the token is drawn here: ring it, with its number beside it
+      svgEl("circle", { r: 15.5, fill: "rgba(255,255,255,0.01)", stroke: "#1a4fa0",
+        "stroke-width": 3 }, g);
+      svgEl("circle", { cx: -12, cy: -12, r: 6.5, fill: "#1a4fa0", stroke: "#fff",
+        "stroke-width": 1.5 }, g);
+    } else {
+      svgEl("circle", { r: 9.5, fill: "#111", stroke: "#fff", "stroke-width": 2.2,
+        opacity: 0.85 }, g);
+    }
+    const t = svgEl("text", { x: chosen ? -12 : 0, y: chosen ? -12 : 0,
+      "text-anchor": "middle", "dominant-baseline": "central",
+      "font-size": chosen ? 8 : 11, "font-weight": 700, fill: "#fff", "pointer-events": "none",
+      "font-family": "system-ui, sans-serif" }, g);
+    t.textContent = String(i + 1);
+    const pick = (ev) => {
+      ev.stopPropagation();
+      chooseClaim(chosen ? null : i);
+    };
+    g.addEventListener("click", pick);
+    g.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" || ev.key === " ") {
+        ev.preventDefault();
+        pick(ev);
+      }
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------
+// choosing a move
+
+function clearError() {
+  els.moveError.textContent = "";
+}
+
+function showError(text) {
+  els.moveError.textContent = text;
+}
+
+function chooseFace(tile, face) {
+  clearError();
+  if (ui.mode === "place" && ui.tile === tile && ui.face === face && !ui.at) {
+    ui = freshUi(); // a second press puts it back
+  } else {
+    ui = { ...freshUi(), mode: "place", tile, face };
+  }
+  render({ focus: `face-${tile}-${face}` });
+}
+
+function startFlip(at = null) {
+  clearError();
+  if (ui.mode === "flip" && !at && !ui.at) {
+    ui = freshUi();
+    render({ focus: "flip" });
+    return;
+  }
+  ui = { ...freshUi(), mode: "flip" };
+  if (at) chooseCell(at);
+  else render({ focus: "flip" });
+}
+
+function chooseCell(pos) {
+  if (ui.busy || (ui.mode !== "place" && ui.mode !== "flip")) return;
+  clearError();
+  ui.at = pos;
+  const rotations = rotationsNow();
+  if (!rotations.length) {
+    ui.at = null;
+    return;
+  }
+  ui.rotation = rotations[0];
+  loadClaims();
+  render({ focus: `rotation-${ui.rotation}` });
+  zoomToCell(pos);
+}
+
+/** Bring the chosen place close enough to see its roundels (about 4 tiles across). */
+function zoomToCell([x, y]) {
+  if (!board || !board.panZoom) return;
+  const vb = board.panZoom.getViewBox();
+  const width = svg.getBoundingClientRect().width || 1;
+  if ((100 * width) / vb.w >= 110) return; // already large enough
+  board.panZoom.setViewBox({ x: x * 100 - 150, y: y * 100 - 150, w: 400, h: 400 });
+}
+
+function chooseRotation(r) {
+  if (ui.rotation === r) return;
+  clearError();
+  ui.rotation = r;
+  loadClaims();
+  render({ focus: `rotation-${r}` });
+}
+
+function rotateNext() {
+  const rotations = rotationsNow();
+  if (rotations.length < 2) return;
+  const next = rotations[(rotations.indexOf(ui.rotation) + 1) % rotations.length];
+  chooseRotation(next);
+}
+
+function chooseClaim(i) {
+  ui.claim = i;
+  render({ focus: i === null ? "claim-none" : `claim-${i}` });
+}
+
+function tileClicked(tv) {
+  if (ui.busy) return;
+  if (ui.at && samePos(tv.at, ui.at)) {
+    rotateNext(); // the rule book: click the tile in place to turn it
+    return;
+  }
+  if (!ui.at && flipsFor(tv.at).length) startFlip(tv.at);
+}
+
+function currentAction(withClaim = true) {
+  const base = ui.mode === "place"
+    ? { type: "place", tile: ui.tile, face: ui.face, at: ui.at, rotation: ui.rotation }
+    : { type: "flip", at: ui.at, rotation: ui.rotation };
+  if (!withClaim) return base;
+  return { ...base, claim: ui.claims && ui.claim !== null ? ui.claims[ui.claim] : null };
+}
+
+async function loadClaims() {
+  const ticket = ++claimsRequest;
+  ui.claims = null;
+  ui.claim = null;
+  ui.claimsError = null;
+  const url = `${cfg.claimsUrl}?action=${encodeURIComponent(JSON.stringify(currentAction(false)))}`;
+  try {
+    const resp = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    const data = await resp.json().catch(() => ({}));
+    if (ticket !== claimsRequest) return;
+    if (!resp.ok) {
+      ui.claims = [];
+      ui.claimsError = data.message || `the server answered ${resp.status}`;
+    } else {
+      ui.claims = data.claims || [];
+    }
+  } catch (e) {
+    if (ticket !== claimsRequest) return;
+    ui.claims = [];
+    ui.claimsError = "could not reach the server to list the claims";
+  }
+  render();
+}
+
+function cancelMove() {
+  clearError();
+  const focus = ui.mode === "place" ? `face-${ui.tile}-${ui.face}` : "flip";
+  ui = freshUi();
+  render({ focus });
+  if (!userMoved) board.fit();
+}
+
+// ---------------------------------------------------------------------------
+// sending it
+
+function newKey() {
+  if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const x = [...b].map((v) => v.toString(16).padStart(2, "0")).join("");
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
+
+async function submit(action) {
+  if (ui.busy) return;
+  clearError();
+  ui.busy = true;
+  render();
+  const body = JSON.stringify({ seq: page.seq, idempotency_key: newKey(), action });
+  let resp = null;
+  // one retry with the same key if the network fails: the key makes it safe
+  for (let attempt = 0; attempt < 2 && resp === null; attempt++) {
+    try {
+      resp = await fetch(cfg.actionsUrl, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json", Accept: "application/json",
+          "X-CSRFToken": csrfToken },
+        body,
+      });
+    } catch (e) {
+      resp = null;
+    }
+  }
+  if (resp === null) {
+    ui.busy = false;
+    render();
+    showError("Could not reach the server: check your connection and try again.");
+    return;
+  }
+  const data = await resp.json().catch(() => ({}));
+  if (resp.ok) {
+    ui = freshUi();
+    await reloadState(false);
+    if (!userMoved) board.fit();
+    return;
+  }
+  ui.busy = false;
+  const message = data.message || data.detail || "";
+  if (resp.status === 409 && data.code === "stale_seq") {
+    await reloadState(true);
+    showError("The game moved on: refreshed. Check the board and make your move again.");
+  } else if (resp.status === 409) {
+    await reloadState(false);
+    showError(`That cannot be done now: ${message}`);
+  } else if (resp.status === 400) {
+    render();
+    showError(`That move is not allowed: ${message}`);
+  } else if (resp.status === 403) {
+    render();
+    showError(/csrf/i.test(message)
+      ? "Your session has expired: reload the page and sign in again."
+      : `You cannot do that: ${message}`);
+  } else {
+    render();
+    showError(`Something went wrong (${resp.status}): ${message || "please try again"}`);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// the state from the server
+
+async function reloadState(keepPlace) {
+  let data;
+  try {
+    const resp = await fetch(cfg.stateUrl, { credentials: "same-origin",
+      headers: { Accept: "application/json" } });
+    if (!resp.ok) throw new Error(String(resp.status));
+    data = await resp.json();
+  } catch (e) {
+    ui.busy = false;
+    render();
+    showError("Could not load the game from the server; it will try again shortly.");
+    return;
+  }
+  const keep = keepPlace && ui.mode === "place" ? { tile: ui.tile, face: ui.face } : null;
+  page = data;
+  stateReadAt = Date.now();
+  ui = freshUi();
+  // keep the player's place: the chosen tile, if it is still in hand and still fits
+  if (keep && placementsFor(keep.tile, keep.face).length) {
+    ui = { ...ui, mode: "place", ...keep };
+  }
+  render();
+}
+
+let pollTimer = null;
+let polling = false;
+
+async function poll() {
+  if (document.hidden || polling || ui.busy || page.status === "finished") return;
+  polling = true;
+  try {
+    const resp = await fetch(`${cfg.eventsUrl}?since=${page.seq}`, {
+      credentials: "same-origin", headers: { Accept: "application/json" } });
+    if (resp.ok) {
+      const data = await resp.json();
+      if (data.seq !== page.seq && !ui.busy) await reloadState(true);
+    }
+  } catch (e) {
+    // the next poll tries again
+  } finally {
+    polling = false;
+  }
+}
+
+function startPolling() {
+  if (pollTimer) clearInterval(pollTimer);
+  pollTimer = setInterval(poll, cfg.pollMs);
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) poll();
+  });
+}
+
+// ---------------------------------------------------------------------------
+// drawing the page
+
+function statusText() {
+  const s = st();
+  const names = players();
+  if (s.finished) {
+    const winners = s.winners.map((w) => names[w]);
+    const best = s.winners.length ? s.scores[s.winners[0]] : 0;
+    if (winners.length > 1) return `Game over: ${winners.join(" and ")} tie with ${best} points.`;
+    if (winners.length === 1) return `Game over: ${winners[0]} wins with ${best} points.`;
+    return "Game over.";
+  }
+  const aw = s.awaiting;
+  if (aw.kind === "chance") {
+    return `Waiting for the ${aw.creature} to ${aw.event === "appear" ? "appear" : "hop"}.`;
+  }
+  const mine = page.you !== null && aw.player === page.you;
+  if (aw.kind === "guess") {
+    return mine ? `Your turn: guess the ${aw.creature}'s hops.`
+      : `Waiting for ${names[aw.player]} to guess the ${aw.creature}'s hops.`;
+  }
+  return mine ? `Your turn: move ${aw.move} of 2.`
+    : `${names[aw.player]} to play: move ${aw.move} of 2.`;
+}
+
+function setText(node, text) {
+  if (node && node.textContent !== text) node.textContent = text;
+}
+
+function renderStatus() {
+  const text = statusText();
+  setText(els.status, text);
+  els.status.classList.toggle("your-turn", legal().length > 0);
+  document.title = `${legal().length ? "Your turn · " : ""}Game ${page.game.id} · Marram`;
+  const lm = page.last_move;
+  setText(els.lastMove, lm ? `Last move by ${players()[lm.player]}: ${lm.text}` : "");
+  const lines = creatureLines(st().creatures, players());
+  els.creatures.replaceChildren(...lines.map((t) => h("li", {}, t)));
+  els.creatures.hidden = !lines.length;
+  setText(els.tilesLeft, `${st().tiles_left} tile${st().tiles_left === 1 ? "" : "s"} left to draw · ${st().tiles_on_board} on the board`);
+}
+
+function hint() {
+  if (ui.busy) return "Sending your move…";
+  if (ui.mode === "idle") {
+    return flipsFor().length
+      ? "Choose a tile and the face to lay, or flip a tile that has a spade."
+      : "Choose a tile and the face to lay.";
+  }
+  if (!ui.at) {
+    const n = highlights().length;
+    if (ui.mode === "flip") return `Choose the tile to flip: ${n} highlighted on the board.`;
+    return `Choose where to lay ${ui.tile} (${ui.face}): ${n} place${n === 1 ? "" : "s"} highlighted on the board.`;
+  }
+  if (ui.claims === null) return "Turn the tile, then choose a claim.";
+  return "Turn the tile if you like, choose a claim or none, then confirm.";
+}
+
+function faceButton(tile, face, fv) {
+  const n = uniquePositions(placementsFor(tile, face)).length;
+  const selected = ui.mode === "place" && ui.tile === tile && ui.face === face;
+  const label = n ? `${tile} ${face}: fits in ${n} place${n === 1 ? "" : "s"}`
+    : `${tile} ${face}: fits nowhere`;
+  return h("button", {
+    type: "button", class: `face-button${selected ? " selected" : ""}`,
+    "aria-pressed": selected ? "true" : "false", "aria-label": label,
+    disabled: n === 0 || ui.busy, dataset: { tile, face, key: `face-${tile}-${face}` },
+    onclick: () => chooseFace(tile, face),
+  },
+  tileSvg({ ...fv, tile, face }, { className: selected ? "selected" : "" }),
+  h("span", { class: "face-caption", "aria-hidden": "true" }, face,
+    h("span", { class: "muted fits" }, n ? `${n} place${n === 1 ? "" : "s"}` : "no fit")));
+}
+
+function handSection(interactive) {
+  const me = page.you;
+  const hand = (st().hands || [])[me] || [];
+  const faces = st().hand_tiles || {};
+  if (!hand.length) return h("p", { class: "muted" }, "You have no tiles in hand.");
+  const list = h("ul", { class: "hand", "aria-label": "Your tiles" });
+  for (const id of hand) {
+    const f = faces[id];
+    if (!f) continue;
+    const item = h("li", { class: "hand-tile", dataset: { tile: id } },
+      h("span", { class: "tile-id" }, id));
+    if (interactive) {
+      item.append(h("div", { class: "faces", role: "group", "aria-label": `Tile ${id}` },
+        faceButton(id, "front", f.front), faceButton(id, "back", f.back)));
+    } else {
+      item.append(h("div", { class: "faces" },
+        tileSvg({ ...f.front, tile: id, face: "front" }, { label: `${id} front` }),
+        tileSvg({ ...f.back, tile: id, face: "back" }, { label: `${id} back` })));
+    }
+    list.append(item);
+  }
+  return list;
+}
+
+function positionButtons() {
+  const spots = highlights();
+  if (!spots.length) return null;
+  const verb = ui.mode === "flip" ? "Flip the tile at" : "Lay at";
+  return h("div", { class: "positions" },
+    h("p", { class: "small muted", id: "positions-label" },
+      ui.mode === "flip" ? "Tiles you may flip:" : "Places that fit:"),
+    h("div", { class: "chips", role: "group", "aria-labelledby": "positions-label" },
+      spots.map((p) => h("button", {
+        type: "button", class: "chip", dataset: { key: `pos-${posText(p)}`, at: posText(p) },
+        "aria-label": `${verb} ${posText(p)}`, onclick: () => chooseCell(p),
+      }, posText(p)))));
+}
+
+function rotationStep() {
+  const rotations = rotationsNow();
+  const buttons = rotations.map((r) => {
+    const tv = previewTile(r, false);
+    const chosen = r === ui.rotation;
+    return h("button", {
+      type: "button", class: `rotation-button${chosen ? " selected" : ""}`,
+      "aria-pressed": chosen ? "true" : "false", disabled: ui.busy,
+      "aria-label": `Rotation ${r}: turned ${r * 90} degrees`,
+      dataset: { rotation: String(r), key: `rotation-${r}` },
+      onclick: () => chooseRotation(r),
+    }, tileSvg(tv, { className: chosen ? "selected" : "" }),
+    h("span", { class: "face-caption", "aria-hidden": "true" }, `${r * 90}°`));
+  });
+  const what = ui.mode === "flip" ? "the flipped tile" : ui.tile;
+  return h("fieldset", { class: "step step-rotation" },
+    h("legend", {}, rotations.length > 1
+      ? `Turn ${what}: ${rotations.length} ways fit at ${posText(ui.at)}`
+      : `${ui.mode === "flip" ? "The flipped tile" : ui.tile} fits one way at ${posText(ui.at)}`),
+    h("div", { class: "rotations" }, buttons),
+    rotations.length > 1 ? h("button", {
+      type: "button", class: "secondary", dataset: { key: "rotate" }, disabled: ui.busy,
+      onclick: rotateNext,
+    }, "Rotate ⟳") : null);
+}
+
+function claimStep() {
+  const fs = h("fieldset", { class: "step step-claim" }, h("legend", {}, "Claim a feature on this tile?"));
+  if (ui.claims === null) {
+    fs.append(h("p", { class: "muted" }, "Looking up what you may claim…"));
+    return fs;
+  }
+  if (ui.claimsError) {
+    fs.append(h("p", { class: "error-text" }, `Cannot list the claims: ${ui.claimsError}`));
+  }
+  const tv = previewTile(ui.rotation, false);
+  const options = h("div", { class: "claims", role: "group", "aria-label": "Claims" });
+  options.append(h("button", {
+    type: "button", class: `claim-button${ui.claim === null ? " selected" : ""}`,
+    "aria-pressed": ui.claim === null ? "true" : "false", disabled: ui.busy,
+    dataset: { key: "claim-none", claim: "none" }, onclick: () => chooseClaim(null),
+  }, "No claim"));
+  ui.claims.forEach((claim, i) => {
+    const chosen = ui.claim === i;
+    options.append(h("button", {
+      type: "button", class: `claim-button${chosen ? " selected" : ""}`,
+      "aria-pressed": chosen ? "true" : "false", disabled: ui.busy,
+      dataset: { key: `claim-${i}`, claim: String(i) }, onclick: () => chooseClaim(i),
+    }, h("span", { class: "roundel-number", "aria-hidden": "true" }, String(i + 1)),
+    claimWords(claim, tv)));
+  });
+  fs.append(options);
+  const supply = (st().supply || [])[page.you] || {};
+  const stock = page.game.variant === "classic"
+    ? `${supply.boots} welly boot${supply.boots === 1 ? "" : "s"}`
+    : `${supply.boots} boot${supply.boots === 1 ? "" : "s"}, ${supply.pitchforks} pitchfork${supply.pitchforks === 1 ? "" : "s"}`;
+  fs.append(h("p", { class: "small muted" },
+    ui.claims.length ? `The numbers match the roundels on the tile. You have ${stock} in stock.`
+      : `Nothing on this tile can be claimed now (you have ${stock}).`));
+  return fs;
+}
+
+function confirmRow() {
+  const action = currentAction();
+  const what = action.type === "place" ? `lay ${action.tile} at ${posText(action.at)}`
+    : `flip the tile at ${posText(action.at)}`;
+  const claim = action.claim ? " and claim" : "";
+  return h("div", { class: "confirm-row" },
+    h("button", {
+      type: "button", class: "primary", dataset: { key: "confirm", action: "confirm" },
+      disabled: ui.busy || ui.claims === null, onclick: () => submit(currentAction()),
+    }, ui.busy ? "Sending…" : `Confirm: ${what}${claim}`),
+    h("button", {
+      type: "button", class: "secondary", dataset: { key: "cancel", action: "cancel" },
+      disabled: ui.busy, onclick: cancelMove,
+    }, "Cancel"));
+}
+
+function guessForm(creature) {
+  const form = h("form", { class: "guess-form", dataset: { creature } });
+  const hopsId = `guess-hops-${creature}`;
+  form.append(h("fieldset", {},
+    h("legend", {}, `How many hops will the ${creature} make before a blue snake eats it?`),
+    h("p", { class: "small muted" },
+      "The closest guess scores 12 points, 12 more if exact. Or bet that it escapes (survives 30 hops)."),
+    h("div", { class: "guess-row" },
+      h("label", {}, h("input", { type: "radio", name: "kind", value: "hops", checked: true }),
+        " A number of hops"),
+      h("label", { for: hopsId, class: "visually-hidden" }, "Hops, 1 to 30"),
+      h("input", { id: hopsId, name: "hops", type: "number", min: 1, max: 30, value: 10,
+        required: true, inputmode: "numeric" })),
+    h("label", {}, h("input", { type: "radio", name: "kind", value: "escape" }),
+      ` It escapes`)));
+  form.append(h("button", { type: "submit", class: "primary", disabled: ui.busy,
+    dataset: { key: "guess" } }, ui.busy ? "Sending…" : "Send my guess"));
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const escape = form.elements.kind.value === "escape";
+    const hops = Number(form.elements.hops.value);
+    if (!escape && !(Number.isInteger(hops) && hops >= 1 && hops <= 30)) {
+      showError("A guess is a whole number of hops from 1 to 30, or “escapes”.");
+      return;
+    }
+    submit({ type: "guess", creature, hops: escape ? "escape" : hops });
+  });
+  return form;
+}
+
+function renderMovePanel() {
+  const s = st();
+  const body = els.moveBody;
+  const acts = legal();
+  body.replaceChildren();
+  if (page.you === null) {
+    setText(els.moveHeading, "Watching");
+    setText(els.moveHint, "You are not playing in this game.");
+    return;
+  }
+  if (s.finished) {
+    setText(els.moveHeading, "The game is over");
+    setText(els.moveHint, "");
+    body.append(h("p", {}, statusText()));
+    if (root.dataset.replayUrl) {
+      body.append(h("p", { class: "actions" },
+        h("a", { class: "button primary", href: root.dataset.replayUrl }, "Replay it move by move")));
+    }
+    return;
+  }
+  if (!acts.length) {
+    setText(els.moveHeading, "Waiting");
+    setText(els.moveHint, statusText());
+    body.append(h("h3", { class: "small-heading" }, "Your tiles"), handSection(false));
+    return;
+  }
+  if (acts[0].type === "guess") {
+    setText(els.moveHeading, `Your guess: the ${acts[0].creature}`);
+    setText(els.moveHint, "");
+    body.append(guessForm(acts[0].creature));
+    return;
+  }
+  setText(els.moveHeading, `Your move: ${s.awaiting.move} of 2`);
+  setText(els.moveHint, hint());
+  body.append(handSection(true));
+  const tools = h("div", { class: "move-tools" });
+  const flips = flipsFor();
+  if (flips.length) {
+    const spades = ((s.supply || [])[page.you] || {}).spades;
+    tools.append(h("button", {
+      type: "button", class: `secondary${ui.mode === "flip" ? " selected" : ""}`,
+      "aria-pressed": ui.mode === "flip" ? "true" : "false", disabled: ui.busy,
+      dataset: { key: "flip", action: "flip" }, onclick: () => startFlip(),
+    }, `Flip a tile (${spades} spade card${spades === 1 ? "" : "s"} left)`));
+  }
+  const pass = acts.find((a) => a.type === "pass");
+  if (pass) {
+    tools.append(h("button", {
+      type: "button", class: "secondary", disabled: ui.busy,
+      dataset: { key: "pass", action: "pass" }, onclick: () => submit({ type: "pass" }),
+    }, (s.hands[page.you] || []).length
+      ? "Pass: none of your tiles fits (new tiles are dealt)"
+      : "Pass: you have no tiles to lay"));
+  }
+  if (tools.childNodes.length) body.append(tools);
+  if (ui.mode !== "idle" && !ui.at) body.append(positionButtons() || "");
+  if (ui.at) body.append(rotationStep(), claimStep(), confirmRow());
+  else if (ui.mode !== "idle") {
+    body.append(h("div", { class: "confirm-row" }, h("button", {
+      type: "button", class: "secondary", dataset: { key: "cancel", action: "cancel" },
+      onclick: cancelMove,
+    }, "Cancel")));
+  }
+}
+
+function render({ focus = null } = {}) {
+  const active = document.activeElement;
+  const keep = focus || (active && els.moveBody.contains(active) ? active.dataset.key : null);
+  const s = st();
+  renderStatus();
+  drawBoard();
+  renderMovePanel();
+  renderPlayers(els.players, players(), s, {
+    you: page.you, variant: page.game.variant, clock: page.clock, clockAt: stateReadAt,
+    hideHandOf: s.finished ? null : page.you, // the move panel shows it
+  });
+  renderLog(els.log, s.log, players());
+  if (keep) {
+    const target = els.moveBody.querySelector(`[data-key="${CSS.escape(keep)}"]`);
+    if (target && !target.disabled) target.focus({ preventScroll: true });
+  }
+}
+
+// ---------------------------------------------------------------------------
+// zoom buttons (the board also takes the wheel, pinches, drags and + - 0 keys)
+
+const moved = () => {
+  userMoved = true;
+};
+svg.addEventListener("wheel", moved, { passive: true });
+svg.addEventListener("pointerdown", (ev) => {
+  // a click on a highlight or a tile is not a pan; a drag is caught by the move
+  const start = { x: ev.clientX, y: ev.clientY };
+  const onMove = (e) => {
+    if (Math.hypot(e.clientX - start.x, e.clientY - start.y) > 5) moved();
+  };
+  svg.addEventListener("pointermove", onMove);
+  window.addEventListener("pointerup", () => svg.removeEventListener("pointermove", onMove),
+    { once: true });
+});
+svg.addEventListener("keydown", (ev) => {
+  if (ev.target === svg && ["+", "-", "=", "_", "ArrowLeft", "ArrowRight", "ArrowUp",
+    "ArrowDown"].includes(ev.key)) moved();
+});
+document.getElementById("zoom-in").addEventListener("click", () => {
+  moved();
+  board.panZoom.zoomBy(1 / 1.3);
+});
+document.getElementById("zoom-out").addEventListener("click", () => {
+  moved();
+  board.panZoom.zoomBy(1.3);
+});
+document.getElementById("zoom-fit").addEventListener("click", () => {
+  userMoved = false;
+  board.fit();
+});
+document.addEventListener("keydown", (ev) => {
+  if (ev.key === "Escape" && ui.mode !== "idle" && !ui.busy) cancelMove();
+});
+
+render();
+startPolling();
+root.dataset.ready = "true";
+window.marramGame = { get page() { return page; }, get ui() { return ui; }, reload: () => reloadState(true) };

@@ -1,0 +1,24 @@
+"""The games API, mounted under /api/."""
+
+from django.urls import path
+from rest_framework.authtoken.views import obtain_auth_token
+
+from games import api
+
+urlpatterns = [
+    path("ping/", api.Ping.as_view(), name="api-ping"),
+    path("auth/signup/", api.Signup.as_view(), name="api-signup"),
+    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("games/", api.GameList.as_view(), name="api-games"),
+    path("games/import/", api.GameImport.as_view(), name="api-game-import"),
+    path("games/<int:game_id>/", api.GameDetail.as_view(), name="api-game"),
+    path("games/<int:game_id>/join/", api.GameJoin.as_view(), name="api-game-join"),
+    path("games/<int:game_id>/leave/", api.GameLeave.as_view(), name="api-game-leave"),
+    path("games/<int:game_id>/resign/", api.GameResign.as_view(), name="api-game-resign"),
+    path("games/<int:game_id>/invite/", api.GameInvite.as_view(), name="api-game-invite"),
+    path("games/<int:game_id>/actions/", api.GameActions.as_view(), name="api-game-actions"),
+    path("games/<int:game_id>/claims/", api.GameClaims.as_view(), name="api-game-claims"),
+    path("games/<int:game_id>/events/", api.GameEvents.as_view(), name="api-game-events"),
+    path("games/<int:game_id>/record/", api.GameRecord.as_view(), name="api-game-record"),
+    path("invitations/<str:token>/", api.InvitationDetail.as_view(), name="api-invitation"),
+]

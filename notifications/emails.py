@@ -1,0 +1,176 @@
+"""What each mail says. Built from the game's events and state when the mail is
+sent, so a mail that waited in the outbox still tells the game as it is."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+import engine
+from engine.notation import NotationError, format_action
+from engine.rules import MOVES_PER_TURN
+from engine.state import GameState
+from games.models import Event, Game
+from games.selectors import game_state_get
+from notifications import clocks, signing
+from notifications.models import Clock, Notification
+from notifications.selectors import games_waiting_for
+
+SAMPLE_MOVES = 8
+MAX_CHANGES = 40
+
+
+def absolute(path: str) -> str:
+    return settings.MARRAM_BASE_URL + path
+
+
+def game_url(game_id: int) -> str:
+    return absolute(f"/games/{game_id}/")
+
+
+def unsubscribe_url(user_id: int) -> str:
+    return absolute(reverse("notifications:unsubscribe", args=[signing.unsubscribe_token(user_id)]))
+
+
+def duration_words(left: timedelta) -> str:
+    hours = max(round(left.total_seconds() / 3600), 0)
+    if hours >= 48:
+        return f"{hours // 24} days"
+    if hours >= 1:
+        return f"{hours} hour{'s' if hours != 1 else ''}"
+    return "less than an hour"
+
+
+def event_words(payload: dict[str, Any], names: list[str], *, forced: bool = False) -> str:
+    """One line of the game's story, in the notation where a player could write it."""
+    kind = payload["type"]
+    who = names[payload["player"]] if "player" in payload else ""
+    if kind == "creature_appears":
+        x, y = payload["at"]
+        return f"The {payload['creature']} appears at {x},{y}."
+    if kind == "hop":
+        x, y = payload["to"]
+        return f"The {payload['creature']} hops to {x},{y}."
+    if kind == "timeout":
+        return f"{who} ran out of time."
+    if kind == "resign":
+        return f"{who} left the game."
+    if kind == "pass" and forced:
+        return f"{who} could lay no tile and passed."
+    try:
+        return f"{who}: {format_action(payload)}"
+    except NotationError:
+        return f"{who}: {kind}"
+
+
+def _names(game: Game) -> list[str]:
+    return list(engine.config_from_json(game.config).players)
+
+
+def _since_last_move(game: Game, seat: int, upto: int, names: list[str]) -> list[str]:
+    """What happened since the seat's own last move, to ``upto`` (exclusive)."""
+    last = (Event.objects.filter(game=game, seq__lt=upto, actor__isnull=False,
+                                 payload__player=seat)
+            .exclude(type="resign").order_by("-seq").values_list("seq", flat=True).first())
+    rows = Event.objects.filter(game=game, seq__lt=upto)
+    if last is not None:
+        rows = rows.filter(seq__gt=last)
+    lines = [event_words(e.payload, names, forced=e.actor_id is None and e.type == "pass")
+             for e in rows.order_by("seq")]
+    if len(lines) > MAX_CHANGES:
+        lines = [f"... {len(lines) - MAX_CHANGES} earlier events ...", *lines[-MAX_CHANGES:]]
+    return lines
+
+
+def _scores(state: GameState, names: list[str]) -> list[dict[str, Any]]:
+    return [{"name": name, "score": state.scores[i], "left": i in state.resigned,
+             "winner": i in state.winners} for i, name in enumerate(names)]
+
+
+def awaiting_words(wait: dict[str, Any]) -> str:
+    if wait["kind"] == "guess":
+        return (f"Guess how many hops the {wait['creature']} makes before it is caught, or "
+                f"that it escapes: reply 'guess {wait['creature']} 7' or "
+                f"'guess {wait['creature']} escape'.")
+    return f"It is your turn: move {wait['move']} of {MOVES_PER_TURN}."
+
+
+def _turn_context(n: Notification, game: Game, now: datetime) -> dict[str, Any]:
+    state = game_state_get(game)
+    names = _names(game)
+    seat = n.seat
+    wait = engine.awaiting(state)
+    yours = wait["player"] == seat and wait["kind"] in ("move", "guess")
+    moves = []
+    if yours:
+        moves = [format_action(a) for a in engine.legal_actions(state)[:SAMPLE_MOVES]]
+    clock = Clock.objects.filter(game=game, seat=seat).first()
+    left = clocks.clock_remaining(clock, now) if clock is not None else None
+    return {
+        "changes": _since_last_move(game, seat, game.seq, names),
+        "scores": _scores(state, names),
+        "awaiting": awaiting_words(wait) if yours else "",
+        "hand": state.hands[seat],
+        "moves": moves,
+        "time_left": duration_words(left) if left is not None else "",
+        "reply_to": signing.reply_address(game.pk, seat, game.seq) if yours else "",
+    }
+
+
+def render_notification(n: Notification, now: datetime) -> None:
+    """Fill in the subject, the bodies and the reply address of a mail written
+    without them (the outbox rows the game's events make)."""
+    game, user = n.game, n.user
+    context: dict[str, Any] = {"user": user, **links(user_id=n.user_id, game=game)}
+    kind = n.kind
+    if kind in (Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER):
+        context.update(_turn_context(n, game, now))
+        context["reminder"] = kind == Notification.Kind.REMINDER
+        template = "turn"
+        subject = (f"Marram game {game.pk}: {context['time_left']} left for your move"
+                   if context["reminder"] else f"Marram game {game.pk}: your move")
+        if "guess" in context["awaiting"]:
+            subject = subject.replace("your move", "your guess")
+        n.reply_to = context["reply_to"]
+    elif kind == Notification.Kind.GAME_STARTED:
+        names = _names(game)
+        context.update(players=names, first=names[0], days_per_move=game.days_per_move)
+        template, subject = "game_started", f"Marram game {game.pk} has begun"
+    elif kind == Notification.Kind.GAME_OVER:
+        state = game_state_get(game)
+        names = _names(game)
+        context.update(scores=_scores(state, names),
+                       winners=[names[i] for i in state.winners])
+        template, subject = "game_over", f"Marram game {game.pk} is over"
+    elif kind == Notification.Kind.DIGEST:
+        waiting = games_waiting_for(user)
+        context["games"] = [{"id": g.pk, "variant": g.get_variant_display(), "url": game_url(g.pk),
+                             "scores": g.projection.get("scores", [])} for g in waiting]
+        template = "digest"
+        subject = f"Marram: {len(waiting)} game{'s' if len(waiting) != 1 else ''} wait for you"
+    else:
+        raise ValueError(f"a {kind} mail is written when it is queued")
+    n.subject = subject
+    n.body_text = render_to_string(f"notifications/email/{template}.txt", context).strip() + "\n"
+    n.body_html = render_to_string(f"notifications/email/{template}.html", context)
+
+
+def links(*, user_id: int | None, game: Game | None) -> dict[str, Any]:
+    """What every mail's footer and links need."""
+    found: dict[str, Any] = {"game": game, "base_url": settings.MARRAM_BASE_URL,
+                             "settings_url": absolute(reverse("notifications:settings"))}
+    if game is not None:
+        found.update(game_url=game_url(game.pk), variant=game.get_variant_display())
+    if user_id is not None:
+        found["unsubscribe_url"] = unsubscribe_url(user_id)
+    return found
+
+
+def render_answer(*, template: str, context: dict[str, Any]) -> tuple[str, str]:
+    """The plain and HTML bodies of an answer to a reply."""
+    return (render_to_string(f"notifications/email/{template}.txt", context).strip() + "\n",
+            render_to_string(f"notifications/email/{template}.html", context))

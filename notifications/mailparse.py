@@ -1,0 +1,90 @@
+"""Reading a reply: who sent it, to which address, and the line that holds the move."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.utils import getaddresses, parseaddr
+
+from django.utils.html import strip_tags
+
+# "On Tue, 3 Jun 2025, ann <ann@example.org> wrote:" and its cousins in other
+# languages: the line a mail client writes above the quoted text.
+_ATTRIBUTION = re.compile(r"(wrote|schrieb|a écrit|escribió|scrisse|schreef)\s*:\s*$", re.I)
+_AUTOMATIC_SENDERS = ("mailer-daemon@", "postmaster@", "noreply@", "no-reply@")
+
+
+@dataclass(frozen=True)
+class ParsedMail:
+    sender: str
+    """The address in From:, lower-cased ('' if there is none)."""
+    recipients: list[str]
+    message_id: str
+    subject: str
+    text: str
+    automatic: bool
+    """A bounce or an auto-reply: never answered, or two robots would talk forever."""
+
+
+def _text_of(message: EmailMessage) -> str:
+    body = message.get_body(preferencelist=("plain", "html"))
+    if body is None:
+        return ""
+    try:
+        content = body.get_content()
+    except (LookupError, UnicodeError):  # an unknown or lying charset
+        payload = body.get_payload(decode=True) or b""
+        content = payload.decode("utf-8", errors="replace")
+    if body.get_content_subtype() == "html":
+        content = strip_tags(re.sub(r"(?i)<br\s*/?>|</p>|</div>", "\n", content))
+    return content
+
+
+def _is_automatic(message: EmailMessage, sender: str) -> bool:
+    auto = (message.get("Auto-Submitted") or "no").strip().lower()
+    precedence = (message.get("Precedence") or "").strip().lower()
+    return (
+        auto != "no"
+        or precedence in ("bulk", "junk", "list")
+        or not sender
+        or sender.startswith(_AUTOMATIC_SENDERS)
+    )
+
+
+def mail_parse(raw: bytes) -> ParsedMail:
+    message = BytesParser(policy=policy.default).parsebytes(raw)
+    sender = parseaddr(str(message.get("From", "")))[1].strip().lower()
+    recipients = [
+        address for _, address in getaddresses(
+            [str(value) for field in ("Delivered-To", "To", "Cc")
+             for value in message.get_all(field, [])]
+        ) if address
+    ]
+    # Without a Message-ID the same bytes count as the same message.
+    message_id = str(message.get("Message-ID", "")).strip() or (
+        "<sha256-" + hashlib.sha256(raw).hexdigest() + "@no-message-id>")
+    return ParsedMail(
+        sender=sender,
+        recipients=recipients,
+        message_id=message_id,
+        subject=str(message.get("Subject", "")).strip(),
+        text=_text_of(message),
+        automatic=_is_automatic(message, sender),
+    )
+
+
+def move_line(text: str) -> str:
+    """The first line that is neither empty, nor quoted, nor the "... wrote:" line
+    above a quote. A signature ("-- ") ends the search."""
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith(">") or _ATTRIBUTION.search(line):
+            continue
+        if line in ("--", "-- "):
+            return ""
+        return line
+    return ""

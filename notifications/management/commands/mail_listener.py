@@ -1,0 +1,85 @@
+"""Receive replies by SMTP: ``manage.py mail_listener --host 127.0.0.1 --port 8025``.
+
+Point REPLY_DOMAIN's MX (or the site's MTA, as a transport for that domain) at
+it. Only reply addresses (``move+...@REPLY_DOMAIN``) are accepted at RCPT, so
+it relays nothing. A message is acknowledged (250) once it has been handled and
+committed; if handling fails the sender is told to try later (451), and the
+sending MTA's retry is safe: a Message-ID is handled once.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP, Envelope, Session
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.management.base import BaseCommand
+from django.db import close_old_connections
+
+from notifications import signing
+from notifications.inbound import inbound_mail_handle
+
+logger = logging.getLogger(__name__)
+MAX_MESSAGE_BYTES = 1024 * 1024
+
+
+def _handle(raw: bytes, recipients: list[str]) -> str:
+    close_old_connections()
+    try:
+        return inbound_mail_handle(raw, recipients).outcome
+    finally:
+        close_old_connections()
+
+
+class ReplyHandler:
+    """aiosmtpd handler: accept mail for reply addresses and hand it to the service."""
+
+    async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope,
+                          address: str, rcpt_options: list[str]) -> str:
+        if not signing.is_reply_address(address):
+            return "550 5.1.1 Not a Marram reply address"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        raw = envelope.original_content or envelope.content or b""
+        if isinstance(raw, str):
+            raw = raw.encode("utf-8", errors="replace")
+        try:
+            outcome = await sync_to_async(_handle, thread_sensitive=True)(
+                raw, list(envelope.rcpt_tos))
+        except Exception:
+            logger.exception("could not handle a reply from %s", envelope.mail_from)
+            return "451 4.3.0 Could not handle the message now; try again later"
+        logger.info("reply from %s to %s: %s", envelope.mail_from, envelope.rcpt_tos, outcome)
+        return "250 Message accepted"
+
+
+def listener(host: str, port: int) -> Controller:
+    return Controller(ReplyHandler(), hostname=host, port=port, data_size_limit=MAX_MESSAGE_BYTES)
+
+
+class Command(BaseCommand):
+    help = "Receive move replies by SMTP and play them."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", type=int, default=8025)
+
+    def handle(self, *args, host: str, port: int, **options) -> None:
+        stop = threading.Event()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, lambda *_: stop.set())
+        controller = listener(host, port)
+        controller.start()
+        self.stdout.write(f"mail_listener: SMTP on {host}:{port} for *@{settings.REPLY_DOMAIN}",
+                          ending="\n")
+        self.stdout.flush()
+        try:
+            stop.wait()
+        finally:
+            controller.stop()

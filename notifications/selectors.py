@@ -1,0 +1,34 @@
+"""Reads for notifications: a player's mail settings, their visits, what waits for
+them. Nothing here writes."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import QuerySet
+
+from games.models import Game, Seat
+from notifications.models import GameVisit, MailSettings, Notification
+
+
+def mail_settings_get(user: AbstractBaseUser) -> MailSettings:
+    """The player's settings; the defaults (unsaved) if they never chose."""
+    found = MailSettings.objects.filter(user=user).first()
+    return found if found is not None else MailSettings(user=user)
+
+
+def game_visit_get(*, user_id: int, game_id: int) -> GameVisit | None:
+    return GameVisit.objects.filter(user_id=user_id, game_id=game_id).first()
+
+
+def games_waiting_for(user: AbstractBaseUser) -> list[Game]:
+    """Running games that wait for the user's move or guess, oldest turn first."""
+    seats = Seat.objects.filter(user=user, resigned=False, game__status=Game.Status.RUNNING)
+    waiting = [
+        seat.game for seat in seats.select_related("game")
+        if (seat.game.projection.get("awaiting") or {}).get("player") == seat.index
+    ]
+    return sorted(waiting, key=lambda game: game.pk)
+
+
+def notifications_recent(user: AbstractBaseUser, limit: int = 20) -> QuerySet[Notification]:
+    return Notification.objects.filter(user=user).select_related("game")[:limit]

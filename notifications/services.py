@@ -1,0 +1,341 @@
+"""The outbox and its delivery, each player's mail policy, visits, digests and the
+clock check.
+
+Writing and sending are apart. ``events_appended`` arrives inside the transaction
+that appends a game's events; its receiver (``game_events_follow``) moves the
+clocks and writes the mails those events call for as ``Notification`` rows, so
+they are committed with the events or not at all. After the commit a task is
+enqueued per row; if Redis is down the enqueue is logged and dropped, and the
+beat sweep (``outbox_sweep``, every minute) enqueues whatever is still pending.
+
+``notification_deliver`` locks its row (``SKIP LOCKED``: a row another worker
+is sending is left alone), sends it with the row's own Message-ID and marks it
+sent in the same transaction. Delivery is at least once, not exactly once: if a
+worker dies after the SMTP server accepted the mail but before the commit, the
+row is still pending and is sent again, with the same Message-ID, which mail
+clients use to fold the copy away. A worker that dies before the server accepted
+the mail sends nothing, and the row is sent once, later.
+"""
+
+from __future__ import annotations
+
+import logging
+import smtplib
+import time
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from email.utils import make_msgid
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
+from django.utils import timezone
+
+import engine
+from engine.state import GameState
+from games.models import Event, Game
+from notifications import clocks, emails, signing
+from notifications.models import (
+    Clock,
+    GameVisit,
+    MailSettings,
+    Notification,
+    Policy,
+)
+from notifications.selectors import game_visit_get, games_waiting_for, mail_settings_get
+
+logger = logging.getLogger(__name__)
+
+LOOKING_NOW = timedelta(minutes=2)
+"""A player seen on the game this recently is looking at it: no mail."""
+SWEEP_AFTER = timedelta(seconds=30)
+"""The sweep leaves rows this young to the task enqueued on their commit."""
+MAX_ATTEMPTS = 8
+SWEEP_BATCH = 500
+
+Kind, Status = Notification.Kind, Notification.Status
+
+
+# ---------------------------------------------------------------- enqueueing
+
+
+def _enqueue(task: Any, *args: Any) -> bool:
+    """Hand a task to the broker, once, briefly; False (and a log line) if it is down."""
+    try:
+        task.apply_async(args=args, retry=False)
+    except Exception as error:  # kombu wraps every broker failure differently
+        if settings.CELERY_TASK_ALWAYS_EAGER and not _is_broker_error(error):
+            raise  # an eager task that fails is a bug to see, not a broker to wait for
+        logger.warning("could not enqueue %s%s: %s; the outbox sweep will retry",
+                       task.name, args, error)
+        return False
+    return True
+
+
+def _is_broker_error(error: Exception) -> bool:
+    from kombu.exceptions import OperationalError
+
+    return isinstance(error, (OperationalError, ConnectionError, OSError))
+
+
+def enqueue_on_commit(task: Any, *args: Any) -> None:
+    transaction.on_commit(lambda: _enqueue(task, *args))
+
+
+# ---------------------------------------------------------------- writing the outbox
+
+
+def notifications_queue(rows: Sequence[Notification], *, may_exist: bool = False) -> list[int]:
+    """Write mails to the outbox and enqueue their delivery once the transaction
+    commits; the ids of the rows written. With ``may_exist``, a row whose dedup key
+    is already there is left out; without, a repeated key is an error (the
+    caller's keys cannot repeat)."""
+    from notifications import tasks
+
+    for row in rows:
+        row.message_id = row.message_id or make_msgid(domain=settings.REPLY_DOMAIN)
+    if may_exist:  # the rows written are those with the Message-IDs just made
+        Notification.objects.bulk_create(rows, ignore_conflicts=True)
+        ids = list(Notification.objects.filter(message_id__in=[row.message_id for row in rows])
+                   .values_list("pk", flat=True))
+    else:
+        ids = [row.pk for row in Notification.objects.bulk_create(rows)]
+    for pk in ids:
+        enqueue_on_commit(tasks.notification_deliver, pk)
+    return ids
+
+
+def game_events_follow(game: Game, events: Sequence[Event], state: GameState) -> None:
+    """After events are appended (under the game's lock): run the clocks, write the
+    mails they call for, and have the fly drawn if the game now waits for it.
+
+    The first move of a turn changes none of that and costs no query here."""
+    from notifications import tasks
+
+    if not clocks.turn_goes_on(events, clocks.runner_of(state)):
+        started, seats, beginning = clocks.clocks_follow(game, events, state, now=timezone.now())
+        actors = {e.actor_id for e in events}
+        rows = []
+        for clock in seats:
+            if clock.user_id is None:
+                continue
+
+            def row(kind: str, key: str, clock: Clock = clock) -> Notification:
+                return Notification(user_id=clock.user_id, game=game, seat=clock.seat,
+                                    seq=game.seq, kind=kind, dedup_key=f"{kind}:{game.pk}:{key}")
+
+            if clock is started:
+                if clock.user_id not in actors:  # who has just moved is looking at the game
+                    rows.append(row(Kind.YOUR_TURN, f"{clock.seat}:{game.seq}"))
+            elif beginning:
+                rows.append(row(Kind.GAME_STARTED, str(clock.seat)))
+            if state.finished:
+                rows.append(row(Kind.GAME_OVER, str(clock.seat)))
+        if rows:
+            notifications_queue(rows)
+    if engine.chance_odds(state) is not None:
+        enqueue_on_commit(tasks.resolve_chance, game.pk)
+
+
+# ---------------------------------------------------------------- delivering
+
+
+def _skip_reason(n: Notification, now: datetime) -> str:
+    """Why this mail should not go after all, in words for the admin; '' to send."""
+    if n.user_id is None or n.kind in (Kind.REPLY_PLAYED, Kind.REPLY_REFUSED):
+        return ""  # an answer to a mail the player sent us
+    policy = mail_settings_get(n.user).policy
+    if policy == Policy.OFF:
+        return "the player has turned mail off"
+    if n.kind in (Kind.YOUR_TURN, Kind.REMINDER):
+        clock = Clock.objects.filter(game_id=n.game_id, seat=n.seat).first()
+        if clock is None or not clock.running or clock.started_seq != n.seq:
+            return "that turn is over"
+    if n.kind == Kind.DIGEST and not games_waiting_for(n.user):
+        return "no game waits for the player"
+    if n.kind != Kind.YOUR_TURN:
+        return ""
+    if policy == Policy.DIGEST:
+        return "the player reads a daily digest instead"
+    visit = game_visit_get(user_id=n.user_id, game_id=n.game_id)
+    if visit is not None and visit.seen_at > now - LOOKING_NOW:
+        return "the player is looking at the game"
+    if policy == Policy.UNTIL_VISIT:
+        last = (Notification.objects.filter(user_id=n.user_id, game_id=n.game_id,
+                                            kind=Kind.YOUR_TURN, status=Status.SENT)
+                .order_by("-sent_at").first())
+        if last is None:
+            return ""
+        visited = visit is not None and visit.seen_at > last.sent_at
+        played = Event.objects.filter(game_id=n.game_id, actor_id=n.user_id,
+                                      seq__gte=last.seq).exists()
+        if not (visited or played):
+            return "no visit since the last mail"
+    return ""
+
+
+def _message(n: Notification) -> EmailMultiAlternatives:
+    to = n.user.email if n.user is not None else n.to_email
+    headers = {"Message-ID": n.message_id, "Auto-Submitted": "auto-generated"}
+    if n.game_id is not None:  # one thread per game in the player's mail client
+        headers["References"] = f"<game-{n.game_id}@{settings.REPLY_DOMAIN}>"
+    if n.in_reply_to:
+        headers["In-Reply-To"] = n.in_reply_to
+        headers["References"] = f"{headers.get('References', '')} {n.in_reply_to}".strip()
+        headers["Auto-Submitted"] = "auto-replied"
+    if n.user is not None:
+        headers["List-Unsubscribe"] = f"<{emails.unsubscribe_url(n.user_id)}>"
+        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    message = EmailMultiAlternatives(
+        subject=n.subject, body=n.body_text, from_email=settings.DEFAULT_FROM_EMAIL, to=[to],
+        reply_to=[n.reply_to] if n.reply_to else None, headers=headers,
+    )
+    if n.body_html:
+        message.attach_alternative(n.body_html, "text/html")
+    return message
+
+
+def notification_deliver(notification_id: int, *, now: datetime | None = None) -> str:
+    """Send one mail of the outbox if it is still due; the row's status after."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        n = (Notification.objects.select_for_update(skip_locked=True)
+             .filter(pk=notification_id).first())
+        if n is None:
+            return "locked"  # another worker holds it (or it is gone)
+        if n.status != Status.PENDING:
+            return n.status
+        reason = _skip_reason(n, now)
+        if reason:
+            n.status, n.note = Status.SKIPPED, reason
+            n.save(update_fields=["status", "note"])
+            return n.status
+        if not n.subject:
+            emails.render_notification(n, now)
+        n.attempts += 1
+        fields = ["subject", "body_text", "body_html", "reply_to", "attempts", "status", "note",
+                  "sent_at", "next_attempt_at"]
+        try:
+            _message(n).send()
+        except (smtplib.SMTPException, OSError) as error:
+            n.note = f"{type(error).__name__}: {error}"[:200]
+            if n.attempts >= MAX_ATTEMPTS:
+                n.status = Status.FAILED
+            else:  # 2, 4, 8 ... minutes, at most an hour
+                n.next_attempt_at = now + min(timedelta(minutes=2 ** n.attempts),
+                                              timedelta(hours=1))
+            n.save(update_fields=fields)
+            logger.warning("mail %s to %s failed (attempt %s): %s", n.pk, n.user_id or n.to_email,
+                           n.attempts, error)
+            return n.status
+        n.status, n.sent_at, n.note = Status.SENT, now, ""
+        n.save(update_fields=fields)
+        return n.status
+
+
+def outbox_sweep(*, now: datetime | None = None, after: timedelta = SWEEP_AFTER) -> dict[str, int]:
+    """Enqueue the mails still pending and the fly draws still waiting: what a
+    broker outage or a dead worker left behind. Safe to run at any time."""
+    from notifications import tasks
+
+    now = now or timezone.now()
+    due = list(Notification.objects.filter(status=Status.PENDING,
+                                           next_attempt_at__lte=now - after)
+               .order_by("next_attempt_at").values_list("pk", flat=True)[:SWEEP_BATCH])
+    mailed = sum(_enqueue(tasks.notification_deliver, pk) for pk in due)
+    waiting = list(Game.objects.filter(status=Game.Status.RUNNING,
+                                       projection__awaiting__kind="chance")
+                   .values_list("pk", flat=True))
+    drawn = sum(_enqueue(tasks.resolve_chance, pk) for pk in waiting)
+    return {"mail": mailed, "chance": drawn}
+
+
+# ---------------------------------------------------------------- clocks and digests
+
+
+def clocks_check(*, now: datetime | None = None) -> dict[str, int]:
+    """Remind players under a day from the end of their time bank; time out those
+    past it. Each timeout is its own transaction."""
+    now = now or timezone.now()
+    done = {"reminded": 0, "timed_out": 0}
+    for clock in clocks.clocks_due(now):
+        left = clocks.clock_remaining(clock, now)
+        if left is None or left >= clocks.REMINDER_BEFORE:
+            continue
+        if left <= timedelta(0):
+            if clocks.clock_expire(game_id=clock.game_id, seat=clock.seat, now=now) is not None:
+                done["timed_out"] += 1
+            continue
+        if clock.user_id is None:
+            continue
+        with transaction.atomic():
+            done["reminded"] += len(notifications_queue([Notification(
+                user_id=clock.user_id, game_id=clock.game_id, seat=clock.seat,
+                seq=clock.started_seq, kind=Kind.REMINDER,
+                dedup_key=f"reminder:{clock.game_id}:{clock.seat}:{clock.started_seq}",
+            )], may_exist=True))
+    return done
+
+
+def digests_send(*, now: datetime | None = None) -> int:
+    """One mail to each player on the daily digest with a game waiting for them."""
+    now = now or timezone.now()
+    day = timezone.localdate(now).isoformat()
+    users = get_user_model().objects.filter(mail_settings__policy=Policy.DIGEST)
+    rows = [Notification(user=user, kind=Kind.DIGEST, dedup_key=f"digest:{user.pk}:{day}")
+            for user in users if games_waiting_for(user)]
+    with transaction.atomic():
+        return len(notifications_queue(rows, may_exist=True)) if rows else 0
+
+
+# ---------------------------------------------------------------- players
+
+
+VISIT_WRITE_EVERY = 30.0
+"""Seconds: each process writes a player's visit to a game at most this often."""
+_visits_written: dict[tuple[int, int], float] = {}
+
+
+def game_visit_record(*, user: AbstractBaseUser, game: Game, now: datetime | None = None) -> None:
+    """The player has the game in front of them (one statement, an upsert)."""
+    GameVisit.objects.bulk_create(
+        [GameVisit(user=user, game=game, seen_at=now or timezone.now())],
+        update_conflicts=True, unique_fields=["user", "game"], update_fields=["seen_at"],
+    )
+
+
+def game_viewed_note(*, user: AbstractBaseUser, game: Game) -> None:
+    """Record a player loading a game, at most every VISIT_WRITE_EVERY seconds per
+    process, so that reading a game (polled by the page) rarely writes. Nothing is
+    lost by it: a "your turn" mail goes only to a player not seen for two minutes
+    (LOOKING_NOW), so the first visit after any mail is always written."""
+    key, moment = (user.pk, game.pk), time.monotonic()
+    if moment - _visits_written.get(key, -VISIT_WRITE_EVERY) < VISIT_WRITE_EVERY:
+        return
+    if len(_visits_written) > 100_000:
+        _visits_written.clear()
+    _visits_written[key] = moment
+    game_visit_record(user=user, game=game)
+
+
+def game_viewed_forget() -> None:
+    """Forget which visits this process wrote (tests: ids repeat across databases)."""
+    _visits_written.clear()
+
+
+def mail_settings_update(*, user: AbstractBaseUser, **fields: Any) -> MailSettings:
+    found, _ = MailSettings.objects.update_or_create(user=user, defaults=fields)
+    return found
+
+
+def mail_unsubscribe(*, token: str) -> AbstractBaseUser | None:
+    """Turn all mail off for the user a signed unsubscribe token names; None if the
+    token is not valid."""
+    user_id = signing.unsubscribe_token_read(token)
+    user = get_user_model().objects.filter(pk=user_id).first() if user_id else None
+    if user is not None:
+        mail_settings_update(user=user, policy=Policy.OFF)
+    return user

@@ -1,0 +1,109 @@
+"""Thin views: the inbound-mail webhook, the unsubscribe link and the settings page."""
+
+from __future__ import annotations
+
+import hmac
+import json
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games.errors import ServiceError
+from notifications import clocks, inbound, services, signing
+from notifications.forms import PolicyForm, VacationForm
+from notifications.selectors import mail_settings_get, notifications_recent
+
+WEBHOOK_SECRET_HEADER = "X-Marram-Webhook-Secret"
+WEBHOOK_FIELDS = ("recipient", "sender", "message_id", "text")
+
+
+def _problem(status: int, code: str, message: str) -> JsonResponse:
+    return JsonResponse({"code": code, "message": message}, status=status)
+
+
+@csrf_exempt
+@require_POST
+def mail_inbound(request: HttpRequest) -> JsonResponse:
+    """A hosted mail provider posts each reply here as JSON: recipient, sender,
+    message_id, text (the plain-text body), and optionally subject."""
+    secret = settings.MAIL_WEBHOOK_SECRET
+    if not secret:
+        return _problem(404, "webhook_off", "set MAIL_WEBHOOK_SECRET to receive mail here")
+    given = request.headers.get(WEBHOOK_SECRET_HEADER, "")
+    if not hmac.compare_digest(given.encode(), secret.encode()):
+        return _problem(403, "bad_secret",
+                        f"send the shared secret in the {WEBHOOK_SECRET_HEADER} header")
+    try:
+        data = json.loads(request.body)
+    except ValueError:
+        return _problem(400, "malformed_json", "the body is not valid JSON")
+    if not isinstance(data, dict) or not all(isinstance(data.get(k), str) for k in WEBHOOK_FIELDS):
+        return _problem(400, "invalid", f"the body needs the strings {', '.join(WEBHOOK_FIELDS)}")
+    result = inbound.inbound_reply_handle(
+        recipient=data["recipient"], sender=data["sender"], message_id=data["message_id"],
+        text=data["text"], subject=str(data.get("subject") or ""),
+    )
+    return JsonResponse({"outcome": result.outcome, "code": result.code,
+                         "message": result.message})
+
+
+# The token is the authority here, and mail providers' one-click unsubscribe
+# (RFC 8058) posts without a CSRF token.
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """GET asks to confirm; POST turns all mail off. No sign-in needed."""
+    if signing.unsubscribe_token_read(token) is None:
+        return render(request, "notifications/unsubscribe.html", {"invalid": True}, status=400)
+    if request.method == "POST":
+        user = services.mail_unsubscribe(token=token)
+        return render(request, "notifications/unsubscribe.html", {"done": True, "who": user})
+    return render(request, "notifications/unsubscribe.html", {"token": token})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def mail_settings(request: HttpRequest) -> HttpResponse:
+    user, now = request.user, timezone.now()
+    current = mail_settings_get(user)
+    policy_form = PolicyForm(initial={"policy": current.policy})
+    vacation_form = VacationForm()
+    if request.method == "POST":
+        action = request.POST.get("action")
+        try:
+            if action == "policy":
+                policy_form = PolicyForm(request.POST)
+                if policy_form.is_valid():
+                    services.mail_settings_update(user=user,
+                                                  policy=policy_form.cleaned_data["policy"])
+                    messages.success(request, "Your mail settings are saved.")
+                    return redirect("notifications:settings")
+            elif action == "vacation_start":
+                vacation_form = VacationForm(request.POST)
+                if vacation_form.is_valid():
+                    vacation = clocks.vacation_start(user=user,
+                                                     days=vacation_form.cleaned_data["days"])
+                    messages.success(request, f"Your clocks stand still until "
+                                     f"{vacation.ends_at:%d %B %Y %H:%M} UTC.")
+                    return redirect("notifications:settings")
+            elif action == "vacation_stop":
+                clocks.vacation_stop(user=user)
+                messages.success(request, "Welcome back: your clocks run again.")
+                return redirect("notifications:settings")
+        except ServiceError as error:
+            messages.error(request, error.message[:1].upper() + error.message[1:] + ".")
+    left = clocks.vacation_left(user, on=now)
+    return render(request, "notifications/settings.html", {
+        "policy_form": policy_form,
+        "vacation_form": vacation_form,
+        "vacation": clocks.vacation_current(user, now),
+        "vacation_days_left": round(left.total_seconds() / 86400, 1),
+        "allowance": current.vacation_days_per_year,
+        "recent": notifications_recent(user),
+    })

@@ -1,0 +1,146 @@
+"""Fixtures and small helpers for the service's tests: users, API clients with
+tokens, games started through the services, and games with exact positions."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+import engine
+from engine import fairness
+from games import services
+from games.auth import CachedTokenAuthentication
+from games.models import Event, Game, Seat
+from games.selectors import game_state_get, projection_of
+from games.state_cache import states
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    # The real hasher takes half a second a user by design; tests make many users.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def draw_chance_inline(settings):
+    # Moves draw the fly and frog in their own transaction, so tests play straight
+    # through; the tests of the resolve_chance task (test_celery*) turn this off.
+    settings.MARRAM_DRAW_INLINE = True
+
+
+@pytest.fixture(autouse=True)
+def empty_caches():
+    """Each test starts with cold caches: ids may repeat across test databases."""
+    states.clear()
+    CachedTokenAuthentication.forget_all()
+    yield
+    states.clear()
+    CachedTokenAuthentication.forget_all()
+
+
+def make_user(name: str, *, staff: bool = False):
+    return get_user_model().objects.create_user(
+        name, email=f"{name}@example.org", password="dune-grass-42", is_staff=staff
+    )
+
+
+def client_for(user) -> APIClient:
+    client = APIClient()
+    token, _ = Token.objects.get_or_create(user=user)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+@pytest.fixture
+def users(db) -> list:
+    return [make_user(name) for name in ("ann", "bob", "cyd", "dee")]
+
+
+def start_game(players: list, variant: str = "classic", length: str = "long") -> Game:
+    """A game created by the first player and joined by the others: it has started."""
+    game = services.game_create(user=players[0], variant=variant, length=length,
+                                seats=len(players))
+    for user in players[1:]:
+        services.game_join(game=game, user=user)
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    return game
+
+
+def seat_user(game: Game, seat: int):
+    return Seat.objects.get(game=game, index=seat).user
+
+
+def play(game: Game, until: Callable[[Any], bool], *, limit: int = 400,
+         choose: Callable[[list[dict]], dict] | None = None) -> Game:
+    """Submit legal actions through the services (the first one, or ``choose``'s
+    pick, no claims) until ``until(state)`` holds or the game ends. A chance event
+    due (if the move did not draw it itself) is drawn as the task would."""
+    for _ in range(limit):
+        game.refresh_from_db()
+        state = game_state_get(game)
+        if state.finished or until(state):
+            return game
+        wait = engine.awaiting(state)
+        if wait["kind"] == "chance":  # drawn after the commit, as the task does
+            assert services.chance_resolve(game), wait
+            continue
+        actions = engine.legal_actions(state)
+        assert wait["player"] is not None and actions, wait
+        action = (choose or (lambda a: a[0]))(actions)
+        services.action_submit(game=game, user=seat_user(game, wait["player"]),
+                               action=action, expected_seq=game.seq)
+    raise AssertionError(f"still playing after {limit} actions")
+
+
+def event_count(game: Game | None = None) -> int:
+    rows = Event.objects.all() if game is None else Event.objects.filter(game=game)
+    return rows.count()
+
+
+def custom_game(players: list, tiles: dict[str, dict], deck: list[str], *,
+                variant: str = "classic", starter: str = "S0",
+                seed: str | None = None) -> Game:
+    """A running game on a custom catalogue, seats in the given order: for exact
+    positions that a shuffled standard deck would not give."""
+    names = [u.get_username() for u in players]
+    config = engine.make_config(variant, "long", names, tiles, deck, starter)
+    seed = seed or fairness.new_seed()
+    game = Game.objects.create(
+        variant=variant, length="long", seat_count=len(players), status=Game.Status.RUNNING,
+        created_by=players[0], rules_version=engine.RULES_VERSION, seed=seed,
+        commitment=fairness.commitment(seed), config=engine.config_to_json(config),
+        projection=projection_of(engine.new_game(config)),
+    )
+    for index, user in enumerate(players):
+        Seat.objects.create(game=game, user=user, name=user.get_username(), index=index)
+    return game
+
+
+def tile(terrain: str, *, spade: bool = False) -> dict[str, Any]:
+    return {"spade": spade, "front": {"terrain": terrain}}
+
+
+def json_strings(value: Any) -> list[str]:
+    """Every key and string value in a JSON document."""
+    found: list[str] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found.append(str(key))
+            found += json_strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            found += json_strings(item)
+    elif isinstance(value, str):
+        found.append(value)
+    return found
+
+
+def body(response) -> Any:
+    return json.loads(response.content)

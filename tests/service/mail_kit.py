@@ -1,0 +1,93 @@
+"""Helpers shared by the correspondence tests (notifications, mail, clocks, Celery)."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
+
+from django.utils import timezone
+
+import engine
+from engine.notation import format_action
+from games import services
+from games.models import Game
+from games.selectors import game_state_get
+from marram_site.celery import app as celery_app
+from notifications.models import Notification
+from notifications.services import game_viewed_forget
+from tests.service.conftest import seat_user
+
+
+class FakeNow:
+    """A clock the test moves by hand; patched in as django.utils.timezone.now."""
+
+    def __init__(self, start: datetime) -> None:
+        self.value = start
+
+    def __call__(self) -> datetime:
+        return self.value
+
+    def advance(self, **delta: float) -> datetime:
+        self.value += timedelta(**delta)
+        return self.value
+
+
+def freeze_time(monkeypatch) -> FakeNow:
+    game_viewed_forget()
+    fake = FakeNow(datetime(2030, 3, 4, 9, 0, tzinfo=UTC))
+    monkeypatch.setattr(timezone, "now", fake)
+    return fake
+
+
+@contextlib.contextmanager
+def eager_tasks(settings) -> Iterator[None]:
+    """Tasks run in-process as they are enqueued, as in ./dev run."""
+    before = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = settings.CELERY_TASK_ALWAYS_EAGER = True
+    try:
+        yield
+    finally:
+        celery_app.conf.task_always_eager = settings.CELERY_TASK_ALWAYS_EAGER = before
+
+
+def awaited(game: Game) -> tuple[int | None, dict]:
+    game.refresh_from_db()
+    wait = engine.awaiting(game_state_get(game))
+    return wait["player"], wait
+
+
+def play_turn(game: Game) -> int:
+    """The awaited seat plays its first legal action until the game waits for someone
+    else; returns the seat that played."""
+    seat, _ = awaited(game)
+    assert seat is not None
+    while awaited(game)[0] == seat:
+        action = engine.legal_actions(game_state_get(game))[0]
+        services.action_submit(game=game, user=seat_user(game, seat), action=action,
+                               expected_seq=game.seq)
+    return seat
+
+
+def first_move_text(game: Game) -> str:
+    game.refresh_from_db()
+    return format_action(engine.legal_actions(game_state_get(game))[0])
+
+
+def turn_mails(game: Game, seat: int) -> list[Notification]:
+    return list(Notification.objects.filter(game=game, seat=seat, kind="your_turn")
+                .order_by("pk"))
+
+
+def reply_bytes(*, sender: str, to: str, body: str, message_id: str,
+                subject: str = "Re: Marram game: your move", **headers: str) -> bytes:
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = to
+    message["Subject"] = subject
+    message["Message-ID"] = message_id
+    for name, value in headers.items():
+        message[name.replace("_", "-")] = value
+    message.set_content(body)
+    return bytes(message)

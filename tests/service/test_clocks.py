@@ -1,0 +1,188 @@
+"""Time limits, on a clock the tests move by hand: each seat banks 2 days a move
+to begin with (days_per_move = 1 here), gains a day for each turn played in
+time, holds at most 3; reminders under a day; a timeout, then a resignation at
+the second in a row; vacations stop the clock."""
+
+from datetime import timedelta
+
+import pytest
+
+from games import services
+from games.errors import Conflict, Invalid
+from games.models import Event, Game
+from notifications import clocks
+from notifications import services as notes
+from notifications.models import Clock, Notification
+from tests.service.conftest import seat_user
+from tests.service.mail_kit import awaited, freeze_time, play_turn
+
+DAY = timedelta(days=1)
+
+
+@pytest.fixture
+def now(monkeypatch):
+    return freeze_time(monkeypatch)
+
+
+@pytest.fixture
+def game(users, now) -> Game:
+    """Two players, a day a move, started at now."""
+    game = services.game_create(user=users[0], variant="classic", length="long", seats=2,
+                                days_per_move=1)
+    services.game_join(game=game, user=users[1])
+    game.refresh_from_db()
+    return game
+
+
+def clock(game: Game, seat: int) -> Clock:
+    return Clock.objects.get(game=game, seat=seat)
+
+
+def left(game: Game, seat: int, at) -> timedelta:
+    return clocks.clock_remaining(clock(game, seat), at)
+
+
+@pytest.mark.django_db
+def test_each_seat_starts_with_two_days_and_the_first_clock_runs(game, now):
+    assert [(c.bank, c.started_at) for c in Clock.objects.filter(game=game)] == [
+        (2 * DAY, now.value), (2 * DAY, None)]
+    assert left(game, 0, now.advance(hours=5)) == 2 * DAY - timedelta(hours=5)
+
+
+@pytest.mark.django_db
+def test_a_turn_in_time_banks_what_is_left_plus_a_day_up_to_three(game, now):
+    now.advance(hours=10)
+    play_turn(game)  # seat 0: 2 days - 10 hours + 1 day
+    assert clock(game, 0).bank == 3 * DAY - timedelta(hours=10)
+    assert clock(game, 0).started_at is None and clock(game, 1).started_at == now.value
+    now.advance(hours=1)
+    play_turn(game)  # seat 1: 2 days - 1 hour + 1 day
+    assert clock(game, 1).bank == 3 * DAY - timedelta(hours=1)
+    play_turn(game)  # seat 0 at once: 3 days - 10 hours + 1 day, capped at 3 days
+    assert clock(game, 0).bank == 3 * DAY
+
+
+@pytest.mark.django_db
+def test_the_first_move_of_two_keeps_the_clock_running(game, now):
+    from engine import legal_actions
+
+    now.advance(hours=3)
+    action = legal_actions(services.game_state_get(game))[0]
+    services.action_submit(game=game, user=seat_user(game, 0), action=action,
+                           expected_seq=game.seq)
+    assert clock(game, 0).started_at == now.value - timedelta(hours=3)  # still this turn's
+
+
+@pytest.mark.django_db
+def test_a_reminder_goes_once_when_less_than_a_day_is_left(game, now):
+    now.advance(hours=23)  # 25 hours left
+    assert notes.clocks_check() == {"reminded": 0, "timed_out": 0}
+    now.advance(hours=2)  # 23 hours left
+    assert notes.clocks_check() == {"reminded": 1, "timed_out": 0}
+    assert notes.clocks_check() == {"reminded": 0, "timed_out": 0}
+    [reminder] = Notification.objects.filter(kind="reminder")
+    assert (reminder.user, reminder.seat) == (seat_user(game, 0), 0)
+    assert notes.notification_deliver(reminder.pk) == "sent"
+    reminder.refresh_from_db()
+    assert reminder.subject == f"Marram game {game.pk}: 23 hours left for your move"
+    assert "is running down: 23 hours left" in reminder.body_text
+
+
+@pytest.mark.django_db
+def test_time_running_out_is_a_timeout_event_and_the_turn_passes(game, now):
+    now.advance(days=2, seconds=-1)  # a second left
+    assert notes.clocks_check()["timed_out"] == 0
+    now.advance(seconds=1)  # none left
+    assert notes.clocks_check()["timed_out"] == 1
+    last = Event.objects.filter(game=game).order_by("-seq").first()
+    assert (last.type, last.payload, last.actor) == ("timeout", {"type": "timeout", "player": 0},
+                                                     None)
+    assert awaited(game)[0] == 1
+    # a day for the next turn; miss that too and the seat is gone
+    assert (clock(game, 0).bank, clock(game, 0).timeouts_in_row) == (DAY, 1)
+    assert notes.clocks_check()["timed_out"] == 0  # nothing twice
+
+
+@pytest.mark.django_db
+def test_a_second_timeout_in_a_row_resigns_the_seat(game, now):
+    now.advance(days=2, seconds=1)
+    notes.clocks_check()
+    play_turn(game)  # seat 1 plays at once
+    now.advance(days=1, seconds=1)
+    assert notes.clocks_check()["timed_out"] == 1
+    game.refresh_from_db()
+    tail = list(Event.objects.filter(game=game).order_by("-seq")[:2])[::-1]
+    assert [(e.type, e.payload["player"], e.actor) for e in tail] == [
+        ("timeout", 0, None), ("resign", 0, None)]
+    assert game.status == Game.Status.FINISHED and game.projection["winners"] == [1]
+    assert Clock.objects.filter(game=game, started_at__isnull=False).count() == 0
+    assert set(Notification.objects.filter(game=game, kind="game_over")
+               .values_list("seat", flat=True)) == {0, 1}
+
+
+@pytest.mark.django_db
+def test_a_move_between_two_timeouts_breaks_the_row(game, now):
+    from engine import legal_actions
+
+    now.advance(days=2, seconds=1)
+    notes.clocks_check()  # seat 0 times out
+    play_turn(game)  # seat 1
+    action = legal_actions(services.game_state_get(game))[0]
+    services.action_submit(game=game, user=seat_user(game, 0), action=action,
+                           expected_seq=game.seq)  # seat 0 makes one of its two moves...
+    now.advance(days=1, seconds=1)
+    notes.clocks_check()  # ...and runs out on the second: a timeout, no resignation
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    assert Event.objects.filter(game=game).order_by("-seq").first().type == "timeout"
+    assert clock(game, 0).timeouts_in_row == 1
+
+
+@pytest.mark.django_db
+def test_a_vacation_stops_the_clock(game, now):
+    ann = seat_user(game, 0)
+    now.advance(hours=1)
+    vacation = clocks.vacation_start(user=ann, days=3)
+    assert vacation.ends_at == now.value + 3 * DAY
+    now.advance(days=3, hours=23)  # 1 hour played, 3 days away, 23 hours more
+    assert left(game, 0, now.value) == timedelta(hours=24)
+    assert notes.clocks_check() == {"reminded": 0, "timed_out": 0}
+    now.advance(hours=24, seconds=-1)
+    assert notes.clocks_check()["timed_out"] == 0  # a second left
+    now.advance(seconds=1)
+    assert notes.clocks_check()["timed_out"] == 1
+
+
+@pytest.mark.django_db
+def test_back_early_from_vacation_the_clock_runs_again(game, now):
+    ann = seat_user(game, 0)
+    clocks.vacation_start(user=ann, days=5)
+    now.advance(days=1)
+    clocks.vacation_stop(user=ann)
+    now.advance(days=2)
+    assert left(game, 0, now.value) == timedelta(0)
+    assert notes.clocks_check()["timed_out"] == 1
+
+
+@pytest.mark.django_db
+def test_vacation_days_are_fourteen_a_year(users, now):
+    ann = users[0]
+    clocks.vacation_start(user=ann, days=10)
+    with pytest.raises(Conflict):
+        clocks.vacation_start(user=ann, days=1)
+    now.advance(days=10)
+    assert clocks.vacation_start(user=ann).ends_at == now.value + 4 * DAY  # what is left
+    now.advance(days=4)
+    with pytest.raises(Invalid, match="no vacation days left this year"):
+        clocks.vacation_start(user=ann)
+    now.value = now.value.replace(year=now.value.year + 1, month=1, day=2)
+    assert clocks.vacation_left(ann, on=now.value) == 14 * DAY
+
+
+@pytest.mark.django_db
+def test_an_untimed_game_never_runs_out(users, now):
+    game = services.game_create(user=users[0], variant="classic", length="long", seats=2)
+    services.game_join(game=game, user=users[1])
+    assert clock(game, 0).bank is None and clock(game, 0).started_at == now.value
+    now.advance(days=400)
+    assert notes.clocks_check() == {"reminded": 0, "timed_out": 0}

@@ -1,0 +1,78 @@
+"""Management commands: verify_game, verify_fairness, rebuild_projections, seed_demo."""
+
+import io
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from games import services
+from games.models import Event, Game
+from tests.service.conftest import make_user, play, start_game
+
+
+def run(*args) -> str:
+    out = io.StringIO()
+    call_command(*args, stdout=out, stderr=io.StringIO())
+    return out.getvalue()
+
+
+@pytest.fixture
+def game(db):
+    ann, bob = make_user("ann"), make_user("bob")
+    return play(start_game([ann, bob]), until=lambda s: s.events >= 8)
+
+
+def test_verify_game_accepts_a_sound_game(game):
+    assert "replay to the stored outcome" in run("verify_game", str(game.pk))
+
+
+def test_verify_game_reports_an_event_the_engine_refuses(game):
+    # an event nobody could have made, slipped in behind the services' back
+    Event.objects.create(game=game, seq=game.seq, type="pass",
+                         payload={"type": "pass", "player": 7})
+    Game.objects.filter(pk=game.pk).update(seq=game.seq + 1)
+    with pytest.raises(CommandError, match="1 problem"):
+        run("verify_game", str(game.pk))
+
+
+def test_verify_game_reports_an_outcome_that_differs_and_rebuild_fixes_it(game):
+    wrong = {**game.projection, "scores": [99, 0]}
+    Game.objects.filter(pk=game.pk).update(projection=wrong)
+    with pytest.raises(CommandError):
+        run("verify_game", str(game.pk))
+    assert "1 projection(s) rewritten" in run("rebuild_projections")
+    assert Game.objects.get(pk=game.pk).projection == game.projection
+    assert "0 projection(s) rewritten" in run("rebuild_projections", str(game.pk))
+    run("verify_game", str(game.pk))
+
+
+def test_verify_game_notices_another_rules_version(game):
+    Game.objects.filter(pk=game.pk).update(rules_version="0")
+    with pytest.raises(CommandError):
+        run("verify_game", str(game.pk))
+
+
+def test_verify_fairness_only_for_finished_games(game):
+    with pytest.raises(CommandError, match="secret"):
+        run("verify_fairness", str(game.pk))
+    services.game_resign(game=game, user=game.seats.get(index=0).user)
+    assert "fair:" in run("verify_fairness", str(game.pk))
+    Game.objects.filter(pk=game.pk).update(seed="00" * 32)
+    with pytest.raises(CommandError, match="NOT fair"):
+        run("verify_fairness", str(game.pk))
+
+
+def test_unknown_games(db):
+    for command in ("verify_game", "verify_fairness"):
+        with pytest.raises(CommandError, match="no game"):
+            run(command, "12345")
+
+
+def test_seed_demo_is_idempotent(db):
+    run("seed_demo")
+    run("seed_demo")
+    game = Game.objects.get()
+    assert game.status == Game.Status.RUNNING and game.seq >= 4
+    assert sorted(game.seats.values_list("user__username", flat=True)) == ["ann", "bob"]
+    assert game.seats.get(user__username="ann").user.check_password("marram-demo")
+    run("verify_game", str(game.pk))

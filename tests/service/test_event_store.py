@@ -1,0 +1,86 @@
+"""The event log is append-only, and PostgreSQL itself refuses to change it."""
+
+import pytest
+from django.db import DatabaseError, IntegrityError, connection, transaction
+
+from games.models import Event
+from tests.service.conftest import custom_game, make_user, tile
+
+TILES = {"S0": tile("GGGGGGGG"), **{f"G{i}": tile("GGGGGGGG") for i in range(1, 9)}}
+DECK = [f"G{i}" for i in range(1, 9)]
+
+
+@pytest.fixture
+def stored_event(db) -> Event:
+    ann, bob = make_user("ann"), make_user("bob")
+    game = custom_game([ann, bob], TILES, DECK)
+    return Event.objects.create(
+        game=game, seq=0, type="pass", payload={"type": "pass", "player": 0}, actor=ann
+    )
+
+
+def test_the_database_is_postgresql():
+    # The triggers below are PostgreSQL's; ./dev test always runs on it.
+    assert connection.vendor == "postgresql"
+
+
+def test_raw_sql_update_is_refused(stored_event):
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic(), \
+            connection.cursor() as cursor:
+        cursor.execute("UPDATE games_event SET type = 'resign' WHERE id = %s", [stored_event.pk])
+    stored_event.refresh_from_db()
+    assert stored_event.type == "pass"
+
+
+def test_raw_sql_delete_is_refused(stored_event):
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic(), \
+            connection.cursor() as cursor:
+        cursor.execute("DELETE FROM games_event WHERE id = %s", [stored_event.pk])
+    assert Event.objects.filter(pk=stored_event.pk).exists()
+
+
+def test_orm_queryset_update_is_refused(stored_event):
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+        Event.objects.filter(pk=stored_event.pk).update(payload={"type": "resign", "player": 0})
+    stored_event.refresh_from_db()
+    assert stored_event.payload == {"type": "pass", "player": 0}
+
+
+def test_orm_queryset_delete_is_refused(stored_event):
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+        Event.objects.filter(pk=stored_event.pk).delete()
+    assert Event.objects.filter(pk=stored_event.pk).exists()
+
+
+def test_orm_instance_save_and_delete_are_refused(stored_event):
+    stored_event.type = "resign"
+    with pytest.raises(ValueError, match="append-only"):
+        stored_event.save()
+    with pytest.raises(ValueError, match="append-only"):
+        stored_event.delete()
+    # and past the model's own guard, the database still says no
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+        Event.objects.bulk_update([stored_event], ["type"])
+    assert Event.objects.get(pk=stored_event.pk).type == "pass"
+
+
+def test_a_game_with_events_cannot_be_deleted(stored_event):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        stored_event.game.delete()
+
+
+def test_one_event_per_seq(stored_event):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Event.objects.create(game=stored_event.game, seq=0, type="pass",
+                             payload={"type": "pass", "player": 1})
+
+
+def test_an_idempotency_key_is_used_once_per_game(stored_event):
+    game = stored_event.game
+    Event.objects.create(game=game, seq=1, type="pass", payload={"type": "pass", "player": 1},
+                         idempotency_key="k1")
+    Event.objects.create(game=game, seq=2, type="pass", payload={"type": "pass", "player": 0})
+    Event.objects.create(game=game, seq=3, type="pass", payload={"type": "pass", "player": 1})
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Event.objects.create(game=game, seq=4, type="pass",
+                             payload={"type": "pass", "player": 0}, idempotency_key="k1")

@@ -1,0 +1,103 @@
+"""The hot read paths give what the plain ORM gives, and tokens are checked."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from games import services
+from games.selectors import _game_get_query, game_get
+from games.serializers import GameSerializer
+from tests.service.conftest import body, client_for, make_user, start_game
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.django_db
+def test_the_one_query_game_read_matches_the_orm(django_assert_num_queries):
+    ann, bob, cyd = make_user("ann"), make_user("bob"), make_user("cyd")
+    running = start_game([ann, bob])
+    open_game = services.game_create(user=cyd, variant="classic", length="long", seats=3)
+    services.game_join(game=open_game, user=ann)
+    empty = services.game_create(user=bob, variant="classic", length="long", seats=2)
+    services.game_leave(game=empty, user=bob)
+    for game in (running, open_game, empty):
+        with django_assert_num_queries(1):
+            fast = GameSerializer(game_get(game.pk)).data
+        assert fast == GameSerializer(_game_get_query(game.pk)).data
+    assert [p["username"] for p in GameSerializer(game_get(open_game.pk)).data["players"]] == [
+        "cyd", "ann"]
+
+
+def statements(captured) -> list[str]:
+    """The statements run, leaving out the transaction's own (savepoints here)."""
+    return [q["sql"].split()[0] for q in captured
+            if not q["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))]
+
+
+@pytest.mark.django_db
+def test_a_state_read_costs_one_query_and_a_move_two():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start_game([ann, bob])
+    mover = game.seats.get(index=0).user
+    client = client_for(mover)
+    view = body(client.get(f"/api/games/{game.pk}/"))  # warms the token and state caches
+    with CaptureQueriesContext(connection) as read:
+        view = body(client.get(f"/api/games/{game.pk}/"))
+    assert statements(read) == ["SELECT"]
+    with CaptureQueriesContext(connection) as write:
+        answer = client.post(f"/api/games/{game.pk}/actions/",
+                             {"seq": view["seq"], "action": view["legal_actions"][0]},
+                             format="json")
+    assert answer.status_code == 201, answer.content
+    # lock the game and find the seat; append the events and update the game
+    assert statements(write) == ["SELECT", "WITH"]
+
+
+@pytest.mark.django_db
+def test_bad_tokens_are_refused_and_good_ones_remembered():
+    ann = make_user("ann")
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION="Token not-a-token")
+    response = client.get("/api/games/")
+    assert response.status_code == 401 and body(response)["code"] == "authentication_failed"
+    good = client_for(ann)
+    assert good.get("/api/games/").status_code == 200
+    Token.objects.filter(user=ann).update(key="f" * 40)  # rotated: the old key is gone
+    assert good.get("/api/games/").status_code == 200  # remembered for a few seconds
+    from games.auth import CachedTokenAuthentication
+
+    CachedTokenAuthentication.forget_all()
+    assert good.get("/api/games/").status_code == 401
+
+
+def test_sqlite_refuses_changes_to_events_too(tmp_path):
+    # ./dev run uses SQLite: the same migration installs its own triggers there
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'dev.sqlite3'}"}
+    script = (
+        "from django.db import connection, DatabaseError\n"
+        "from django.core.management import call_command\n"
+        "call_command('seed_demo', verbosity=0)\n"
+        "from games.models import Event\n"
+        "event = Event.objects.first()\n"
+        "for sql in ('UPDATE games_event SET type = %s WHERE id = %s',"
+        " 'DELETE FROM games_event WHERE id = %s'):\n"
+        "    try:\n"
+        "        with connection.cursor() as c:\n"
+        "            c.execute(sql, ['x', event.pk] if 'UPDATE' in sql else [event.pk])\n"
+        "    except DatabaseError as e:\n"
+        "        print('refused', e)\n"
+    )
+    migrate = subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env,
+                             capture_output=True, text=True, timeout=120)
+    assert migrate.returncode == 0, migrate.stderr
+    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", script], cwd=ROOT,
+                         env=env, capture_output=True, text=True, timeout=120)
+    assert out.stdout.count("refused games_event is append-only") == 2, out.stdout + out.stderr

@@ -1,0 +1,118 @@
+"""The state served is always the state a replay from zero gives, whether it
+came from the cache, from a catch-up on newer events, or from a full replay."""
+
+import pytest
+
+import engine
+from games import services
+from games.selectors import game_replay, game_state_get, projection_of
+from games.state_cache import StateCache, states
+from tests.service.conftest import make_user, play, seat_user, start_game
+
+
+def view(state) -> dict:
+    """The player view, board by position (its order is the order tiles were touched)."""
+    seen = engine.player_view(state)
+    return {**seen, "board": sorted(seen["board"], key=lambda t: t["at"])}
+
+
+def same_state(a, b) -> bool:
+    return (
+        view(a) == view(b)
+        and a.drawn == b.drawn
+        and a.hands == b.hands
+        and engine.legal_actions(a.copy()) == engine.legal_actions(b.copy())
+        and a.pending == b.pending
+    )
+
+
+@pytest.mark.django_db
+def test_cached_and_caught_up_states_equal_a_replay_from_zero():
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start_game([ann, bob], variant="animals")
+    checked = 0
+    for _ in range(30):
+        game = play(game, until=lambda s, n=game.seq: s.events > n)
+        served = game_state_get(game)
+        assert states.get(game.pk, game.seq) is served
+        assert same_state(served, game_replay(game).state)
+        assert game.projection == projection_of(served)
+        checked += 1
+    assert checked == 30 and states.catch_ups > 0
+
+
+@pytest.mark.django_db
+def test_a_worker_that_missed_moves_catches_up():
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start_game([ann, bob])
+    game_state_get(game)  # cached at seq 0 ...
+    game = play(game, until=lambda s: s.events >= 5)
+    states.clear()
+    states.put(game.pk, 0, engine.new_game(engine.config_from_json(game.config)))
+    # ... as another worker's cache would be after missing five events
+    caught_up = game_state_get(game)
+    assert states.catch_ups == 1
+    assert same_state(caught_up, game_replay(game).state)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_committed_submission_leaves_its_state_in_the_cache():
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start_game([ann, bob])
+    state = game_state_get(game)
+    mover = seat_user(game, state.current)
+    result = services.action_submit(game=game, user=mover, action=engine.legal_actions(state)[0],
+                                    expected_seq=game.seq)
+    cached = states.get(game.pk, result.seq)
+    assert cached is not None
+    game.refresh_from_db()
+    assert same_state(cached, game_replay(game).state)
+
+
+@pytest.mark.django_db
+def test_a_rolled_back_submission_leaves_no_state_behind():
+    from django.db import transaction
+
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start_game([ann, bob])
+    state = game_state_get(game)
+    mover = seat_user(game, state.current)
+
+    class Abort(Exception):
+        pass
+
+    with pytest.raises(Abort), transaction.atomic():
+        services.action_submit(game=game, user=mover, action=engine.legal_actions(state)[0],
+                               expected_seq=game.seq)
+        raise Abort
+    game.refresh_from_db()
+    assert game.seq == 0 and states.get(game.pk, 1) is None
+
+
+def test_the_cache_forgets_the_least_recently_used_game():
+    cache = StateCache(size=2)
+    cache.put(1, 0, "s1")
+    cache.put(2, 0, "s2")
+    assert cache.get(1, 0) == "s1"
+    cache.put(3, 0, "s3")
+    assert cache.get(2, 0) is None and cache.get(1, 0) == "s1" and cache.get(3, 0) == "s3"
+    cache.put(1, 5, "s1b")
+    cache.put(1, 4, "older")  # never replaces a newer state
+    assert cache.get(1, 5) == "s1b" and cache.get(1, 4) is None
+    assert cache.latest_before(1, 9) == (5, "s1b") and cache.latest_before(1, 3) is None
+
+
+@pytest.mark.django_db
+def test_listing_legal_actions_leaves_the_served_state_alone():
+    # The view lists legal actions on the cached state that other requests (and
+    # threads) read at the same time, so the query must not touch it: trying a
+    # flip once lifted the tile off the board and put it back, reordering it.
+    ann, bob = make_user("ann"), make_user("bob")
+    game = play(start_game([ann, bob]),
+                until=lambda s: s.events >= 4 and any(t.spade for t in s.board.values()))
+    state = game_state_get(game)
+    before = (list(state.board), engine.player_view(state), engine.legal_actions(state.copy()))
+    for action in engine.legal_actions(state)[:5]:
+        if action["type"] in ("place", "flip"):
+            engine.claim_options(state, action)
+    assert (list(state.board), engine.player_view(state), engine.legal_actions(state)) == before
