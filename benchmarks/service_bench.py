@@ -2,9 +2,10 @@
 
     .venv/bin/python benchmarks/service_bench.py [--games 100] [--clients 8] [--workers 3]
 
-Starts a throwaway PostgreSQL cluster (scripts/testservices.py) unless
-DATABASE_URL is set, migrates it, creates the games, starts gunicorn on
-127.0.0.1 on a free port, and plays the games through the HTTP API with
+Starts a throwaway PostgreSQL cluster and Redis (scripts/testservices.py) unless
+DATABASE_URL / REDIS_URL are set, migrates, creates the games, starts gunicorn
+(production settings, plain HTTP) on 127.0.0.1 on a free port, and plays the
+games through the HTTP API with
 concurrent clients (threads, one keep-alive connection each). Each move is
 ``GET /api/games/{id}/`` as the player the game awaits, then
 ``POST /api/games/{id}/actions/`` with a random legal action. The run stops
@@ -58,6 +59,22 @@ def database() -> Iterator[str]:
         yield url
 
 
+@contextlib.contextmanager
+def broker() -> Iterator[str]:
+    """Redis for Celery: requests enqueue their tasks as in production (no worker
+    runs them here: delivery is not what this measures)."""
+    if os.environ.get("REDIS_URL"):
+        yield os.environ["REDIS_URL"]
+        return
+    from testservices import redis
+
+    with redis() as url:
+        yield url
+
+
+BROKER_URL = ""
+
+
 def server_env(url: str) -> dict[str, str]:
     """Production settings, but plain HTTP on 127.0.0.1 (no TLS proxy in front)."""
     return {
@@ -70,7 +87,8 @@ def server_env(url: str) -> dict[str, str]:
         "DJANGO_SECRET_KEY": "benchmark-only-" + uuid.uuid4().hex,
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DJANGO_LOG_LEVEL": "WARNING",
-        "CELERY_TASK_ALWAYS_EAGER": "1",
+        "REDIS_URL": BROKER_URL,
+        "CELERY_TASK_ALWAYS_EAGER": "0",
         # the fly and frog drawn in the move's own transaction: no worker needed,
         # and every POST pays for the draws that follow it
         "MARRAM_DRAW_INLINE": "1",
@@ -253,15 +271,16 @@ def play(port: int, games: list[dict], target: int, deadline: float, seed: int,
     while live and time.monotonic() < deadline and (limit is None or moves < limit):
         for game in list(live):
             gid = game["id"]
-            name = seats[gid][waiting[gid]] if gid in seats else first[gid]
+            known = seats.get(gid, {}).get(waiting.get(gid))
+            name = known or first[gid]
             status, view = client.request("get_state", "GET", f"/api/games/{gid}/",
                                           game["tokens"][name])
             assert status == 200, (status, view)
-            if gid not in seats:
-                seats[gid] = {p["seat"]: p["name"] for p in view["game"]["players"]}
+            seats[gid] = {p["seat"]: p["name"] for p in view["game"]["players"]}
+            if view["state"] is not None:
                 waiting[gid] = view["state"]["awaiting"]["player"]
-                if view["you"] != waiting[gid]:
-                    continue  # asked as the wrong player: next round asks the right one
+            if view["status"] == "running" and view["you"] != waiting[gid]:
+                continue  # asked as the wrong player (or the server draws): ask again
             if view["status"] != "running" or view["seq"] >= target:
                 live.remove(game)
                 continue
@@ -309,7 +328,9 @@ def main() -> int:
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args()
 
-    with database() as url:
+    global BROKER_URL
+    with database() as url, broker() as redis_url:
+        BROKER_URL = redis_url
         t = time.perf_counter()
         games = prepare(url, args.games, args.variant)
         print(f"prepared {len(games)} {args.variant} games in {time.perf_counter() - t:.1f} s",

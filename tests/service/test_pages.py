@@ -146,6 +146,15 @@ def test_my_games_lists_the_games_waiting_for_you_first(ann, bob, cyd):
     assert "1 of 3 seats taken" in rest
 
 
+def test_finished_games_are_listed_for_everyone_with_their_replays(finished, cyd):
+    page = text(signed_in(cyd).get("/games/finished/"))
+    assert f'data-game="{finished.pk}"' in page and "Won by ann" in page
+    assert f"/games/{finished.pk}/replay/" in page
+    mine = text(signed_in(seat_user(finished, 0)).get("/games/"))
+    _, _, done = mine.partition('id="finished-heading"')
+    assert f'data-game="{finished.pk}"' in done and "Won by ann" in done
+
+
 def test_the_lobby_creates_a_game_invites_by_email_and_lets_others_join(ann, bob):
     client = signed_in(ann)
     assert "Start a game" in text(client.get("/lobby/"))

@@ -11,7 +11,7 @@
 // -> claim -> confirm. Only the legal actions the server lists are ever offered.
 
 import { renderBoard, tokenSpot } from "./board.js";
-import { creatureLines, h, renderLog, renderPlayers, swatch, tileSvg } from "./panels.js";
+import { creatureLines, h, renderLog, renderPlayers, tileSvg } from "./panels.js";
 
 const root = document.getElementById("game");
 const cfg = {
@@ -222,12 +222,12 @@ function drawBoard() {
     fit: first,
   });
   // the places on offer must be in sight when they are first shown, and new tiles
-  // too unless the player has moved the board
+  // too unless the player has moved the board (or is placing one: see zoomToCell)
   const key = spots.map(posText).join(" ");
   const fresh = key !== shownSpots;
   shownSpots = key;
   if (!first && ((fresh && outOfView(spots))
-      || (!userMoved && outOfView(view.board.map((t) => t.at))))) {
+      || (!userMoved && !ui.at && outOfView(view.board.map((t) => t.at))))) {
     board.fit();
   }
   drawOverlay();

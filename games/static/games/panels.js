@@ -118,13 +118,14 @@ export function renderPlayers(list, players, state, options = {}) {
       const c = options.clock;
       let text;
       if (c.seconds_left === null || c.seconds_left === undefined) {
-        text = `${c.days_per_move} day${c.days_per_move === 1 ? "" : "s"} per move`;
+        text = `${c.days_per_move} day${c.days_per_move === 1 ? "" : "s"} per move to play`;
       } else {
         const elapsed = options.clockAt ? (Date.now() - options.clockAt) / 1000 : 0;
-        text = `${timeLeft(c.seconds_left - elapsed)} to move (${c.days_per_move} day`
+        const left = timeLeft(c.seconds_left - elapsed);
+        text = `${left[0].toUpperCase()}${left.slice(1)} to move (${c.days_per_move} day`
           + `${c.days_per_move === 1 ? "" : "s"} per move)`;
       }
-      item.append(h("p", { class: "clock" }, h("span", { "aria-hidden": "true" }, "⏳ "), text));
+      item.append(h("p", { class: "clock" }, text));
     }
     const hand = (state.hands || [])[seat] || [];
     const showHand = options.showHands !== false && seat !== options.hideHandOf;
