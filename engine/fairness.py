@@ -67,6 +67,10 @@ def verify(raw: dict[str, Any], seed: str, published: str, tiles: list[str]) -> 
     """Problems found checking a finished game against its commitment; empty if fair.
     ``tiles`` is the catalogue's tile list that the deck was shuffled from."""
     problems = []
+    try:
+        bytes.fromhex(seed)
+    except ValueError:
+        return ["the seed is not hexadecimal"]
     if commitment(seed) != published:
         problems.append("the seed does not match the published commitment")
     record = parse_record(raw)
@@ -92,4 +96,7 @@ def seed_from_record(raw: dict[str, Any]) -> tuple[str, str]:
     if not isinstance(fair, dict) or not {"seed", "commitment"} <= set(fair):
         raise RecordError("the record has no revealed seed: only finished games exported "
                           "by a server carry 'fairness': {'seed', 'commitment'}")
-    return str(fair["seed"]), str(fair["commitment"])
+    seed = str(fair["seed"])
+    if len(seed) != 2 * SEED_BYTES or not all(c in "0123456789abcdef" for c in seed):
+        raise RecordError(f"the revealed seed must be {2 * SEED_BYTES} lowercase hex digits")
+    return seed, str(fair["commitment"])

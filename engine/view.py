@@ -33,36 +33,44 @@ def summary(state: GameState) -> dict[str, Any]:
 
 
 def tile_view(state: GameState, pos: tuple[int, int], t: Placed) -> dict[str, Any]:
-    o = t.o
     feats = state.features
-    rules = state.rules
-    flips_left = 0
-    if t.spade:
-        flips_left = max(0, rules.flips_per_tile - t.flips)
-    return {
-        "at": list(pos),
-        "tile": t.tile.id,
-        "face": t.face,
-        "rotation": t.rotation,
-        "inverted": t.inverted,
-        "terrain": o.terrain,
-        "regions": [
-            {"arcs": list(r.arcs), "terrain": r.terrain,
-             "items": ["gold"] * r.gold + ["silver"] * r.silver + ["flower"] * r.flower,
-             "feature": feats.find(n)}
-            for r, n in zip(o.regions, t.region_nodes, strict=True)
-        ],
-        "items": _items(t),
-        "beasts": [
-            {"type": seg.type, "kind": seg.kind, "sides": list(seg.sides),
-             "feature_type": feats.of(n).btype, "feature": feats.find(n)}
-            for seg, n in zip(o.segments, t.seg_nodes, strict=True) if n is not None
-        ],
-        "spade": t.spade,
-        "flips_left": flips_left,
-        "token": None if t.token is None else {
-            "seat": t.token[0], "kind": t.token[1], **_token_target(t, t.token[2])},
-    }
+    static = _static_view(t)
+    view = dict(static)
+    view["at"] = list(pos)
+    view["regions"] = [{**r, "feature": feats.find(n)}
+                       for r, n in zip(static["regions"], t.region_nodes, strict=True)]
+    view["beasts"] = [{**b, "feature_type": feats.of(n).btype, "feature": feats.find(n)}
+                      for b, n in zip(static["beasts"], t.seg_nodes, strict=True)
+                      if n is not None]
+    view["spade"] = t.spade
+    view["flips_left"] = max(0, state.rules.flips_per_tile - t.flips) if t.spade else 0
+    view["token"] = None if t.token is None else {
+        "seat": t.token[0], "kind": t.token[1], **_token_target(t, t.token[2])}
+    return view
+
+
+def _static_view(t: Placed) -> dict[str, Any]:
+    """What a laid tile shows that depends only on how it lies (cached per orientation)."""
+    key = ("view", t.face, t.inverted, t.rotation)
+    cached = t.tile.views.get(key)
+    if cached is None:
+        o = t.o
+        cached = t.tile.views[key] = {
+            "tile": t.tile.id,
+            "face": t.face,
+            "rotation": t.rotation,
+            "inverted": t.inverted,
+            "terrain": o.terrain,
+            "regions": [
+                {"arcs": list(r.arcs), "terrain": r.terrain,
+                 "items": ["gold"] * r.gold + ["silver"] * r.silver + ["flower"] * r.flower}
+                for r in o.regions
+            ],
+            "items": _items(t),
+            "beasts": [{"type": seg.type, "kind": seg.kind, "sides": list(seg.sides)}
+                       for seg in o.segments],
+        }
+    return cached
 
 
 def _items(t: Placed) -> list[dict[str, Any]]:
@@ -81,6 +89,13 @@ def _token_target(t: Placed, node: int) -> dict[str, int]:
 
 def face_view(tile: TileDef, face: str) -> dict[str, Any]:
     """One face of a tile as printed (rotation 0), for drawing a hand."""
+    key = ("face", face)
+    if key not in tile.views:
+        tile.views[key] = _face_view(tile, face)
+    return tile.views[key]
+
+
+def _face_view(tile: TileDef, face: str) -> dict[str, Any]:
     o = tile.oriented(face, 0)  # type: ignore[arg-type]
     printed = tile.face(face)  # type: ignore[arg-type]
     return {
@@ -109,8 +124,10 @@ def feature_view(f: Feature) -> dict[str, Any]:
     return view
 
 
-def player_view(state: GameState, seat: Seat | None = None) -> dict[str, Any]:
-    """Everything a player (or a spectator, seat None) may see, as JSON."""
+def player_view(state: GameState, seat: Seat | None = None,
+                features: bool = False) -> dict[str, Any]:
+    """Everything a player (or a spectator, seat None) may see, as JSON; with
+    ``features``, also every patch and beast by id (complete, size, tokens)."""
     cfg = state.config
     return {
         "rules_version": RULES_VERSION,
@@ -134,6 +151,6 @@ def player_view(state: GameState, seat: Seat | None = None) -> dict[str, Any]:
                    "guesses": {str(s): g for s, g in c.guesses.items()}, "outcome": c.outcome}
             for name, c in state.creatures.items()
         },
-        "features": {str(root): feature_view(f) for root, f in state.features.roots.items()},
         "log": list(state.log),
-    }
+    } | ({"features": {str(root): feature_view(f) for root, f in state.features.roots.items()}}
+         if features else {})
