@@ -18,8 +18,9 @@ Environment variables:
   ``CELERY_TASK_ALWAYS_EAGER`` overrides that choice either way.
 - ``EMAIL_BACKEND``, ``EMAIL_HOST``, ``EMAIL_PORT``, ``EMAIL_HOST_USER``,
   ``EMAIL_HOST_PASSWORD``, ``EMAIL_USE_TLS``, ``EMAIL_USE_SSL``,
-  ``DEFAULT_FROM_EMAIL``, ``SERVER_EMAIL``: outgoing mail; with no
-  ``EMAIL_HOST`` mail goes to the console.
+  ``DEFAULT_FROM_EMAIL``, ``SERVER_EMAIL``, ``EMAIL_TIMEOUT``: outgoing mail;
+  with no ``EMAIL_HOST`` mail goes to the console (or, with the filebased
+  backend, to files in ``EMAIL_FILE_PATH``, by default tests/artifacts/mail/).
 - ``MARRAM_BASE_URL``: the site's address as mail links give it
   (``http://127.0.0.1:8000`` by default).
 - ``REPLY_DOMAIN``: the mail domain of the signed reply addresses

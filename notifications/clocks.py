@@ -49,15 +49,16 @@ def runner_of(state: GameState) -> int | None:
 
 def turn_goes_on(events: Sequence[Event], runner: int | None) -> bool:
     """Whether the runner's turn carried on through these events: they are all the
-    runner's own moves (the first of two in a turn), or someone else leaving. Then
-    no clock changes and no mail is due, and a move costs no query here."""
+    runner's own moves (the first of two in a turn, or a pass forced on them that
+    deals a fresh hand for the same move), or someone else leaving. Then no clock
+    changes and no mail is due, and a move costs no query here."""
     if runner is None or not events:
         return False
     for event in events:
         player = event.payload.get("player")
         if event.type == "resign" and player != runner:
             continue
-        if event.actor_id is None or event.type not in PLAYER_ACTIONS or player != runner:
+        if event.type not in PLAYER_ACTIONS or player != runner:
             return False
     return True
 

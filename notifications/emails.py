@@ -15,7 +15,6 @@ from engine.notation import NotationError, format_action
 from engine.rules import MOVES_PER_TURN
 from engine.state import GameState
 from games.models import Event, Game
-from games.selectors import game_state_get
 from notifications import clocks, signing
 from notifications.models import Clock, Notification
 from notifications.selectors import games_waiting_for
@@ -71,16 +70,22 @@ def _names(game: Game) -> list[str]:
     return list(engine.config_from_json(game.config).players)
 
 
-def _since_last_move(game: Game, seat: int, upto: int, names: list[str]) -> list[str]:
-    """What happened since the seat's own last move, to ``upto`` (exclusive)."""
-    last = (Event.objects.filter(game=game, seq__lt=upto, actor__isnull=False,
-                                 payload__player=seat)
-            .exclude(type="resign").order_by("-seq").values_list("seq", flat=True).first())
-    rows = Event.objects.filter(game=game, seq__lt=upto)
-    if last is not None:
-        rows = rows.filter(seq__gt=last)
+def _history(game: Game) -> tuple[list[Event], GameState]:
+    """The game's events up to the seq its row was read at, and the state after
+    them: a consistent picture, though moves may be made meanwhile (mail is
+    written without the game's lock)."""
+    events = list(Event.objects.filter(game=game, seq__lt=game.seq).order_by("seq"))
+    replay = engine.record.replay_events(engine.config_from_json(game.config),
+                                         [e.payload for e in events])
+    return events, replay.state
+
+
+def _since_last_move(events: list[Event], seat: int, names: list[str]) -> list[str]:
+    """What happened since the seat's own last move."""
+    own = [i for i, e in enumerate(events) if e.actor_id is not None and e.type != "resign"
+           and e.payload.get("player") == seat]
     lines = [event_words(e.payload, names, forced=e.actor_id is None and e.type == "pass")
-             for e in rows.order_by("seq")]
+             for e in events[own[-1] + 1 if own else 0:]]
     if len(lines) > MAX_CHANGES:
         lines = [f"... {len(lines) - MAX_CHANGES} earlier events ...", *lines[-MAX_CHANGES:]]
     return lines
@@ -100,7 +105,7 @@ def awaiting_words(wait: dict[str, Any]) -> str:
 
 
 def _turn_context(n: Notification, game: Game, now: datetime) -> dict[str, Any]:
-    state = game_state_get(game)
+    events, state = _history(game)
     names = _names(game)
     seat = n.seat
     wait = engine.awaiting(state)
@@ -111,7 +116,7 @@ def _turn_context(n: Notification, game: Game, now: datetime) -> dict[str, Any]:
     clock = Clock.objects.filter(game=game, seat=seat).first()
     left = clocks.clock_remaining(clock, now) if clock is not None else None
     return {
-        "changes": _since_last_move(game, seat, game.seq, names),
+        "changes": _since_last_move(events, seat, names),
         "scores": _scores(state, names),
         "awaiting": awaiting_words(wait) if yours else "",
         "hand": state.hands[seat],
@@ -141,7 +146,7 @@ def render_notification(n: Notification, now: datetime) -> None:
         context.update(players=names, first=names[0], days_per_move=game.days_per_move)
         template, subject = "game_started", f"Marram game {game.pk} has begun"
     elif kind == Notification.Kind.GAME_OVER:
-        state = game_state_get(game)
+        _, state = _history(game)
         names = _names(game)
         context.update(scores=_scores(state, names),
                        winners=[names[i] for i in state.winners])

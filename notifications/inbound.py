@@ -82,8 +82,8 @@ def inbound_reply_handle(
                     outcome=Outcome.IGNORED)
         except IntegrityError:
             return InboundResult("duplicate", "duplicate", "this message was handled before")
-        if automatic or not signing.is_reply_address(recipient):
-            record.code = "automatic" if automatic else "not_a_reply_address"
+        if automatic or not sender or not signing.is_reply_address(recipient):
+            record.code = "not_a_reply_address" if sender and not automatic else "automatic"
             record.save(update_fields=["code"])
             return InboundResult(Outcome.IGNORED, record.code)
         try:

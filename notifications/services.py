@@ -122,18 +122,20 @@ def game_events_follow(game: Game, events: Sequence[Event], state: GameState) ->
         for clock in seats:
             if clock.user_id is None:
                 continue
-
-            def row(kind: str, key: str, clock: Clock = clock) -> Notification:
-                return Notification(user_id=clock.user_id, game=game, seat=clock.seat,
-                                    seq=game.seq, kind=kind, dedup_key=f"{kind}:{game.pk}:{key}")
-
+            kinds = []
             if clock is started:
                 if clock.user_id not in actors:  # who has just moved is looking at the game
-                    rows.append(row(Kind.YOUR_TURN, f"{clock.seat}:{game.seq}"))
+                    kinds.append(Kind.YOUR_TURN)
             elif beginning:
-                rows.append(row(Kind.GAME_STARTED, str(clock.seat)))
+                kinds.append(Kind.GAME_STARTED)
             if state.finished:
-                rows.append(row(Kind.GAME_OVER, str(clock.seat)))
+                kinds.append(Kind.GAME_OVER)
+            rows += [Notification(
+                user_id=clock.user_id, game=game, seat=clock.seat, seq=game.seq, kind=kind,
+                # one turn mail per turn (its seq), one of the others per game
+                dedup_key=f"{kind}:{game.pk}:{clock.seat}"
+                + (f":{game.seq}" if kind == Kind.YOUR_TURN else ""),
+            ) for kind in kinds]
         if rows:
             notifications_queue(rows)
     if engine.chance_odds(state) is not None:
@@ -145,6 +147,8 @@ def game_events_follow(game: Game, events: Sequence[Event], state: GameState) ->
 
 def _skip_reason(n: Notification, now: datetime) -> str:
     """Why this mail should not go after all, in words for the admin; '' to send."""
+    if not (n.user.email if n.user_id is not None else n.to_email):
+        return "no address to send it to"
     if n.user_id is None or n.kind in (Kind.REPLY_PLAYED, Kind.REPLY_REFUSED):
         return ""  # an answer to a mail the player sent us
     policy = mail_settings_get(n.user).policy

@@ -204,9 +204,15 @@ def quiet_worker(request, mailbox):
     from games.models import Game
     from notifications import tasks
 
-    wait_for(lambda: not Notification.objects.filter(status="pending").exists()
-             and not Game.objects.filter(projection__awaiting__kind="chance").exists(),
-             "the worker to finish")
+    def busy() -> list:
+        return [*Notification.objects.filter(status="pending").values_list("pk", "kind", "note"),
+                *Game.objects.filter(projection__awaiting__kind="chance").values_list("pk")]
+
+    try:
+        wait_for(lambda: not busy(), "the worker to finish")
+    except AssertionError:
+        log = request.getfixturevalue("worker")["now"].log.read_text(errors="replace")
+        raise AssertionError(f"still to do: {busy()}\n{log[-4000:]}") from None
     marker = Notification.objects.create(
         to_email="marker@example.org", kind="reply_refused", dedup_key="quiet-marker",
         subject="marker", body_text="marker", message_id="<quiet-marker@test>")

@@ -13,7 +13,7 @@ from games.models import Event, Game
 from notifications import clocks
 from notifications import services as notes
 from notifications.models import Clock, Notification
-from tests.service.conftest import seat_user
+from tests.service.conftest import custom_game, make_user, seat_user, tile
 from tests.service.mail_kit import awaited, freeze_time, play_turn
 
 DAY = timedelta(days=1)
@@ -71,6 +71,31 @@ def test_the_first_move_of_two_keeps_the_clock_running(game, now):
     services.action_submit(game=game, user=seat_user(game, 0), action=action,
                            expected_seq=game.seq)
     assert clock(game, 0).started_at == now.value - timedelta(hours=3)  # still this turn's
+
+
+@pytest.mark.django_db
+def test_a_pass_forced_within_the_turn_keeps_the_clock_running(now):
+    # bob lays G4; his sand tiles fit nowhere, so the server passes for him, which
+    # deals him a fresh hand for the same (second) move: still his turn, his clock
+    ann, bob = make_user("ann"), make_user("bob")
+    grass, sand = tile("GGGGGGGG"), tile("SSSSSSSS")
+    tiles = {"S0": grass, **{f"G{i}": grass for i in range(1, 10)}, "S1": sand, "S2": sand}
+    deck = ["G1", "G2", "G3", "G4", "S1", "S2", "G5", "G6", "G7", "G8", "G9"]
+    game = custom_game([ann, bob], tiles, deck)
+    place = {"type": "place", "tile": "G1", "face": "front", "at": [1, 0], "rotation": 0}
+    for seq, (tile_id, x) in enumerate((("G1", 1), ("G2", 2))):
+        services.action_submit(game=game, user=ann,
+                               action={**place, "tile": tile_id, "at": [x, 0]}, expected_seq=seq)
+    started = clock(game, 1).started_at
+    assert started == now.value
+    now.advance(hours=2)
+    services.action_submit(game=game, user=bob, action={**place, "tile": "G4", "at": [3, 0]},
+                           expected_seq=2)
+    tail = list(Event.objects.filter(game=game).order_by("-seq")[:2])[::-1]
+    assert [(e.type, e.payload["player"], e.actor) for e in tail] == [
+        ("place", 1, bob), ("pass", 1, None)]
+    assert awaited(game)[1] == {"kind": "move", "player": 1, "move": 2}
+    assert clock(game, 1).started_at == started  # the same turn: not restarted
 
 
 @pytest.mark.django_db

@@ -313,3 +313,19 @@ def test_the_settings_page_sets_the_policy_and_vacations(client, users, now):
     client.post("/settings/notifications/", {"action": "vacation_stop"})
     page = client.get("/settings/notifications/")
     assert b"13.0 of your 14 days" in page.content
+
+
+@pytest.mark.django_db
+def test_the_admin_shows_the_outbox_and_the_mail_received(admin_client, users):
+    game = start_game(users[:2])
+    [row] = turn_mails(game, 0)
+    for page in ("notification", "inboundmail", "clock", "mailsettings", "vacation",
+                 "gamevisit"):
+        assert admin_client.get(f"/admin/notifications/{page}/").status_code == 200
+    assert admin_client.get(f"/admin/notifications/notification/{row.pk}/change/") \
+        .status_code == 200
+    answer = admin_client.post("/admin/notifications/notification/", {
+        "action": "deliver_now", "_selected_action": [row.pk]}, follow=True)
+    assert b"1 sent of 1 pending." in answer.content
+    row.refresh_from_db()
+    assert row.status == "sent"
