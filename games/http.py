@@ -8,11 +8,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import orjson
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
-from rest_framework import exceptions, status
+from rest_framework import exceptions, renderers, status
 from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
+from rest_framework.utils import encoders
 
 import engine
 from games.errors import ServiceError
@@ -45,6 +47,19 @@ class BoundedJSONParser(JSONParser):
             return json.loads(raw.decode("utf-8"))
         except (ValueError, RecursionError) as exc:
             raise exceptions.ParseError(f"the body is not valid JSON: {exc}") from None
+
+
+class FastJSONRenderer(renderers.JSONRenderer):
+    """DRF's JSON renderer on orjson: a game's state is tens of kilobytes, and
+    encoding it with the standard library was a large part of a GET."""
+
+    _fallback = encoders.JSONEncoder()
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        if data is None:
+            return b""
+        return orjson.dumps(data, default=self._fallback.default,
+                            option=orjson.OPT_NON_STR_KEYS)
 
 
 def _first_problem(detail: Any, path: str = "") -> tuple[str, str]:

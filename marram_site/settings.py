@@ -221,6 +221,10 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # JSON only, refused with a 413 past DATA_UPLOAD_MAX_MEMORY_SIZE.
     "DEFAULT_PARSER_CLASSES": ["games.http.BoundedJSONParser"],
+    "DEFAULT_RENDERER_CLASSES": [
+        "games.http.FastJSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
     # Every error is {"code", "message", ...}; see games.http.exception_handler.
     "EXCEPTION_HANDLER": "games.http.exception_handler",
 }

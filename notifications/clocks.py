@@ -135,9 +135,12 @@ def clocks_follow(
             changed.append(started)
     if fresh:
         Clock.objects.bulk_create(clocks.values())
-    elif changed:
-        Clock.objects.bulk_update(changed, ["bank", "started_at", "started_seq",
-                                            "timeouts_in_row"])
+    else:
+        # one plain UPDATE a clock: bulk_update's CASE query cost milliseconds of Python
+        for clock in changed:
+            Clock.objects.filter(pk=clock.pk).update(
+                bank=clock.bank, started_at=clock.started_at, started_seq=clock.started_seq,
+                timeouts_in_row=clock.timeouts_in_row)
     return started, list(clocks.values()), fresh
 
 
