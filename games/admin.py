@@ -1,13 +1,26 @@
 """Admin views of games, where admins review replays.
 
 Events are shown, never edited: the database refuses changes to them anyway,
-and the admin does not offer any.
+and the admin does not offer any. Nor does it offer to edit a game once it has
+started: its seats, status and outcome follow from its events, and an edit here
+would say something the event log does not. Games are never deleted: their
+events cannot be.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
 from django.contrib import admin
+from django.http import HttpRequest
 
 from games import admin_replay
 from games.models import Event, Game, Invitation, Seat
+
+
+def _started(game: Game | None) -> bool:
+    return game is not None and game.config is not None
 
 
 class SeatInline(admin.TabularInline):
@@ -16,6 +29,17 @@ class SeatInline(admin.TabularInline):
     fields = ["index", "name", "user", "joined_at", "resigned"]
     readonly_fields = ["joined_at"]
     raw_id_fields = ["user"]
+
+    # Once the game has started the seats are shown, not edited: the order, the
+    # names and the resignations are in its events.
+    def has_add_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
+        return not _started(obj) and super().has_add_permission(request, obj)
+
+    def has_change_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
+        return not _started(obj) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
+        return not _started(obj) and super().has_delete_permission(request, obj)
 
 
 class InvitationInline(admin.TabularInline):
@@ -28,8 +52,24 @@ class InvitationInline(admin.TabularInline):
         return False
 
 
+class GameAdminForm(forms.ModelForm):
+    class Meta:
+        model = Game
+        fields = "__all__"
+
+    def clean_status(self) -> str:
+        # Only an open game is edited here, and the start is the last seat's to make.
+        status = self.cleaned_data["status"]
+        if status not in (Game.Status.OPEN, Game.Status.ABANDONED):
+            raise forms.ValidationError(
+                "an open game can only be abandoned here: it starts when its last seat is "
+                "taken")
+        return status
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
+    form = GameAdminForm
     list_display = ["id", "variant", "length", "seat_count", "status", "seq", "created_by",
                     "created_at", "finished_at"]
     list_filter = ["status", "variant", "length"]
@@ -47,6 +87,14 @@ class GameAdmin(admin.ModelAdmin):
 
     def get_urls(self):
         return admin_replay.urls(self) + super().get_urls()
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Game | None = None) -> Any:
+        if _started(obj):
+            return self.fields
+        return self.readonly_fields
+
+    def has_delete_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
+        return False
 
 
 @admin.register(Event)

@@ -43,8 +43,11 @@ def _events_of(game: Game, start: int = 0, stop: int | None = None) -> list[dict
 
 
 def game_replay(game: Game) -> engine.Replay:
-    """The game replayed from zero through the current engine; no cache involved."""
-    return engine.record.replay_events(engine.config_from_json(game.config), _events_of(game))
+    """The game's first ``game.seq`` events replayed from zero through the current
+    engine; no cache involved. Only up to the row's seq: a move committed since the
+    row was read is not part of the game this row describes."""
+    return engine.record.replay_events(engine.config_from_json(game.config),
+                                       _events_of(game, 0, game.seq))
 
 
 def game_state_get(game: Game) -> GameState:
@@ -195,19 +198,16 @@ def game_fairness(game: Game) -> dict[str, Any]:
     return shown
 
 
-def game_state_view(game: Game, user: AbstractBaseUser | None) -> dict[str, Any]:
-    """The game as this user sees it. Hands are public; the draw pile is only a count.
+def public_state(seen: dict[str, Any], *, faces: bool = False) -> dict[str, Any]:
+    """What anyone may see of a game, from the engine's player view (``seen``): the
+    API's view, the game page's and each step of a replay. Hands are public; the
+    draw pile is only a count, never the order. With ``faces``, both faces of every
+    tile in a hand too, for a page to draw them.
 
-    Built key by key from the engine's player view so that nothing new the engine
-    adds there reaches players without a decision here.
+    Built key by key so that nothing new the engine adds to its view reaches
+    players without a decision here.
     """
-    you = seat_index_of(game, user)
-    view: dict[str, Any] = {"you": you, "state": None, "legal_actions": []}
-    if game.config is None:
-        return view
-    state = game_state_get(game)
-    seen = engine.player_view(state, you)
-    view["state"] = {
+    shown = {
         "awaiting": seen["awaiting"],
         "current_player": seen["current_player"],
         "finished": seen["finished"],
@@ -215,18 +215,31 @@ def game_state_view(game: Game, user: AbstractBaseUser | None) -> dict[str, Any]
         "scores": seen["scores"],
         "target": seen["target"],
         "supply": seen["supply"],
-        "tiles_left": seen["deck_left"],  # a count, never the order
+        "tiles_left": seen["deck_left"],  # a count
         "tiles_on_board": seen["tiles_on_board"],
         "hands": seen["hands"],
         "resigned": seen["resigned"],
         "moves_in_turn": seen["moves_in_turn"],
-        # by position: the engine's order is the order tiles were laid or last
-        # flipped, which a replay need not reproduce
+        # row by row, the same however the game got there
         "board": sorted(seen["board"], key=lambda tile: (tile["at"][1], tile["at"][0])),
         "creatures": seen["creatures"],
         "log": seen["log"],
     }
-    if you is not None and not state.finished and seen["awaiting"]["player"] == you:
+    if faces:
+        shown["hand_tiles"] = seen["hand_tiles"]
+    return shown
+
+
+def game_state_view(game: Game, user: AbstractBaseUser | None, *,
+                    faces: bool = False) -> dict[str, Any]:
+    """The game as this user sees it (see public_state), and what they may do now."""
+    you = seat_index_of(game, user)
+    view: dict[str, Any] = {"you": you, "state": None, "legal_actions": []}
+    if game.config is None:
+        return view
+    state = game_state_get(game)
+    view["state"] = public_state(engine.player_view(state, you), faces=faces)
+    if you is not None and not state.finished and view["state"]["awaiting"]["player"] == you:
         # the cached state itself: engine queries never change the state they read
         # (tests/service/test_state_cache.py holds the engine to that)
         view["legal_actions"] = engine.legal_actions(state)

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.mail import send_mail
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
@@ -29,7 +28,7 @@ from engine.state import GameState
 from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound, NotYourTurn, StaleSeq
 from games.models import Event, Game, Invitation, Seat
 from games.selectors import game_state_get, projection_of
-from games.signals import events_appended
+from games.signals import events_appended, invitations_created
 from games.state_cache import states
 
 # What a player may submit, and the fields each kind of action has. Chance events
@@ -124,6 +123,8 @@ class _Appender:
         # Only a committed state may be served to others.
         game_id, seq = game.pk, game.seq
         transaction.on_commit(lambda: states.put(game_id, seq, state))
+        if game.projection["awaiting"]["kind"] == "chance":
+            _draw_after_commit(game_id)
 
     def result(self) -> ActionResult:
         return ActionResult(seq=self.seq, events=self.rows, awaiting=engine.awaiting(self.state),
@@ -158,6 +159,14 @@ def _append_and_update(game: Game, rows: list[Event]) -> None:
         cursor.execute(sql, params)
 
 
+def _draw_after_commit(game_id: int) -> None:
+    """Have a task draw the fly or the frog the game now waits for, as soon as the
+    events that call for it are committed (see _append_automatic)."""
+    from games import tasks  # the tasks call these services
+
+    tasks.enqueue_on_commit(tasks.resolve_chance, game_id)
+
+
 def _forced_pass(state: GameState) -> dict[str, Any] | None:
     """The pass the player to move must make when nothing else is legal."""
     wait = engine.awaiting(state)
@@ -173,7 +182,8 @@ def _append_automatic(app: _Appender, cause: int | None, *, draw: bool | None = 
     """Append what follows by itself: chance events drawn from the game's seed,
     and passes forced on a player who can do nothing else. Chance is drawn here
     only with ``draw`` (by default settings.MARRAM_DRAW_INLINE); otherwise the game
-    waits for the fly, and a task calls chance_resolve once this commits."""
+    waits for the fly, and a task (games.tasks.resolve_chance, enqueued by
+    _Appender.commit) calls chance_resolve once this commits."""
     if draw is None:
         draw = settings.MARRAM_DRAW_INLINE
     while not app.state.finished:
@@ -417,12 +427,18 @@ def game_create(
     length: str,
     seats: int,
     days_per_move: int | None = None,
+    invite: Sequence[str] = (),
+    url_for: Callable[[str], str] | None = None,
 ) -> Game:
-    """A new open game with its creator in the first seat."""
+    """A new open game with its creator in the first seat; with ``invite``, the
+    invitations to those addresses too (see game_invite; ``url_for`` makes their
+    links), in the same transaction: the game and its invitations, or nothing."""
     try:
         engine.rules_for(variant, length, seats)
     except ValueError as e:
         raise Invalid(str(e), code="bad_config") from None
+    if invite and url_for is None:
+        raise ValueError("invitations need url_for to make their links")
     with transaction.atomic():
         game = Game.objects.create(
             variant=variant,
@@ -433,6 +449,8 @@ def game_create(
             rules_version=engine.RULES_VERSION,
         )
         Seat.objects.create(game=game, user=user, name=user.get_username())
+        if invite:
+            game_invite(game=game, user=user, emails=list(invite), url_for=url_for)
     return game
 
 
@@ -521,8 +539,9 @@ def game_invite(
     emails: list[str],
     url_for: Callable[[str], str],
 ) -> list[Invited]:
-    """Invite people to an open game: by email (a mail with a join link is sent to
-    each address) or, with no addresses, one join link to pass on."""
+    """Invite people to an open game: by email (each address is mailed a join link,
+    by whoever receives ``invitations_created``: the notifications outbox) or, with
+    no addresses, one join link to pass on."""
     with transaction.atomic():
         game = _lock(game)
         _seat_of(game, user)
@@ -534,18 +553,7 @@ def game_invite(
                 game=game, email=email, token=secrets.token_urlsafe(24), created_by=user
             )
             invited.append(Invited(invitation, url_for(invitation.token)))
-    for item in invited:
-        if item.invitation.email:
-            send_mail(
-                subject=f"{user.get_username()} invites you to a game of Marram",
-                message=(
-                    f"{user.get_username()} has started a {game.variant} game of Marram "
-                    f"({game.length}, {game.seat_count} players) and saves you a seat.\n\n"
-                    f"Join it here: {item.url}\n"
-                ),
-                from_email=settings.DEFAULT_FROM_EMAIL,
-                recipient_list=[item.invitation.email],
-            )
+        invitations_created.send(sender=Game, game=game, user=user, invited=invited)
     return invited
 
 
@@ -553,35 +561,78 @@ def game_invite(
 
 
 def projection_rebuild(game: Game | int) -> bool:
-    """Recompute the game's projection by replaying it from zero; True if it changed."""
+    """Recompute what is stored beside the events (the game's projection and which
+    seats have resigned) by replaying it from zero; True if any of it changed."""
     from games.selectors import game_replay
 
     with transaction.atomic():
         game = _lock(game)
         if game.config is None:
-            fresh: dict[str, Any] = {}
-        else:
-            replay = game_replay(game)
-            if replay.error is not None:
-                raise Invalid(
-                    f"game {game.pk}: event {replay.error_index} is refused by the engine: "
-                    f"{replay.error.message}",
-                    code="bad_record",
-                )
-            fresh = projection_of(replay.state)
-        if fresh == game.projection:
-            return False
-        game.projection = fresh
-        game.save(update_fields=["projection"])
-        return True
+            return _projection_set(game, {})
+        replay = game_replay(game)
+        if replay.error is not None:
+            raise Invalid(
+                f"game {game.pk}: event {replay.error_index} is refused by the engine: "
+                f"{replay.error.message}",
+                code="bad_record",
+            )
+        changed = _projection_set(game, projection_of(replay.state))
+        resigned = sorted(replay.state.resigned)
+        seats = game.seats.exclude(index=None)
+        changed |= bool(seats.filter(index__in=resigned, resigned=False).update(resigned=True))
+        changed |= bool(seats.exclude(index__in=resigned).filter(resigned=True)
+                        .update(resigned=False))
+        return changed
+
+
+def _projection_set(game: Game, fresh: dict[str, Any]) -> bool:
+    if fresh == game.projection:
+        return False
+    game.projection = fresh
+    game.save(update_fields=["projection"])
+    return True
 
 
 PLAYER_EVENT_TYPES = frozenset(ACTION_FIELDS)
 
 
-def game_import(*, record: Any, user: AbstractBaseUser) -> Game:
+def _import_accounts(accounts: Any, names: list[str]) -> dict[str, AbstractBaseUser]:
+    """The accounts an import links players to: ``accounts`` maps a player's name
+    in the record to a username here. A name alone links nothing: the same name on
+    another server is not the same person."""
+    if accounts is None:
+        return {}
+    if not isinstance(accounts, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in accounts.items()):
+        raise Invalid("'accounts' maps player names to usernames: {\"name\": \"username\"}",
+                      code="bad_accounts", field="accounts")
+    problems = [f"{name!r} is not a player of this game" for name in accounts
+                if name not in names]
+    problems += [f"{name!r} plays more than one seat: it cannot be one account"
+                 for name in accounts if names.count(name) > 1]
+    if len(set(accounts.values())) != len(accounts):
+        problems.append("an account can play only one seat")
+    found = {u.get_username(): u for u in get_user_model().objects.filter(
+        **{f"{get_user_model().USERNAME_FIELD}__in": list(accounts.values())})}
+    problems += [f"there is no account {username!r} (for {name!r})"
+                 for name, username in accounts.items() if username not in found]
+    if problems:
+        raise Invalid("the accounts to link the players to do not fit", code="bad_accounts",
+                      field="accounts", problems=problems)
+    return {name: found[username] for name, username in accounts.items()}
+
+
+def game_import(*, record: Any, user: AbstractBaseUser,
+                accounts: Mapping[str, str] | None = None) -> Game:
     """Store a finished game from a record that reveals its seed, once the record
-    is shown to replay and to follow from the committed seed."""
+    is shown to replay and to follow from the committed seed.
+
+    Seats (and the players' events) are linked to accounts here only through
+    ``accounts``, {name in the record: username}, which a record for the API may
+    carry as its "accounts" key; the others keep their names and no account."""
+    if accounts is None and isinstance(record, Mapping) and "accounts" in record:
+        accounts = record["accounts"]
+        record = {key: value for key, value in record.items() if key != "accounts"}
     try:
         parsed = engine.parse_record(record)
         seed, published = fairness.seed_from_record(record)
@@ -605,9 +656,8 @@ def game_import(*, record: Any, user: AbstractBaseUser) -> Game:
     config = parsed.config
     now = timezone.now()
     names = list(config.players)
-    users: dict[str, Any] = {}
-    for account in get_user_model().objects.filter(username__in=names):
-        users[account.get_username()] = account
+    users = _import_accounts(accounts, names)
+    seat_users = [users.get(name) for name in names]
     with transaction.atomic():
         game = Game.objects.create(
             variant=config.variant,
@@ -624,13 +674,9 @@ def game_import(*, record: Any, user: AbstractBaseUser) -> Game:
             seq=len(parsed.events),
             projection=projection_of(state),
         )
-        seen: set[str] = set()
         for index, name in enumerate(names):
-            account = users.get(name) if name not in seen else None
-            seen.add(name)
-            Seat.objects.create(game=game, user=account, name=name, index=index,
+            Seat.objects.create(game=game, user=seat_users[index], name=name, index=index,
                                 resigned=index in state.resigned)
-        seat_users = [users.get(n) for n in names]
         Event.objects.bulk_create(
             Event(
                 game=game,

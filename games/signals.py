@@ -1,9 +1,9 @@
 """Signals other apps hang their work on.
 
-``events_appended`` is sent inside the transaction that appends events to a
-game, so that whatever a receiver writes (a notification in the outbox) is
-committed with the events or not at all. Receivers must not do I/O: they write
-rows and leave delivery to tasks that run after the commit.
+``events_appended`` and ``invitations_created`` are sent inside the transaction
+that writes what they tell of, so that whatever a receiver writes (a mail in the
+notifications outbox) is committed with it or not at all. Receivers must not do
+I/O: they write rows and leave delivery to tasks that run after the commit.
 """
 from django.dispatch import Signal
 
@@ -15,3 +15,9 @@ game_viewed = Signal()
 """Sent when a user loads a game (the API's game state, the game page) with
 ``game`` (its seats loaded) and ``user`` (possibly anonymous): notifications
 holds back "your turn" mail from a player who is looking at the game."""
+
+invitations_created = Signal()
+"""Sent with ``game`` (locked), ``user`` (who invites) and ``invited`` (a list of
+games.services.Invited: each new invitation and its join link), inside the
+transaction that stores the invitations. notifications puts a mail with the link
+in its outbox for each invitation with an address; without it none is sent."""

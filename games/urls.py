@@ -1,21 +1,26 @@
 """The games API, mounted under /api/."""
 
 from django.urls import path
-from rest_framework.authtoken.views import obtain_auth_token
+from rest_framework.authtoken.views import ObtainAuthToken
 
 from games import api
+from games.throttles import InviteThrottle, SignupThrottle, TokenThrottle
 
 urlpatterns = [
     path("ping/", api.Ping.as_view(), name="api-ping"),
-    path("auth/signup/", api.Signup.as_view(), name="api-signup"),
-    path("auth/token/", obtain_auth_token, name="api-token"),
+    # Throttled: accounts and tokens per address, invitations per player.
+    path("auth/signup/", api.Signup.as_view(throttle_classes=[SignupThrottle]),
+         name="api-signup"),
+    path("auth/token/", ObtainAuthToken.as_view(throttle_classes=[TokenThrottle]),
+         name="api-token"),
     path("games/", api.GameList.as_view(), name="api-games"),
     path("games/import/", api.GameImport.as_view(), name="api-game-import"),
     path("games/<int:game_id>/", api.GameDetail.as_view(), name="api-game"),
     path("games/<int:game_id>/join/", api.GameJoin.as_view(), name="api-game-join"),
     path("games/<int:game_id>/leave/", api.GameLeave.as_view(), name="api-game-leave"),
     path("games/<int:game_id>/resign/", api.GameResign.as_view(), name="api-game-resign"),
-    path("games/<int:game_id>/invite/", api.GameInvite.as_view(), name="api-game-invite"),
+    path("games/<int:game_id>/invite/", api.GameInvite.as_view(throttle_classes=[InviteThrottle]),
+         name="api-game-invite"),
     path("games/<int:game_id>/actions/", api.GameActions.as_view(), name="api-game-actions"),
     path("games/<int:game_id>/claims/", api.GameClaims.as_view(), name="api-game-claims"),
     path("games/<int:game_id>/events/", api.GameEvents.as_view(), name="api-game-events"),

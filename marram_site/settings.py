@@ -15,6 +15,10 @@ Environment variables:
 - ``DATABASE_URL``: e.g. ``postgres://user:pass@host:5432/marram``;
   ``DATABASE_CONN_MAX_AGE`` in seconds.
 - ``REDIS_URL``: Celery's broker; without it tasks run eagerly.
+- ``CACHE_URL``: a Redis database for the cache (the API's throttle counts), e.g.
+  ``redis://redis:6379/1``; without it each process counts on its own.
+- ``MARRAM_NUM_PROXIES``: how many proxies in front of the server append to
+  X-Forwarded-For (1 in production, 0 otherwise); the throttles count per address.
   ``CELERY_TASK_ALWAYS_EAGER`` overrides that choice either way.
 - ``EMAIL_BACKEND``, ``EMAIL_HOST``, ``EMAIL_PORT``, ``EMAIL_HOST_USER``,
   ``EMAIL_HOST_PASSWORD``, ``EMAIL_USE_TLS``, ``EMAIL_USE_SSL``,
@@ -227,13 +231,30 @@ REST_FRAMEWORK = {
     ],
     # Every error is {"code", "message", ...}; see games.http.exception_handler.
     "EXCEPTION_HANDLER": "games.http.exception_handler",
+    # The throttles count per client address: the last of this many X-Forwarded-For
+    # entries (0: the connection's own address). One proxy in front in production.
+    "NUM_PROXIES": env_int("MARRAM_NUM_PROXIES", 1 if PRODUCTION else 0),
 }
+# How often (see games.throttles): per address for accounts and tokens, per player
+# for invitations; None for no limit.
+MARRAM_THROTTLE_RATES = {"signup": "20/hour", "token": "20/hour", "invite": "30/hour"}
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "marram API",
     "DESCRIPTION": "Play Marram by correspondence: games, moves and their history.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+}
+
+# --- Cache --------------------------------------------------------------------
+
+# The throttles' counts. Shared by every process with CACHE_URL (a Redis database
+# of its own, apart from Celery's queue); in-process memory otherwise.
+CACHE_URL = env_str("CACHE_URL")
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    if CACHE_URL
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
 }
 
 # --- Celery -------------------------------------------------------------------

@@ -6,4 +6,5 @@ class NotificationsConfig(AppConfig):
     verbose_name = "Notifications"
 
     def ready(self) -> None:
-        from notifications import receivers  # noqa: F401  (connects the signal receivers)
+        # connect the signal receivers
+        from notifications import invitations, receivers  # noqa: F401

@@ -175,7 +175,8 @@ def links(*, user_id: int | None, game: Game | None) -> dict[str, Any]:
     return found
 
 
-def render_answer(*, template: str, context: dict[str, Any]) -> tuple[str, str]:
-    """The plain and HTML bodies of an answer to a reply."""
+def render_bodies(*, template: str, context: dict[str, Any]) -> tuple[str, str]:
+    """The plain and HTML bodies of a mail written as it is queued (the answers to
+    replies, invitations)."""
     return (render_to_string(f"notifications/email/{template}.txt", context).strip() + "\n",
             render_to_string(f"notifications/email/{template}.html", context))

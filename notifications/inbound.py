@@ -158,7 +158,7 @@ def _answer(record: InboundMail, subject: str, *, template: str, kind: str,
             context: dict[str, Any], user_id: int | None = None, seat: int | None = None,
             seq: int | None = None, reply_to: str = "") -> None:
     context = {**context, **emails.links(user_id=user_id, game=record.game)}
-    text, html = emails.render_answer(template=template, context=context)
+    text, html = emails.render_bodies(template=template, context=context)
     subject = subject if subject.lower().startswith("re:") else f"Re: {subject or 'your move'}"
     notifications_queue([Notification(
         user_id=user_id, to_email=record.sender, game=record.game, seat=seat, seq=seq, kind=kind,

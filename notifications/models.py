@@ -52,6 +52,7 @@ class Notification(models.Model):
         DIGEST = "digest", "Daily digest"
         REPLY_PLAYED = "reply_played", "Reply by mail: played"
         REPLY_REFUSED = "reply_refused", "Reply by mail: refused"
+        INVITATION = "invitation", "Invitation to a game"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"

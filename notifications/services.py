@@ -34,9 +34,9 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.utils import timezone
 
-import engine
 from engine.state import GameState
 from games.models import Event, Game
+from games.tasks import enqueue, enqueue_on_commit
 from notifications import clocks, emails, signing
 from notifications.models import (
     Clock,
@@ -60,29 +60,6 @@ Kind, Status = Notification.Kind, Notification.Status
 
 
 # ---------------------------------------------------------------- enqueueing
-
-
-def _enqueue(task: Any, *args: Any) -> bool:
-    """Hand a task to the broker, once, briefly; False (and a log line) if it is down."""
-    try:
-        task.apply_async(args=args, retry=False)
-    except Exception as error:  # kombu wraps every broker failure differently
-        if settings.CELERY_TASK_ALWAYS_EAGER and not _is_broker_error(error):
-            raise  # an eager task that fails is a bug to see, not a broker to wait for
-        logger.warning("could not enqueue %s%s: %s; the outbox sweep will retry",
-                       task.name, args, error)
-        return False
-    return True
-
-
-def _is_broker_error(error: Exception) -> bool:
-    from kombu.exceptions import OperationalError
-
-    return isinstance(error, (OperationalError, ConnectionError, OSError))
-
-
-def enqueue_on_commit(task: Any, *args: Any) -> None:
-    transaction.on_commit(lambda: _enqueue(task, *args))
 
 
 # ---------------------------------------------------------------- writing the outbox
@@ -109,12 +86,10 @@ def notifications_queue(rows: Sequence[Notification], *, may_exist: bool = False
 
 
 def game_events_follow(game: Game, events: Sequence[Event], state: GameState) -> None:
-    """After events are appended (under the game's lock): run the clocks, write the
-    mails they call for, and have the fly drawn if the game now waits for it.
+    """After events are appended (under the game's lock): run the clocks and write
+    the mails they call for. (The fly and the frog are the games app's to draw.)
 
     The first move of a turn changes none of that and costs no query here."""
-    from notifications import tasks
-
     if not clocks.turn_goes_on(events, clocks.runner_of(state)):
         started, seats, beginning = clocks.clocks_follow(game, events, state, now=timezone.now())
         actors = {e.actor_id for e in events}
@@ -138,8 +113,6 @@ def game_events_follow(game: Game, events: Sequence[Event], state: GameState) ->
             ) for kind in kinds]
         if rows:
             notifications_queue(rows)
-    if engine.chance_odds(state) is not None:
-        enqueue_on_commit(tasks.resolve_chance, game.pk)
 
 
 # ---------------------------------------------------------------- delivering
@@ -241,19 +214,21 @@ def notification_deliver(notification_id: int, *, now: datetime | None = None) -
 
 
 def outbox_sweep(*, now: datetime | None = None, after: timedelta = SWEEP_AFTER) -> dict[str, int]:
-    """Enqueue the mails still pending and the fly draws still waiting: what a
-    broker outage or a dead worker left behind. Safe to run at any time."""
+    """Enqueue the mails still pending and the fly draws still waiting (the games
+    app's task): what a broker outage or a dead worker left behind. Safe to run at
+    any time."""
+    from games import tasks as game_tasks
     from notifications import tasks
 
     now = now or timezone.now()
     due = list(Notification.objects.filter(status=Status.PENDING,
                                            next_attempt_at__lte=now - after)
                .order_by("next_attempt_at").values_list("pk", flat=True)[:SWEEP_BATCH])
-    mailed = sum(_enqueue(tasks.notification_deliver, pk) for pk in due)
+    mailed = sum(enqueue(tasks.notification_deliver, pk) for pk in due)
     waiting = list(Game.objects.filter(status=Game.Status.RUNNING,
                                        projection__awaiting__kind="chance")
                    .values_list("pk", flat=True))
-    drawn = sum(_enqueue(tasks.resolve_chance, pk) for pk in waiting)
+    drawn = sum(enqueue(game_tasks.resolve_chance, pk) for pk in waiting)
     return {"mail": mailed, "chance": drawn}
 
 

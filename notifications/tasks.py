@@ -9,25 +9,13 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games import services as game_services
-from games.errors import NotFound
+from games.tasks import IDEMPOTENT
 from notifications import services
-
-IDEMPOTENT = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
 
 
 @shared_task(**IDEMPOTENT)
 def notification_deliver(notification_id: int) -> str:
     return services.notification_deliver(notification_id)
-
-
-@shared_task(**IDEMPOTENT)
-def resolve_chance(game_id: int) -> int:
-    """Draw the fly or frog event the game waits for (and what follows it)."""
-    try:
-        return len(game_services.chance_resolve(game_id))
-    except NotFound:
-        return 0
 
 
 @shared_task(**IDEMPOTENT)

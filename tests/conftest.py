@@ -5,6 +5,7 @@ access to any test that does not ask for it with ``@pytest.mark.django_db`` or
 the ``db`` fixture, so they stay as pure as the engine they test.
 """
 
+import os
 from pathlib import Path
 
 import pytest
@@ -30,3 +31,14 @@ def artifacts_dir(request: pytest.FixtureRequest) -> Path:
     path = ARTIFACTS_DIR / request.node.name.replace("/", "_")
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    """The Redis the suite runs against. Not there is a failure, not a skip: ./dev test
+    starts one and CI provides one, so a missing Redis is a broken setup."""
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        pytest.fail("REDIS_URL is not set: run the suite with ./dev test, which starts a "
+                    "throwaway Redis (or set REDIS_URL to one)", pytrace=False)
+    return url

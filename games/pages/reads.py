@@ -14,10 +14,11 @@ from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from engine.notation import format_action
-from engine.view import face_view
 from games.models import Event, Game, Seat
-from games.selectors import game_fairness, game_list, game_state_get, game_state_view, seat_index_of
+from games.selectors import game_fairness, game_list, game_state_view, seat_index_of
 from games.serializers import GameSerializer
+from notifications.clocks import clock_remaining
+from notifications.models import Clock
 
 # ---------------------------------------------------------------- lists
 
@@ -135,15 +136,6 @@ def listed(games, user: AbstractBaseUser) -> list[Listed]:
 # ---------------------------------------------------------------- the game page
 
 
-def hand_tiles(game: Game, hands: list[list[str]]) -> dict[str, Any]:
-    """Both faces of every tile in a hand, as printed: hands are public."""
-    catalogue = game_state_get(game).config.catalogue
-    return {
-        t: {"front": face_view(catalogue[t], "front"), "back": face_view(catalogue[t], "back")}
-        for hand in hands for t in hand
-    }
-
-
 def move_clock(game: Game, now: datetime | None = None) -> dict[str, Any] | None:
     """The time left to the seat the game waits for, from its clock (kept by the
     notifications app: a time bank per seat); just the days per move when there
@@ -152,11 +144,6 @@ def move_clock(game: Game, now: datetime | None = None) -> dict[str, Any] | None
         return None
     answer: dict[str, Any] = {"days_per_move": game.days_per_move, "seconds_left": None}
     seat = ((game.projection or {}).get("awaiting") or {}).get("player")
-    try:  # the clocks belong to the notifications app; the page works without them
-        from notifications.clocks import clock_remaining
-        from notifications.models import Clock
-    except ImportError:
-        return answer
     clock = Clock.objects.filter(game_id=game.pk, seat=seat).first() if seat is not None \
         else None
     if clock is None or clock.bank is None:
@@ -183,8 +170,8 @@ def last_move(game: Game, you: int | None) -> dict[str, Any] | None:
 def page_state(game: Game, user: AbstractBaseUser) -> dict[str, Any]:
     """What the game page draws: the API's answer for the game (``GET
     /api/games/{id}/``) with the players' names, the faces of the tiles in hand,
-    the move clock and the last move of another player."""
-    view = game_state_view(game, user)
+    the move clock, the last move of another player and the status line."""
+    view = game_state_view(game, user, faces=True)
     answer = {
         "game": GameSerializer(game).data,
         "seq": game.seq,
@@ -196,11 +183,10 @@ def page_state(game: Game, user: AbstractBaseUser) -> dict[str, Any]:
     answer["players"] = [s.name for s in seats]
     state = answer.get("state")
     if state is not None:
-        if "hand_tiles" not in state:
-            state["hand_tiles"] = hand_tiles(game, state["hands"])
-        state.setdefault("players", answer["players"])
+        state["players"] = answer["players"]
         answer["last_move"] = last_move(game, answer["you"])
     answer["clock"] = move_clock(game)
+    answer["status_text"] = status_text(answer)
     return answer
 
 
@@ -213,7 +199,8 @@ def player_rows(answer: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def status_text(answer: dict[str, Any]) -> str:
-    """Whose turn it is, or how the game ended, in words (as game.js words it)."""
+    """Whose turn it is, or how the game ended, in words, for this user: the page's
+    status line (game.js shows it as it comes)."""
     state = answer.get("state")
     if state is None:
         return "The game has not started."

@@ -19,6 +19,7 @@ from engine.notation import format_action
 from engine.record import replay_events
 from engine.state import GameState
 from games.models import Event, Game
+from games.selectors import public_state
 
 EVENT_FIELDS = ("seq", "type", "payload", "actor__username", "created_at", "cause_seq")
 
@@ -91,31 +92,12 @@ def replay_index(game: Game, *, staff: bool = False) -> dict[str, Any]:
     }
 
 
-def _step_view(state: GameState, game: Game) -> dict[str, Any]:
-    """The board and the players at one step, as a spectator sees them. Built key
-    by key, like the API's view: the deck order is never among them."""
+def _step_view(state: GameState) -> dict[str, Any]:
+    """The board and the players at one step, as a spectator sees them: what the
+    API shows (the deck order is never among it), with the tiles' faces."""
     seen = engine.player_view(state, None)
-    return {
-        "variant": seen["variant"],
-        "length": seen["length"],
-        "players": seen["players"],
-        "awaiting": seen["awaiting"],
-        "current_player": seen["current_player"],
-        "finished": seen["finished"],
-        "winners": seen["winners"],
-        "scores": seen["scores"],
-        "target": seen["target"],
-        "supply": seen["supply"],
-        "tiles_left": seen["deck_left"],  # a count
-        "tiles_on_board": seen["tiles_on_board"],
-        "hands": seen["hands"],
-        "hand_tiles": seen["hand_tiles"],
-        "resigned": seen["resigned"],
-        "moves_in_turn": seen["moves_in_turn"],
-        "board": seen["board"],
-        "creatures": seen["creatures"],
-        "log": seen["log"],
-    }
+    return {"variant": seen["variant"], "length": seen["length"], "players": seen["players"],
+            **public_state(seen, faces=True)}
 
 
 def replay_step(game: Game, at: int, *, staff: bool = False) -> dict[str, Any]:
@@ -129,7 +111,7 @@ def replay_step(game: Game, at: int, *, staff: bool = False) -> dict[str, Any]:
     players = list(config.players)
     answer: dict[str, Any] = {
         "at": shown,
-        "view": _step_view(replay.state, game),
+        "view": _step_view(replay.state),
         "event": None if event is None else {
             "seq": event_row["seq"], "type": event.get("type"), "player": event.get("player"),
             "text": describe_event(event, players), "at": _moved_at(event)},

@@ -16,12 +16,13 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from games import services
-from games.errors import NotFound, ServiceError
+from games import services, throttles
+from games.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 from games.forms import GameCreateForm, InviteForm, SignUpForm
 from games.models import Game, Invitation
 from games.pages import reads, replay
 from games.selectors import game_get, game_list, seat_index_of
+from games.signals import game_viewed
 
 # ---------------------------------------------------------------- plumbing
 
@@ -33,17 +34,32 @@ def _game_or_404(game_id: int) -> Game:
         raise Http404(f"there is no game {game_id}") from None
 
 
-def _json_login_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """A script's read: 403 with a message instead of a redirect to the sign-in page."""
+def _json_error(error: ServiceError) -> JsonResponse:
+    """An error for a page's script, as the API gives it: {"code", "message", ...}."""
+    return JsonResponse(error.as_dict(), status=error.status)
 
+
+def _json_read(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A script's read (GET only): a 403 with a message instead of a redirect to the
+    sign-in page, and a service's error as JSON."""
+
+    @require_GET
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not request.user.is_authenticated:
-            return JsonResponse({"code": "not_signed_in",
-                                 "message": "you are signed out: sign in again"}, status=403)
-        return view(request, *args, **kwargs)
+            return _json_error(Forbidden("you are signed out: sign in again",
+                                         code="not_signed_in"))
+        try:
+            return view(request, *args, **kwargs)
+        except ServiceError as e:
+            return _json_error(e)
 
     return wrapped
+
+
+def _sentence(message: str) -> str:
+    """A service's message ("the game is over: ...") as a sentence for a page."""
+    return message[:1].upper() + message[1:] + ("" if message.endswith(".") else ".")
 
 
 def _attempt(request: HttpRequest, action: Callable[[], Any], done: str) -> bool:
@@ -51,7 +67,7 @@ def _attempt(request: HttpRequest, action: Callable[[], Any], done: str) -> bool
     try:
         action()
     except ServiceError as e:
-        messages.error(request, e.message[:1].upper() + e.message[1:] + ".")
+        messages.error(request, _sentence(e.message))
         return False
     messages.success(request, done)
     return True
@@ -74,6 +90,9 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("pages:my-games")
     form = SignUpForm(request.POST or None)
+    if request.method == "POST" and (refused := throttles.check(throttles.SignupThrottle, request)):
+        form.add_error(None, _sentence(refused))
+        return render(request, "registration/signup.html", {"form": form}, status=429)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -91,15 +110,17 @@ def lobby(request: HttpRequest) -> HttpResponse:
     form = GameCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        refused = data["emails"] and throttles.check(throttles.InviteThrottle, request)
         try:
+            if refused:
+                raise Invalid(refused, code="throttled")
+            # the game and its invitations: both, or neither
             game = services.game_create(user=request.user, variant=data["variant"],
                                         length=data["length"], seats=data["seats"],
-                                        days_per_move=data["days_per_move"])
-            if data["emails"]:
-                services.game_invite(game=game, user=request.user, emails=data["emails"],
-                                     url_for=_invite_url(request))
+                                        days_per_move=data["days_per_move"],
+                                        invite=data["emails"], url_for=_invite_url(request))
         except ServiceError as e:
-            form.add_error(None, e.message)
+            form.add_error(None, _sentence(e.message))
         else:
             invited = f" and invited {len(data['emails'])}" if data["emails"] else ""
             messages.success(request, f"Game {game.pk} is open{invited}: it starts when every "
@@ -129,6 +150,7 @@ def finished_games(request: HttpRequest) -> HttpResponse:
 @require_GET
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game_or_404(game_id)
+    game_viewed.send(sender=Game, game=game, user=request.user)
     you = seat_index_of(game, request.user)
     state = reads.page_state(game, request.user) if game.is_started else None
     seated = any(s.user_id == request.user.pk for s in game.seats.all())
@@ -138,24 +160,19 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
         "seated": seated,
         "seats": sorted(game.seats.all(), key=lambda s: (s.index is None, s.index or 0)),
         "page_state": state,
-        "status": reads.status_text(state) if state else None,
+        "status": state["status_text"] if state else None,
         "player_rows": reads.player_rows(state) if state else [],
         "invite_form": InviteForm(),
-        "can_replay": game.status == Game.Status.FINISHED
-        or (game.status == Game.Status.RUNNING and you is not None),
+        "can_replay": _may_replay(game, request.user),
     })
 
 
-@_json_login_required
-@require_GET
+@_json_read
 def game_state(request: HttpRequest, game_id: int) -> HttpResponse:
-    try:
-        game = game_get(game_id)
-    except NotFound as e:
-        return JsonResponse(e.as_dict(), status=e.status)
+    game = game_get(game_id)
+    game_viewed.send(sender=Game, game=game, user=request.user)  # the page polls this
     if not game.is_started:
-        return JsonResponse({"code": "game_not_running", "message": "the game has not started",
-                             "status": game.status}, status=409)
+        raise Conflict("the game has not started", code="game_not_running", status=game.status)
     return JsonResponse(reads.page_state(game, request.user))
 
 
@@ -189,6 +206,9 @@ def game_invite(request: HttpRequest, game_id: int) -> HttpResponse:
             messages.error(request, error)
         return redirect("pages:game", game_id)
     emails = form.cleaned_data["emails"]
+    if refused := throttles.check(throttles.InviteThrottle, request):
+        messages.error(request, _sentence(refused))
+        return redirect("pages:game", game_id)
     _attempt(request, lambda: services.game_invite(game=game_id, user=request.user,
                                                    emails=emails, url_for=_invite_url(request)),
              f"Invited {', '.join(emails)}.")
@@ -219,6 +239,9 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
 # ---------------------------------------------------------------- replays
 
 
+REPLAY_REFUSED = "only finished games, and the running games you play in, can be replayed"
+
+
 def _may_replay(game: Game, user: Any) -> bool:
     """Finished games for everyone signed in; running games for their players."""
     if game.status == Game.Status.FINISHED:
@@ -231,9 +254,8 @@ def _may_replay(game: Game, user: Any) -> bool:
 def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game_or_404(game_id)
     if not _may_replay(game, request.user):
-        return render(request, "games/forbidden.html", {
-            "message": "Only finished games, and the running games you play in, can be "
-                       "replayed."}, status=403)
+        return render(request, "games/forbidden.html", {"message": _sentence(REPLAY_REFUSED)},
+                      status=403)
     return render(request, "games/replay.html", {
         "game": game,
         "steps_url": reverse("pages:replay-steps", args=[game.pk]),
@@ -242,16 +264,11 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     })
 
 
-@_json_login_required
-@require_GET
+@_json_read
 def game_replay_steps(request: HttpRequest, game_id: int) -> HttpResponse:
-    try:
-        game = game_get(game_id)
-    except NotFound as e:
-        return JsonResponse(e.as_dict(), status=e.status)
+    game = game_get(game_id)
     if not _may_replay(game, request.user):
-        return JsonResponse({"code": "forbidden", "message": "only finished games, and the "
-                             "running games you play in, can be replayed"}, status=403)
+        raise Forbidden(REPLAY_REFUSED)
     return replay_json(request, game, staff=False)
 
 
@@ -263,6 +280,5 @@ def replay_json(request: HttpRequest, game: Game, *, staff: bool) -> JsonRespons
     try:
         n = int(at)
     except ValueError:
-        return JsonResponse({"code": "invalid", "message": "'at' must be a number of events"},
-                            status=400)
+        return _json_error(Invalid("'at' must be a number of events", field="at"))
     return JsonResponse(replay.replay_step(game, n, staff=staff))

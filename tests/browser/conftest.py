@@ -22,12 +22,18 @@ PASSWORD = "dune-grass-42"  # tests.service.conftest.make_user's
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
+    # Missing is a failure, not a skip: ./dev test and CI have both.
     if not CHROMIUM.exists():
-        pytest.skip("no /usr/bin/chromium")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    # One per module: Playwright's sync API runs one at a time (test_board_render
-    # starts its own). It keeps an asyncio loop running in this thread, which
-    # Django takes for an async context: the tests' own database calls are sync.
+        pytest.fail(f"{CHROMIUM} is missing: the browser tests drive Debian's chromium "
+                    "package (apt-get install chromium)", pytrace=False)
+    try:
+        from playwright import sync_api
+    except ImportError:
+        pytest.fail("the playwright package is missing: ./dev test installs the dev "
+                    "dependencies (pip install -e '.[dev]')", pytrace=False)
+    # One per module: Playwright's sync API runs one at a time. It keeps an asyncio
+    # loop running in this thread, which Django takes for an async context: the
+    # tests' own database calls are sync.
     before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     try:
@@ -46,12 +52,16 @@ def chromium() -> Iterator[Any]:
 
 @pytest.fixture
 def cold_caches() -> Iterator[None]:
-    """Game ids repeat across tests that flush the database: forget cached states."""
+    """Game ids repeat across tests that flush the database: forget cached states
+    (and the throttles' counts)."""
+    from django.core.cache import cache
+
     from games.auth import CachedTokenAuthentication
     from games.state_cache import states
 
     states.clear()
     CachedTokenAuthentication.forget_all()
+    cache.clear()
     yield
     states.clear()
 

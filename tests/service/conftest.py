@@ -3,12 +3,16 @@ tokens, games started through the services, and games with exact positions."""
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Callable
+import secrets
+from collections.abc import Callable, Iterator
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -36,12 +40,15 @@ def draw_chance_inline(settings):
 
 @pytest.fixture(autouse=True)
 def empty_caches():
-    """Each test starts with cold caches: ids may repeat across test databases."""
+    """Each test starts with cold caches (ids may repeat across test databases) and
+    no requests counted by the throttles."""
     states.clear()
     CachedTokenAuthentication.forget_all()
+    cache.clear()
     yield
     states.clear()
     CachedTokenAuthentication.forget_all()
+    cache.clear()
 
 
 def make_user(name: str, *, staff: bool = False):
@@ -62,15 +69,31 @@ def users(db) -> list:
     return [make_user(name) for name in ("ann", "bob", "cyd", "dee")]
 
 
-def start_game(players: list, variant: str = "classic", length: str = "long") -> Game:
-    """A game created by the first player and joined by the others: it has started."""
-    game = services.game_create(user=players[0], variant=variant, length=length,
-                                seats=len(players))
-    for user in players[1:]:
-        services.game_join(game=game, user=user)
+def start_game(players: list, variant: str = "classic", length: str = "long", *,
+               seed: str | None = None) -> Game:
+    """A game created by the first player and joined by the others: it has started.
+
+    The start draws the seat order and the seed. With ``seed`` (64 hex digits) the
+    players sit in the order given and the deck and every chance draw follow from
+    that seed: the same game on every run, for tests that need a given position."""
+    with dealt_from(seed) if seed is not None else contextlib.nullcontext():
+        game = services.game_create(user=players[0], variant=variant, length=length,
+                                    seats=len(players))
+        for user in players[1:]:
+            services.game_join(game=game, user=user)
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING
+    if seed is not None:
+        assert [seat_user(game, i) for i in range(len(players))] == list(players)
     return game
+
+
+@contextlib.contextmanager
+def dealt_from(seed: str) -> Iterator[None]:
+    """Games started inside keep their join order and take ``seed`` as their seed."""
+    with mock.patch.object(fairness, "new_seed", return_value=seed), \
+            mock.patch.object(secrets.SystemRandom, "shuffle", lambda self, seats: None):
+        yield
 
 
 def seat_user(game: Game, seat: int):

@@ -38,3 +38,56 @@ def test_events_are_read_only_in_the_admin(admin_client, admin_user, game, rf):
                              ).status_code == 403
     assert Event.objects.filter(pk=event.pk).exists()
     assert Game.objects.get(pk=game.pk).seq == game.seq
+
+
+def test_a_started_game_cannot_be_edited_or_deleted_in_the_admin(admin_client, game):
+    # its seats, status and outcome follow from its events
+    url = f"/admin/games/game/{game.pk}/change/"
+    page = admin_client.get(url)
+    assert page.status_code == 200
+    form = page.context["adminform"].form
+    assert not {"status", "variant", "seat_count", "days_per_move"} & set(form.fields)
+    [seats, invitations] = page.context["inline_admin_formsets"]
+    assert not seats.has_add_permission and not seats.has_change_permission
+    assert not seats.has_delete_permission
+    seat = game.seats.get(index=0)
+    forged = {
+        "status": "finished", "variant": "pitchfork", "seat_count": "3",
+        "seats-TOTAL_FORMS": "2", "seats-INITIAL_FORMS": "2", "seats-MIN_NUM_FORMS": "0",
+        "seats-MAX_NUM_FORMS": "1000",
+        "seats-0-id": str(seat.pk), "seats-0-game": str(game.pk), "seats-0-index": "1",
+        "seats-0-name": "mallory", "seats-0-resigned": "on", "seats-0-DELETE": "on",
+        "invitations-TOTAL_FORMS": "0", "invitations-INITIAL_FORMS": "0",
+        "invitations-MIN_NUM_FORMS": "0", "invitations-MAX_NUM_FORMS": "1000",
+        "_save": "Save",
+    }
+    admin_client.post(url, forged)
+    after = Game.objects.get(pk=game.pk)
+    assert (after.status, after.variant, after.seat_count) == (
+        Game.Status.RUNNING, game.variant, game.seat_count)
+    seat.refresh_from_db()
+    assert (seat.index, seat.name, seat.resigned) == (0, game.config["players"][0], False)
+    # nor deleted: its events cannot be
+    assert admin_client.post(f"/admin/games/game/{game.pk}/delete/", {"post": "yes"}
+                             ).status_code == 403
+    assert Game.objects.filter(pk=game.pk).exists()
+    assert admin_client.get(url).status_code == 200
+
+
+def test_an_open_game_can_be_abandoned_but_not_started_in_the_admin(admin_client, db):
+    from games import services
+
+    game = services.game_create(user=make_user("cyd"), variant="classic", length="long",
+                                seats=2)
+    url = f"/admin/games/game/{game.pk}/change/"
+    fields = {"variant": "classic", "length": "long", "seat_count": "2",
+              "created_by": str(game.created_by_id),
+              "seats-TOTAL_FORMS": "0", "seats-INITIAL_FORMS": "0",
+              "seats-MIN_NUM_FORMS": "0", "seats-MAX_NUM_FORMS": "1000",
+              "invitations-TOTAL_FORMS": "0", "invitations-INITIAL_FORMS": "0",
+              "invitations-MIN_NUM_FORMS": "0", "invitations-MAX_NUM_FORMS": "1000"}
+    refused = admin_client.post(url, {**fields, "status": "running"})
+    assert refused.status_code == 200 and b"can only be abandoned" in refused.content
+    assert Game.objects.get(pk=game.pk).status == Game.Status.OPEN
+    assert admin_client.post(url, {**fields, "status": "abandoned"}).status_code == 302
+    assert Game.objects.get(pk=game.pk).status == Game.Status.ABANDONED

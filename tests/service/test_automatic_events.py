@@ -113,7 +113,15 @@ def test_hops_follow_every_move_and_the_record_verifies(users, tmp_path):
 
 
 @pytest.mark.django_db
-def test_chance_resolve_has_nothing_to_do_after_a_submission(users):
+def test_chance_resolve_draws_only_what_is_due(users, settings):
+    settings.MARRAM_DRAW_INLINE = False  # the fly waits for chance_resolve (the task's work)
     game = start_game(users[:2], variant="animals")
-    game = play(game, until=lambda s: len(s.board) >= 21)
-    assert services.chance_resolve(game) == []
+    assert services.chance_resolve(game) == []  # nothing due at the start
+    game = play(game, until=lambda s: engine.awaiting(s)["kind"] == "chance")
+    seq = game.seq
+    drawn = services.chance_resolve(game)
+    assert [(e.seq, e.type, e.actor, e.cause_seq) for e in drawn] == [
+        (seq, "creature_appears", None, None)]
+    game.refresh_from_db()
+    assert game.seq == seq + 1 and engine.awaiting(game_state_get(game))["kind"] == "guess"
+    assert services.chance_resolve(game) == []  # drawn once: a second run appends nothing

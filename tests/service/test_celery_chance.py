@@ -5,12 +5,13 @@ import pytest
 
 import engine
 from engine import fairness
-from games import services
+from games import services, tasks
 from games.models import Event, Game
 from games.selectors import game_state_get
+from games.signals import events_appended
 from notifications import services as notes
-from notifications import tasks
-from notifications.models import Clock
+from notifications.models import Clock, Notification
+from notifications.receivers import on_events_appended
 from tests.service.conftest import body, client_for, seat_user, start_game
 from tests.service.mail_kit import awaited, eager_tasks
 
@@ -83,3 +84,23 @@ def test_the_sweep_draws_a_fly_left_waiting(users, settings):
     with eager_tasks(settings):
         assert notes.outbox_sweep()["chance"] == 1
     assert awaited(game)[1]["kind"] == "guess"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_games_app_draws_the_fly_without_the_notifications_app(users, settings):
+    # games queues the draw itself: nothing of notifications' is needed for it
+    game = start_game(users[:2], variant="animals")
+    mails = Notification.objects.count()
+    events_appended.disconnect(dispatch_uid="notifications.game_events")
+    try:
+        with eager_tasks(settings):
+            while not Event.objects.filter(game=game, type="creature_appears").exists():
+                seat, wait = awaited(game)
+                assert wait["kind"] != "chance"
+                action = engine.legal_actions(game_state_get(game))[0]
+                services.action_submit(game=game, user=seat_user(game, seat), action=action,
+                                       expected_seq=game.seq)
+    finally:
+        events_appended.connect(on_events_appended, dispatch_uid="notifications.game_events")
+    assert Event.objects.get(game=game, type="creature_appears").cause_seq is None
+    assert Notification.objects.count() == mails  # notifications heard nothing of it

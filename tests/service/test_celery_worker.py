@@ -39,10 +39,7 @@ from tests.service.mail_kit import awaited, first_move_text, play_turn, reply_by
 ROOT = Path(__file__).resolve().parents[2]
 DEADLINE = 30.0
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis (./dev test)"),
-]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("redis_url")]
 
 
 def wait_for(what: Callable[[], object], message: str, timeout: float = DEADLINE) -> object:
@@ -113,7 +110,7 @@ def mailbox(smtp) -> Collector:
 
 
 @pytest.fixture(scope="module")
-def process_env(django_db_setup, smtp) -> dict[str, str]:
+def process_env(django_db_setup, smtp, redis_url) -> dict[str, str]:
     """The environment of a worker or listener: the test database, the same Redis,
     mail to the collector, fly draws in tasks."""
     url = urlsplit(os.environ["DATABASE_URL"])
@@ -355,6 +352,20 @@ def test_the_worker_draws_the_fly(worker, settings):
                                expected_seq=game.seq)
     appears = Event.objects.get(game=game, type="creature_appears")
     assert appears.actor is None and appears.cause_seq is None
+
+
+def test_an_invitation_is_mailed_by_the_worker(worker, mailbox):
+    from games import services
+    from tests.service.conftest import client_for
+
+    ann = make_user("ann")
+    game = services.game_create(user=ann, variant="classic", length="long", seats=2)
+    response = client_for(ann).post(f"/api/games/{game.pk}/invite/",
+                                    {"emails": ["zed@example.org"]}, format="json")
+    assert response.status_code == 201, response.content
+    [mail] = wait_for(lambda: mailbox.to("zed@example.org"), "the invitation")
+    assert mail["Subject"] == "ann invites you to a game of Marram"
+    assert response.json()[0]["url"] in mail.get_body(("plain",)).get_content()
 
 
 # ---------------------------------------------------------------- plumbing

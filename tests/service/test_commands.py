@@ -76,3 +76,25 @@ def test_seed_demo_is_idempotent(db):
     assert sorted(game.seats.values_list("user__username", flat=True)) == ["ann", "bob"]
     assert game.seats.get(user__username="ann").user.check_password("marram-demo")
     run("verify_game", str(game.pk))
+
+
+@pytest.mark.parametrize("tampered", [True, False])
+def test_a_resignation_stored_apart_from_the_events_is_checked_and_rebuilt(game, tampered):
+    # tampered: seat 1 marked resigned with no resign event; else seat 1 resigned (and
+    # the game ended) but its row is made to say it did not
+    if not tampered:
+        services.game_resign(game=game, user=game.seats.get(index=1).user)
+    seat = game.seats.get(index=1)
+    assert seat.resigned is not tampered
+    type(seat).objects.filter(pk=seat.pk).update(resigned=tampered)  # behind the events' back
+    wrong = "stored as resigned, the replay says not" if tampered else \
+        "stored as not resigned, the replay says resigned"
+    with pytest.raises(CommandError, match="1 problem"):
+        run("verify_game", str(game.pk))
+    out = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("verify_game", str(game.pk), stdout=out)
+    assert f"seat 1: {wrong}" in out.getvalue()
+    assert "1 projection(s) rewritten" in run("rebuild_projections", str(game.pk))
+    assert game.seats.get(index=1).resigned is not tampered
+    run("verify_game", str(game.pk))

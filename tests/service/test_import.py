@@ -37,9 +37,44 @@ def test_staff_import_a_fair_record(record, staff):
     assert Game.objects.count() == games + 1
     assert Event.objects.count() == events + len(record["events"])
     assert game_record_get(game)["events"] == record["events"]
-    assert [s.user.username for s in game.seats.order_by("index")] == record["config"]["players"]
-    chance = Event.objects.filter(game=game, type__in=["creature_appears", "hop"])
+    # a name alone links no account: ann and bob here need not be the record's
+    seats = game.seats.order_by("index")
+    assert [(s.name, s.user) for s in seats] == [(n, None) for n in record["config"]["players"]]
+    assert not Event.objects.filter(game=game).exclude(actor=None).exists()
+
+
+def test_staff_may_link_the_players_to_accounts(record, staff):
+    first, second = record["config"]["players"]
+    cyd = make_user("cyd")
+    response = staff.post("/api/games/import/", {**record, "accounts": {first: "cyd"}},
+                          format="json")
+    assert response.status_code == 201, response.content
+    game = Game.objects.get(pk=body(response)["id"])
+    assert [(s.name, s.user) for s in game.seats.order_by("index")] == [(first, cyd),
+                                                                        (second, None)]
+    assert game_record_get(game)["events"] == record["events"]
+    # the same mapping gives the events their actors: cyd's seat's moves are cyd's
+    events = Event.objects.filter(game=game)
+    players = {"place", "flip", "pass", "guess", "resign"}
+    assert {e.actor for e in events if e.type in players and e.payload["player"] == 0} == {cyd}
+    assert not events.exclude(actor=None).exclude(actor=cyd).exists()
+    chance = events.filter(type__in=["creature_appears", "hop"])
     assert chance.exists() and not chance.exclude(actor=None).exists()
+
+
+@pytest.mark.parametrize(("accounts", "problem"), [
+    ({"nobody": "cyd"}, "'nobody' is not a player of this game"),
+    ({"ann": "zed"}, "there is no account 'zed' (for 'ann')"),
+    ({"ann": "cyd", "bob": "cyd"}, "an account can play only one seat"),
+])
+def test_a_mapping_that_does_not_fit_is_refused(record, staff, accounts, problem):
+    make_user("cyd")
+    games = Game.objects.count()
+    response = staff.post("/api/games/import/", {**record, "accounts": accounts},
+                          format="json")
+    assert response.status_code == 400, response.content
+    assert body(response)["code"] == "bad_accounts" and problem in body(response)["problems"]
+    assert Game.objects.count() == games
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@ seat order and the seed, publishes the commitment and deals from the seed's
 deck. Resigning: the others play on; the last one left wins."""
 
 import json
+import smtplib
 
 import pytest
 from django.core import mail
@@ -13,7 +14,10 @@ from games import services
 from games.errors import Conflict, Forbidden
 from games.models import Event, Game, Invitation
 from games.selectors import game_state_get
+from notifications import services as notes
+from notifications.models import Notification
 from tests.service.conftest import body, client_for, start_game
+from tests.service.mail_kit import eager_tasks
 
 
 @pytest.mark.django_db
@@ -70,20 +74,27 @@ def test_leaving_an_open_game_and_abandoning_it(users):
 
 
 @pytest.mark.django_db
-def test_invitations_by_email_and_by_link(users):
+def test_invitations_by_email_and_by_link(users, settings, django_capture_on_commit_callbacks):
     ann, bob, cyd, dee = users
     game = services.game_create(user=ann, variant="classic", length="long", seats=4)
     client = client_for(ann)
 
-    response = client.post(f"/api/games/{game.pk}/invite/",
-                           {"emails": ["bob@example.org", "cyd@example.org"]}, format="json")
+    # the mail goes through the outbox: a row with the invitations, a task after the commit
+    with eager_tasks(settings), django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/api/games/{game.pk}/invite/",
+                               {"emails": ["bob@example.org", "cyd@example.org"]}, format="json")
 
     assert response.status_code == 201, response.content
     invited = body(response)
     assert [i["email"] for i in invited] == ["bob@example.org", "cyd@example.org"]
     assert [m.to for m in mail.outbox] == [["bob@example.org"], ["cyd@example.org"]]
     assert invited[0]["url"] in mail.outbox[0].body
-    link = body(client.post(f"/api/games/{game.pk}/invite/", {}, format="json"))
+    assert mail.outbox[0].subject == "ann invites you to a game of Marram"
+    assert "ann has started a Classic game of Marram (long, 4 players)" in mail.outbox[0].body
+    assert set(Notification.objects.filter(kind="invitation").values_list(
+        "to_email", "status")) == {("bob@example.org", "sent"), ("cyd@example.org", "sent")}
+    with eager_tasks(settings), django_capture_on_commit_callbacks(execute=True):
+        link = body(client.post(f"/api/games/{game.pk}/invite/", {}, format="json"))
     assert len(link) == 1 and link[0]["email"] == "" and len(mail.outbox) == 2
 
     # bob follows his mail's link; dee joins by the shared link's token
@@ -103,6 +114,31 @@ def test_invitations_by_email_and_by_link(users):
     # only players invite
     assert client_for(cyd).post(f"/api/games/{game.pk}/invite/", {}, format="json"
                                 ).status_code == 403
+
+
+@pytest.mark.django_db
+def test_a_mail_server_failing_does_not_fail_the_invitation(users, settings, monkeypatch,
+                                                            django_capture_on_commit_callbacks):
+    ann = users[0]
+    game = services.game_create(user=ann, variant="classic", length="long", seats=2)
+
+    def refuse(self, *args, **kwargs):
+        raise smtplib.SMTPServerDisconnected("the server went away")
+
+    monkeypatch.setattr("django.core.mail.EmailMessage.send", refuse)
+    with eager_tasks(settings), django_capture_on_commit_callbacks(execute=True):
+        response = client_for(ann).post(f"/api/games/{game.pk}/invite/",
+                                        {"emails": ["zed@example.org"]}, format="json")
+    assert response.status_code == 201, response.content
+    [invitation] = Invitation.objects.filter(game=game)
+    [row] = Notification.objects.filter(kind="invitation")
+    # kept in the outbox to be tried again (the sweep enqueues it when it is due)
+    assert (row.to_email, row.status, row.attempts) == ("zed@example.org", "pending", 1)
+    assert "the server went away" in row.note
+    monkeypatch.undo()
+    assert notes.notification_deliver(row.pk) == "sent"
+    [sent] = mail.outbox
+    assert sent.to == ["zed@example.org"] and f"/invitations/{invitation.token}/" in sent.body
 
 
 @pytest.mark.django_db
@@ -156,3 +192,23 @@ def test_game_lists(users):
     listed = body(client_for(ann).get("/api/games/?list=mine"))["results"][0]
     assert listed["projection"]["scores"] == [0, 0]
     assert "seed" not in json.dumps(listed) and "config" not in listed
+
+
+@pytest.mark.django_db
+def test_a_game_and_its_invitations_are_made_together_or_not_at_all(users):
+    from games.signals import invitations_created
+
+    def mail_store_down(**kwargs):
+        raise RuntimeError("the outbox cannot be written")
+
+    invitations_created.connect(mail_store_down, dispatch_uid="test.mail_store_down")
+    try:
+        with pytest.raises(RuntimeError):
+            services.game_create(user=users[0], variant="classic", length="long", seats=2,
+                                 invite=["bob@example.org"], url_for=lambda token: token)
+    finally:
+        invitations_created.disconnect(dispatch_uid="test.mail_store_down")
+    assert not Game.objects.exists() and not Invitation.objects.exists()
+    game = services.game_create(user=users[0], variant="classic", length="long", seats=2,
+                                invite=["bob@example.org"], url_for=lambda token: f"/j/{token}")
+    assert list(game.invitations.values_list("email", flat=True)) == ["bob@example.org"]

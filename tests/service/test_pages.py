@@ -25,8 +25,11 @@ from tests.service.conftest import (
     seat_user,
     start_game,
 )
+from tests.service.mail_kit import eager_tasks
 
 pytestmark = pytest.mark.django_db
+
+SEED = "5eed" * 16  # for games whose seat order a test needs to know
 
 
 def signed_in(user, *, csrf: bool = False) -> Client:
@@ -116,24 +119,26 @@ def test_sign_up_signs_in_and_sign_out_signs_out(db):
 
 
 def test_home_and_nav_count_the_games_waiting_for_you(ann, bob, cyd):
-    first = start_game([ann, bob])
-    second = start_game([ann, cyd])
-    waiting = sum(to_move(g) == ann for g in (first, second))
+    # seats in the order given: ann moves first in one game and second in the other
+    first = start_game([ann, bob], seed=SEED)
+    second = start_game([cyd, ann], seed=SEED)
+    assert (to_move(first), to_move(second)) == (ann, cyd)
     page = text(signed_in(ann).get("/"))
-    if waiting:
-        assert f"{waiting} game" in page and "wait" in page
-        assert re.search(r'class="badge"[^>]*>' + str(waiting), page)
-    else:
-        assert "No game waits for your move" in page
+    assert "1 game" in page and "wait" in page
+    assert re.search(r'class="badge"[^>]*>1<', page)
+    # bob moves second in his only game
+    page = text(signed_in(bob).get("/"))
+    assert "No game waits for your move" in page and 'class="badge"' not in page
 
 
 # ---------------------------------------------------------------- lists and forms
 
 
 def test_my_games_lists_the_games_waiting_for_you_first(ann, bob, cyd):
-    games = [start_game([ann, other]) for other in (bob, cyd, bob)]
-    mine = [g for g in games if to_move(g) == ann]
-    theirs = [g for g in games if to_move(g) != ann]
+    # seats in the order given: the first player moves first
+    mine = [start_game([ann, bob], seed=SEED), start_game([ann, cyd], seed=SEED)]
+    theirs = [start_game([bob, ann], seed=SEED)]
+    assert {to_move(g) for g in mine} == {ann} and to_move(theirs[0]) == bob
     open_game = services.game_create(user=ann, variant="pitchfork", length="short", seats=3)
     page = text(signed_in(ann).get("/games/"))
     yours, _, rest = page.partition('id="their-turn-heading"')
@@ -155,14 +160,16 @@ def test_finished_games_are_listed_for_everyone_with_their_replays(finished, cyd
     assert f'data-game="{finished.pk}"' in done and "Won by ann" in done
 
 
-def test_the_lobby_creates_a_game_invites_by_email_and_lets_others_join(ann, bob):
+def test_the_lobby_creates_a_game_invites_by_email_and_lets_others_join(
+        ann, bob, settings, django_capture_on_commit_callbacks):
     client = signed_in(ann)
     assert "Start a game" in text(client.get("/lobby/"))
     refused = client.post("/lobby/", {"variant": "animals", "length": "short", "seats": 2})
     assert refused.status_code == 200 and "Animals is played as a long game only" in text(refused)
     assert not Game.objects.exists()
-    answer = client.post("/lobby/", {"variant": "classic", "length": "long", "seats": 2,
-                                     "days_per_move": 3, "emails": "zed@example.org"})
+    with eager_tasks(settings), django_capture_on_commit_callbacks(execute=True):
+        answer = client.post("/lobby/", {"variant": "classic", "length": "long", "seats": 2,
+                                         "days_per_move": 3, "emails": "zed@example.org"})
     game = Game.objects.get()
     assert answer.status_code == 302 and answer["Location"] == f"/games/{game.pk}/"
     assert (game.variant, game.seat_count, game.days_per_move) == ("classic", 2, 3)
@@ -368,6 +375,17 @@ def test_the_replay_of_a_running_game_never_shows_the_deck_or_the_seed(ann, bob)
             assert not any(f'"{tile}"' in body for tile in undrawn)
     last = json.loads(answers[-3].content)
     assert last["at"] == game.seq  # only the events so far
+
+
+def test_the_game_page_shows_the_commitment_and_the_seed_only_at_the_end(running, finished):
+    from engine import fairness
+
+    page = text(signed_in(seat_user(running, 0)).get(f"/games/{running.pk}/"))
+    assert f"<code>{running.commitment}</code>" in page
+    assert running.seed not in page and "The seed is revealed when the game is over" in page
+    page = text(signed_in(seat_user(finished, 0)).get(f"/games/{finished.pk}/"))
+    assert f"<code>{finished.commitment}</code>" in page and f"<code>{finished.seed}</code>" in page
+    assert fairness.commitment(finished.seed) == finished.commitment
 
 
 # ---------------------------------------------------------------- the admin

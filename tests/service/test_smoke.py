@@ -58,12 +58,11 @@ def test_api_schema_describes_the_api(admin_client):
     assert b"marram API" in response.content
 
 
-@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="no REDIS_URL: Celery runs eagerly")
-def test_celery_reaches_the_broker_in_redis_url():
+def test_celery_reaches_the_broker_in_redis_url(redis_url):
     from marram_site.celery import app
 
     broker_url = settings.CELERY_BROKER_URL
-    assert broker_url == os.environ["REDIS_URL"]
+    assert broker_url == redis_url
     with app.connection_for_write() as conn:
         conn.ensure_connection(max_retries=1)
         assert conn.connected

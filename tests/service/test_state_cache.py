@@ -116,3 +116,24 @@ def test_listing_legal_actions_leaves_the_served_state_alone():
         if action["type"] in ("place", "flip"):
             engine.claim_options(state, action)
     assert (list(state.board), engine.player_view(state), engine.legal_actions(state)) == before
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("cached", [False, True])
+def test_a_move_landing_after_the_row_was_read_is_not_replayed(cached):
+    ann, bob = make_user("ann"), make_user("bob")
+    game = play(start_game([ann, bob]), until=lambda s: s.events >= 3)
+    read_at = game.seq
+    # another request appends an event after this one read the game's row
+    fresh = type(game).objects.get(pk=game.pk)
+    state = game_state_get(fresh)
+    services.action_submit(game=fresh, user=seat_user(fresh, state.current),
+                           action=engine.legal_actions(state)[0], expected_seq=fresh.seq)
+    states.clear()  # a worker that has not seen the game: a replay from zero ...
+    if cached:  # ... or one that saw its start: a catch-up
+        states.put(game.pk, 0, engine.new_game(engine.config_from_json(game.config)))
+    served = game_state_get(game)
+    assert served.events == read_at  # the game as its row says, not a 500
+    assert (states.catch_ups, states.misses) == ((1, 0) if cached else (0, 1))
+    game.refresh_from_db()
+    assert game.seq == read_at + 1

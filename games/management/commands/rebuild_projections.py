@@ -1,5 +1,6 @@
-"""Rebuild the projection of games (scores, whose turn, winners) by replaying their
-events from zero; all started games unless ids are given."""
+"""Rebuild what is stored beside the events of games (the projection: scores, whose
+turn, winners; and which seats have resigned) by replaying their events from zero;
+all started games unless ids are given."""
 
 from django.core.management.base import BaseCommand, CommandError
 

@@ -37,6 +37,11 @@ def game_problems(game: Game) -> list[str]:
         if fresh.get(key) != game.projection.get(key):
             problems.append(f"{key}: stored {game.projection.get(key)!r}, replay gives "
                             f"{fresh.get(key)!r}")
+    stored = {seat.index: seat.resigned for seat in game.seats.exclude(index=None)}
+    for index, resigned in sorted(stored.items()):
+        if resigned != (index in replay.state.resigned):
+            problems.append(f"seat {index}: stored as {'' if resigned else 'not '}resigned, "
+                            f"the replay says {'' if not resigned else 'not '}resigned")
     finished = game.status == Game.Status.FINISHED
     if replay.state.finished != finished:
         problems.append(f"the game is {game.status} but the replay is "

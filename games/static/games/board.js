@@ -1182,3 +1182,24 @@ export function attachPanZoom(svg) {
   svg.__marramPanZoom = ctl;
   return ctl;
 }
+
+const ZOOM_STEP = 1.3;
+
+/**
+ * The zoom buttons beside a board. `ids` names the buttons ({zoomIn, zoomOut,
+ * fit}); `current()` gives the board's latest renderBoard result (pages redraw
+ * it). `onZoom` runs as the player zooms (a page then stops refitting the board
+ * by itself), `onFit` as they fit it again.
+ */
+export function wireZoomButtons(ids, current, { onZoom, onFit }) {
+  const zoom = (factor) => () => {
+    onZoom();
+    current().panZoom.zoomBy(factor);
+  };
+  document.getElementById(ids.zoomIn).addEventListener("click", zoom(1 / ZOOM_STEP));
+  document.getElementById(ids.zoomOut).addEventListener("click", zoom(ZOOM_STEP));
+  document.getElementById(ids.fit).addEventListener("click", () => {
+    onFit();
+    current().fit();
+  });
+}

@@ -10,7 +10,7 @@
 // A flip: choose a tile with a spade (on the board or from "Flip a tile") -> rotation
 // -> claim -> confirm. Only the legal actions the server lists are ever offered.
 
-import { renderBoard, tokenSpot } from "./board.js";
+import { renderBoard, tokenSpot, wireZoomButtons } from "./board.js";
 import { creatureLines, h, renderLog, renderPlayers, tileSvg } from "./panels.js";
 
 const root = document.getElementById("game");
@@ -544,28 +544,9 @@ function startPolling() {
 // ---------------------------------------------------------------------------
 // drawing the page
 
-function statusText() {
-  const s = st();
-  const names = players();
-  if (s.finished) {
-    const winners = s.winners.map((w) => names[w]);
-    const best = s.winners.length ? s.scores[s.winners[0]] : 0;
-    if (winners.length > 1) return `Game over: ${winners.join(" and ")} tie with ${best} points.`;
-    if (winners.length === 1) return `Game over: ${winners[0]} wins with ${best} points.`;
-    return "Game over.";
-  }
-  const aw = s.awaiting;
-  if (aw.kind === "chance") {
-    return `Waiting for the ${aw.creature} to ${aw.event === "appear" ? "appear" : "hop"}.`;
-  }
-  const mine = page.you !== null && aw.player === page.you;
-  if (aw.kind === "guess") {
-    return mine ? `Your turn: guess the ${aw.creature}'s hops.`
-      : `Waiting for ${names[aw.player]} to guess the ${aw.creature}'s hops.`;
-  }
-  return mine ? `Your turn: move ${aw.move} of 2.`
-    : `${names[aw.player]} to play: move ${aw.move} of 2.`;
-}
+// whose turn it is, or how the game ended, for this player: worded by the server
+// (games/pages/reads.status_text) with every state it sends
+const statusText = () => page.status_text;
 
 function setText(node, text) {
   if (node && node.textContent !== text) node.textContent = text;
@@ -866,17 +847,11 @@ svg.addEventListener("keydown", (ev) => {
   if (ev.target === svg && ["+", "-", "=", "_", "ArrowLeft", "ArrowRight", "ArrowUp",
     "ArrowDown"].includes(ev.key)) moved();
 });
-document.getElementById("zoom-in").addEventListener("click", () => {
-  moved();
-  board.panZoom.zoomBy(1 / 1.3);
-});
-document.getElementById("zoom-out").addEventListener("click", () => {
-  moved();
-  board.panZoom.zoomBy(1.3);
-});
-document.getElementById("zoom-fit").addEventListener("click", () => {
-  userMoved = false;
-  board.fit();
+wireZoomButtons({ zoomIn: "zoom-in", zoomOut: "zoom-out", fit: "zoom-fit" }, () => board, {
+  onZoom: moved,
+  onFit: () => {
+    userMoved = false;
+  },
 });
 document.addEventListener("keydown", (ev) => {
   if (ev.key === "Escape" && ui.mode !== "idle" && !ui.busy) cancelMove();

@@ -6,7 +6,7 @@
 // it); GET <steps-url>?at=N gives the game after N events (board, players, the
 // points that event scored). Steps are fetched as needed and kept.
 
-import { renderBoard } from "./board.js";
+import { renderBoard, wireZoomButtons } from "./board.js";
 import { colourOf, creatureLines, h, renderLog, renderPlayers, swatch } from "./panels.js";
 
 const root = document.getElementById("replay");
@@ -251,18 +251,13 @@ function wire() {
   svg.addEventListener("keydown", (ev) => {
     if (["+", "-", "=", "_", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(ev.key)) moved();
   });
-  document.getElementById("replay-zoom-in").addEventListener("click", () => {
-    moved();
-    board.panZoom.zoomBy(1 / 1.3);
-  });
-  document.getElementById("replay-zoom-out").addEventListener("click", () => {
-    moved();
-    board.panZoom.zoomBy(1.3);
-  });
-  document.getElementById("replay-zoom-fit").addEventListener("click", () => {
-    userMoved = false;
-    board.fit();
-  });
+  wireZoomButtons({ zoomIn: "replay-zoom-in", zoomOut: "replay-zoom-out", fit: "replay-zoom-fit" },
+    () => board, {
+      onZoom: moved,
+      onFit: () => {
+        userMoved = false;
+      },
+    });
 }
 
 async function start() {

@@ -1,0 +1,57 @@
+"""Celery tasks of the games app, and how the apps hand tasks to the broker.
+
+A task takes ids, calls a service, and may run twice: tasks are acknowledged
+after they run (CELERY_TASK_ACKS_LATE), so one a worker was running when it
+died is delivered again, and every service a task calls checks under the game's
+lock what is still due.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from celery import shared_task
+from django.conf import settings
+from django.db import transaction
+
+from games import services
+from games.errors import NotFound
+
+logger = logging.getLogger(__name__)
+
+IDEMPOTENT = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
+
+
+@shared_task(**IDEMPOTENT)
+def resolve_chance(game_id: int) -> int:
+    """Draw the fly or frog event the game waits for (and what follows it)."""
+    try:
+        return len(services.chance_resolve(game_id))
+    except NotFound:
+        return 0
+
+
+def enqueue(task: Any, *args: Any) -> bool:
+    """Hand a task to the broker, once, briefly; False (and a log line) if it is down.
+    Whatever is not enqueued is found again by the beat sweep."""
+    try:
+        task.apply_async(args=args, retry=False)
+    except Exception as error:  # kombu wraps every broker failure differently
+        if settings.CELERY_TASK_ALWAYS_EAGER and not _is_broker_error(error):
+            raise  # an eager task that fails is a bug to see, not a broker to wait for
+        logger.warning("could not enqueue %s%s: %s; the outbox sweep will retry",
+                       task.name, args, error)
+        return False
+    return True
+
+
+def _is_broker_error(error: Exception) -> bool:
+    from kombu.exceptions import OperationalError
+
+    return isinstance(error, (OperationalError, ConnectionError, OSError))
+
+
+def enqueue_on_commit(task: Any, *args: Any) -> None:
+    """Enqueue the task once the current transaction commits (never if it rolls back)."""
+    transaction.on_commit(lambda: enqueue(task, *args))
