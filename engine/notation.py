@@ -126,3 +126,25 @@ def parse_action(text: str, player: Seat) -> dict[str, Any]:
                                 "or 'escape'")
         return {"type": "guess", "player": player, "creature": words[1].lower(), "hops": hops}
     raise NotationError(f"'{words[0]}' is not a move: start with place, flip, pass or guess")
+
+
+def describe_event(event: dict[str, Any], names: list[str], *, forced: bool = False) -> str:
+    """One line of a game's story: a player's move in the notation ("ann: place T17
+    back 1,-2 r2"), anything else in words. ``forced``: a pass the server made."""
+    kind = event.get("type")
+    seat = event.get("player")
+    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+    if kind == "creature_appears":
+        return f"the {event['creature']} appears at {event['at'][0]},{event['at'][1]}"
+    if kind == "hop":
+        return f"the {event['creature']} hops to {event['to'][0]},{event['to'][1]}"
+    if kind == "timeout":
+        return f"{who} ran out of time"
+    if kind == "resign":
+        return f"{who} resigned"
+    if kind == "pass" and forced:
+        return f"{who} could lay no tile and passed"
+    try:
+        return f"{who}: {format_action(dict(event))}"
+    except (NotationError, KeyError):
+        return f"{who}: {kind}"

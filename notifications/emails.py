@@ -11,7 +11,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 import engine
-from engine.notation import NotationError, format_action
+from engine.notation import describe_event, format_action
 from engine.rules import MOVES_PER_TURN
 from engine.state import GameState
 from games.models import Event, Game
@@ -44,28 +44,6 @@ def duration_words(left: timedelta) -> str:
     return "less than an hour"
 
 
-def event_words(payload: dict[str, Any], names: list[str], *, forced: bool = False) -> str:
-    """One line of the game's story, in the notation where a player could write it."""
-    kind = payload["type"]
-    who = names[payload["player"]] if "player" in payload else ""
-    if kind == "creature_appears":
-        x, y = payload["at"]
-        return f"The {payload['creature']} appears at {x},{y}."
-    if kind == "hop":
-        x, y = payload["to"]
-        return f"The {payload['creature']} hops to {x},{y}."
-    if kind == "timeout":
-        return f"{who} ran out of time."
-    if kind == "resign":
-        return f"{who} left the game."
-    if kind == "pass" and forced:
-        return f"{who} could lay no tile and passed."
-    try:
-        return f"{who}: {format_action(payload)}"
-    except NotationError:
-        return f"{who}: {kind}"
-
-
 def _names(game: Game) -> list[str]:
     return list(engine.config_from_json(game.config).players)
 
@@ -84,7 +62,7 @@ def _since_last_move(events: list[Event], seat: int, names: list[str]) -> list[s
     """What happened since the seat's own last move."""
     own = [i for i, e in enumerate(events) if e.actor_id is not None and e.type != "resign"
            and e.payload.get("player") == seat]
-    lines = [event_words(e.payload, names, forced=e.actor_id is None and e.type == "pass")
+    lines = [describe_event(e.payload, names, forced=e.actor_id is None and e.type == "pass")
              for e in events[own[-1] + 1 if own else 0:]]
     if len(lines) > MAX_CHANGES:
         lines = [f"... {len(lines) - MAX_CHANGES} earlier events ...", *lines[-MAX_CHANGES:]]

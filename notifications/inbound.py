@@ -25,7 +25,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 import engine
-from engine.notation import NotationError, format_action, parse_action
+from engine.notation import NotationError, describe_event, format_action, parse_action
 from games import services as game_services
 from games.errors import ServiceError, StaleSeq
 from games.models import Game, Seat
@@ -146,7 +146,7 @@ def _play(record: InboundMail, sender: str, text: str) -> dict[str, Any]:
         "seat": bound.seat,
         "seq": result.seq,
         "played": format_action(played.payload),
-        "after": [emails.event_words(e.payload, names, forced=e.actor_id is None)
+        "after": [describe_event(e.payload, names, forced=e.actor_id is None)
                   for e in after],
         "awaiting": emails.awaiting_words(result.awaiting) if yours else "",
         "finished": result.status == Game.Status.FINISHED,

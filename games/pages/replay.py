@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from engine.notation import format_action
+from engine.notation import describe_event
 from engine.record import replay_events
 from engine.state import GameState
 from games.models import Event, Game
@@ -29,26 +29,6 @@ def _rows(game: Game, stop: int | None = None) -> list[dict[str, Any]]:
     if stop is not None:
         rows = rows.filter(seq__lt=stop)
     return list(rows.values(*EVENT_FIELDS))
-
-
-def describe_event(event: dict[str, Any], players: list[str]) -> str:
-    """One line for an event, in the notation players write where there is one."""
-    kind = event.get("type")
-    seat = event.get("player")
-    name = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
-    if kind in ("place", "flip", "pass", "guess"):
-        return f"{name}: {format_action(event)}"
-    if kind == "timeout":
-        return f"{name} ran out of time"
-    if kind == "resign":
-        return f"{name} resigned"
-    if kind == "creature_appears":
-        x, y = event["at"]
-        return f"the {event['creature']} appears at {x},{y}"
-    if kind == "hop":
-        x, y = event["to"]
-        return f"the {event['creature']} hops to {x},{y}"
-    return str(kind)
 
 
 def _moved_at(event: dict[str, Any] | None) -> list[int] | None:

@@ -44,3 +44,19 @@ def test_unparseable_moves_say_why(text, says):
     with pytest.raises(NotationError, match=None) as err:
         parse_action(text, 0)
     assert says in str(err.value)
+
+
+def test_events_told_as_a_story():
+    from engine.notation import describe_event
+
+    names = ["ann", "bob"]
+    assert describe_event(ACTIONS[0] | {"player": 0}, names) == \
+        "ann: place T17 back 1,-2 r2 claim arc 4"
+    assert describe_event({"type": "pass", "player": 1}, names, forced=True) == \
+        "bob could lay no tile and passed"
+    assert describe_event({"type": "hop", "creature": "frog", "to": [2, -1]}, names) == \
+        "the frog hops to 2,-1"
+    assert describe_event({"type": "creature_appears", "creature": "fly", "at": [0, 3]},
+                          names) == "the fly appears at 0,3"
+    assert describe_event({"type": "timeout", "player": 0}, names) == "ann ran out of time"
+    assert describe_event({"type": "resign", "player": 1}, names) == "bob resigned"
