@@ -110,6 +110,9 @@ Face = dict[str, Any]
 Seg = tuple[str, str, tuple[int, ...]]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+from engine.catalogue_check import runs  # noqa: E402  (the checker's geometry, shared)
+
 OUT_PATH = os.path.join(ROOT, "engine", "data", "standard.json")
 
 SEED = 0x4D617272616D  # "Marram"; the only source of randomness below.
@@ -176,24 +179,9 @@ def swap_terrain(t: str) -> str:
     return "".join(swap_letter(c) for c in t)
 
 
-def runs_of(terrain: str) -> list[int]:
-    """Run index of each arc (circular runs of equal letters)."""
-    if len(set(terrain)) == 1:
-        return [0] * 8
-    start = next(p for p in range(8) if terrain[p] != terrain[p - 1])
-    run = [0] * 8
-    r = -1
-    for i in range(8):
-        p = (start + i) % 8
-        if terrain[p] != terrain[p - 1]:
-            r += 1
-        run[p] = r
-    return run
-
-
 def regions_of(face: Face) -> list[int]:
     """Region index of each arc: runs merged by links."""
-    run = runs_of(face["terrain"])
+    run = runs(face["terrain"])
     parent = list(range(max(run) + 1))
 
     def find(x: int) -> int:
