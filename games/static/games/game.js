@@ -568,9 +568,12 @@ function renderStatus() {
 function hint() {
   if (ui.busy) return "Sending your move…";
   if (ui.mode === "idle") {
-    return flipsFor().length
-      ? "Choose a tile and the face to lay, or flip a tile that has a spade."
-      : "Choose a tile and the face to lay.";
+    const canLay = legal().some((a) => a.type === "place");
+    const canFlip = flipsFor().length > 0;
+    if (canLay && canFlip) return "Choose a tile and the face to lay, or flip a tile that has a spade.";
+    if (canLay) return "Choose a tile and the face to lay.";
+    if (canFlip) return "No tile of yours fits: flip a tile that has a spade, or pass.";
+    return "No tile of yours fits: pass.";
   }
   if (!ui.at) {
     const n = highlights().length;
