@@ -27,19 +27,24 @@ def summary(state: GameState) -> dict[str, Any]:
             for s in range(state.players)
         ],
         "tiles_on_board": len(state.board),
-        "deck_left": state.deck_left,
+        "tiles_left": state.deck_left,
         "events": state.events,
     }
 
 
-def tile_view(state: GameState, pos: tuple[int, int], t: Placed) -> dict[str, Any]:
+def tile_view(state: GameState, pos: tuple[int, int], t: Placed,
+              features: bool = False) -> dict[str, Any]:
+    """A laid tile as it lies; with ``features``, the id of the feature of each
+    region and segment (the keys of the player view's ``features``)."""
     feats = state.features
     static = _static_view(t)
     view = dict(static)
     view["at"] = list(pos)
-    view["regions"] = [{**r, "feature": feats.find(n)}
-                       for r, n in zip(static["regions"], t.region_nodes, strict=True)]
-    view["beasts"] = [{**b, "feature_type": feats.of(n).btype, "feature": feats.find(n)}
+    if features:
+        view["regions"] = [{**r, "feature": feats.find(n)}
+                           for r, n in zip(static["regions"], t.region_nodes, strict=True)]
+    view["beasts"] = [{**b, "feature_type": feats.of(n).btype}
+                      | ({"feature": feats.find(n)} if features else {})
                       for b, n in zip(static["beasts"], t.seg_nodes, strict=True)
                       if n is not None]
     view["spade"] = t.spade
@@ -145,7 +150,7 @@ def player_view(state: GameState, seat: Seat | None = None,
         },
         "resigned": sorted(state.resigned),
         "moves_in_turn": state.moves_in_turn,
-        "board": [tile_view(state, p, state.board[p]) for p in sorted(state.board)],
+        "board": [tile_view(state, p, state.board[p], features) for p in sorted(state.board)],
         "creatures": {
             name: {"status": c.status, "at": list(c.at) if c.at else None, "hops": c.hops,
                    "guesses": {str(s): g for s, g in c.guesses.items()}, "outcome": c.outcome}

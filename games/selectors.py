@@ -215,7 +215,7 @@ def public_state(seen: dict[str, Any], *, faces: bool = False) -> dict[str, Any]
         "scores": seen["scores"],
         "target": seen["target"],
         "supply": seen["supply"],
-        "tiles_left": seen["deck_left"],  # a count
+        "tiles_left": seen["tiles_left"],  # a count
         "tiles_on_board": seen["tiles_on_board"],
         "hands": seen["hands"],
         "resigned": seen["resigned"],

@@ -55,7 +55,7 @@ def test_hand_is_topped_up_to_three_at_the_end_of_the_turn():
     assert s.hands[0] == ["G2", "G3"]  # not during the turn
     s = place(s, 0, "G2", (2, 0))
     assert s.hands[0] == ["G3", "G7", "G8"]  # the next tiles of the deck, in order
-    assert summary(s)["deck_left"] == 1
+    assert summary(s)["tiles_left"] == 1
 
 
 def test_top_up_stops_when_the_deck_runs_out():
@@ -86,7 +86,7 @@ def test_pass_with_nothing_that_fits_deals_a_fresh_hand_for_the_same_move():
     s = pass_(s, 0)
     assert s.hands[0] == ["G7", "G8", "G9"]  # the old hand is out of the game
     assert awaiting(s) == {"kind": "move", "player": 0, "move": 1}  # same move
-    assert summary(s)["deck_left"] == 1
+    assert summary(s)["tiles_left"] == 1
     s = place(s, 0, "G7", (1, 0))
     s = place(s, 0, "G8", (2, 0))
     assert s.current == 1
@@ -133,7 +133,7 @@ def test_timeout_before_any_move_keeps_the_whole_hand():
     s = game(GRASS, [["G1", "G2", "G3"], ["G4", "G5", "G6"]], rest=["G7"])
     s = timeout(s, 0)
     assert s.hands[0] == ["G1", "G2", "G3"]
-    assert summary(s)["deck_left"] == 1
+    assert summary(s)["tiles_left"] == 1
     assert s.current == 1
 
 
