@@ -162,11 +162,9 @@ def gunicorn(url: str, workers: int, threads: int, worker_class: str) -> Iterato
             time.sleep(0.1)
         yield port
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        from testservices import stop
+
+        stop(process, timeout=15)
 
 
 TICK = os.sysconf("SC_CLK_TCK")

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
-from rest_framework import exceptions, serializers, status
+from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, IsAdminUser
@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors, services
-from games.errors import GameFinished, Invalid
+from games.errors import Invalid
 from games.models import Game
 from games.serializers import (
     ActionResultSerializer,
@@ -226,12 +226,7 @@ class InvitationDetail(APIView):
 
     @extend_schema(responses=GameSerializer)
     def get(self, request: Request, token: str) -> Response:
-        from games.models import Invitation
-
-        invitation = Invitation.objects.filter(token=token).select_related("game").first()
-        if invitation is None:
-            raise exceptions.NotFound("there is no such invitation")
-        return Response(GameSerializer(invitation.game).data)
+        return Response(GameSerializer(selectors.invitation_get(token).game).data)
 
     @extend_schema(request=EmptySerializer, responses={200: GameSerializer, 409: ERROR})
     def post(self, request: Request, token: str) -> Response:
@@ -274,10 +269,7 @@ class GameClaims(APIView):
     """The claims that may go with a place or flip you are about to make."""
 
     def _answer(self, request: Request, game_id: int, action: dict[str, Any]) -> Response:
-        game = selectors.game_get(game_id)
-        if game.status == Game.Status.FINISHED:
-            raise GameFinished("the game is over")
-        claims = selectors.game_claims_get(game, request.user, action)
+        claims = selectors.game_claims_get(selectors.game_get(game_id), request.user, action)
         return Response({"action": action, "claims": claims})
 
     @extend_schema(

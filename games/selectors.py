@@ -15,8 +15,8 @@ from django.db.models import Prefetch, QuerySet
 import engine
 from engine.record import FORMAT, VERSION
 from engine.state import GameState
-from games.errors import Conflict, Forbidden, Invalid, NotFound
-from games.models import Event, Game, Seat
+from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound
+from games.models import Event, Game, Invitation, Seat
 from games.state_cache import states
 
 # ---------------------------------------------------------------- state
@@ -251,6 +251,8 @@ def game_claims_get(
 ) -> list[dict[str, Any]]:
     """The claims that may go with the user's place or flip now; IllegalAction if the
     move itself is not legal."""
+    if game.status == Game.Status.FINISHED:
+        raise GameFinished("the game is over")
     you = seat_index_of(game, user)
     if you is None:
         raise Forbidden("you have no seat in this game", code="not_a_player")
@@ -260,6 +262,13 @@ def game_claims_get(
         raise Forbidden(f"you play seat {you}", code="not_your_seat")
     state = game_state_get(game)
     return engine.claim_options(state, {**action, "player": you})
+
+
+def invitation_get(token: str) -> Invitation:
+    invitation = Invitation.objects.filter(token=token).select_related("game").first()
+    if invitation is None:
+        raise NotFound("there is no such invitation: ask for a new link")
+    return invitation
 
 
 def game_events_get(game: Game, since: int = 0) -> QuerySet[Event]:

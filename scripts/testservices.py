@@ -170,6 +170,16 @@ def redis_ping(port: int) -> bool:
         return False
 
 
+def stop(process: subprocess.Popen, timeout: float) -> None:
+    """Ask a server to stop; kill it if it has not within ``timeout`` seconds."""
+    process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 @contextlib.contextmanager
 def redis() -> Iterator[str]:
     """Yield the REDIS_URL of a fresh Redis server with no persistence."""
@@ -200,12 +210,7 @@ def redis() -> Iterator[str]:
         log(f"Redis on 127.0.0.1:{port}")
         yield f"redis://127.0.0.1:{port}/0"
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process, timeout=10)
         shutil.rmtree(workdir, ignore_errors=True)
 
 

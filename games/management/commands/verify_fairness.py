@@ -1,35 +1,28 @@
 """Check that a finished game's deck and chance events follow from its seed and
 that the seed matches the commitment published at the start."""
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 import engine
 from engine import fairness
 from games.errors import Conflict
+from games.management.commands._checks import GameCheckCommand
 from games.models import Game
 from games.selectors import game_record_get
 
 
-class Command(BaseCommand):
+class Command(GameCheckCommand):
     help = __doc__
+    failed = "NOT fair"
 
-    def add_arguments(self, parser):
-        parser.add_argument("game_id", type=int)
-
-    def handle(self, *args, game_id: int, **options):
-        game = Game.objects.filter(pk=game_id).first()
-        if game is None:
-            raise CommandError(f"there is no game {game_id}")
+    def problems(self, game: Game) -> list[str]:
         try:
             record = game_record_get(game)
         except Conflict:
-            raise CommandError(f"game {game_id} is {game.status}: its seed stays secret "
+            raise CommandError(f"game {game.pk} is {game.status}: its seed stays secret "
                                "until it is finished") from None
-        problems = fairness.verify(record, game.seed, game.commitment,
-                                   engine.standard().deck_ids())
-        for problem in problems:
-            self.stdout.write(f"game {game_id}: {problem}")
-        if problems:
-            raise CommandError(f"game {game_id} is NOT fair: {len(problems)} problem(s)")
-        self.stdout.write(f"game {game_id}: fair: the deck and every chance event follow "
-                          "from the committed seed")
+        return fairness.verify(record, game.seed, game.commitment,
+                               engine.standard().deck_ids())
+
+    def passed(self, game: Game) -> str:
+        return "fair: the deck and every chance event follow from the committed seed"

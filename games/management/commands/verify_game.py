@@ -1,9 +1,9 @@
 """Replay a game from zero through the current engine and compare the outcome
 with what the service stored. Exits non-zero on any problem."""
 
-from django.core.management.base import BaseCommand, CommandError
 
 import engine
+from games.management.commands._checks import GameCheckCommand
 from games.models import Event, Game
 from games.selectors import game_replay, projection_of
 
@@ -49,19 +49,12 @@ def game_problems(game: Game) -> list[str]:
     return problems
 
 
-class Command(BaseCommand):
+class Command(GameCheckCommand):
     help = __doc__
+    failed = "the replay disagrees"
 
-    def add_arguments(self, parser):
-        parser.add_argument("game_id", type=int)
+    def problems(self, game: Game) -> list[str]:
+        return game_problems(game)
 
-    def handle(self, *args, game_id: int, **options):
-        game = Game.objects.filter(pk=game_id).first()
-        if game is None:
-            raise CommandError(f"there is no game {game_id}")
-        problems = game_problems(game)
-        for problem in problems:
-            self.stdout.write(f"game {game_id}: {problem}")
-        if problems:
-            raise CommandError(f"game {game_id}: {len(problems)} problem(s)")
-        self.stdout.write(f"game {game_id}: {game.seq} events replay to the stored outcome")
+    def passed(self, game: Game) -> str:
+        return f"{game.seq} events replay to the stored outcome"
