@@ -219,17 +219,17 @@ def lay(state: GameState, tile: TileDef, face: str, rotation: int, pos: Pos) -> 
             continue
         s2 = (s + 2) % 4
         for r in nb.o.side_regions[s2]:
-            feats.of(nb.region_nodes[r]).open -= 1
+            feats.edit(nb.region_nodes[r]).open -= 1
         theirs = nb.live_segment(s2)
         if theirs is not None:
-            feats.of(theirs).open -= 1
+            feats.edit(theirs).open -= 1
         _join(feats, placed, s, nb)
     # bulges at the tile's other three corners, each owned by the tile south-east of it
     for gx, gy in ((x + 1, y), (x + 1, y + 1), (x, y + 1)):
         owner = board.get((gx, gy))
         if owner is not None and (gx - 1, gy - 1) in board and (gx, gy - 1) in board \
                 and (gx - 1, gy) in board:
-            feats.of(owner.region_nodes[owner.o.region_of_arc[0]]).bulges += 1
+            feats.edit(owner.region_nodes[owner.o.region_of_arc[0]]).bulges += 1
     return placed
 
 
@@ -278,7 +278,7 @@ def turn_over(state: GameState, pos: Pos, rotation: int) -> Placed:
         feats.reset(n, base_feature(state, p, board[p], feats.node_ref[n], feats.node_beast[n]))
         token = board[p].token
         if token is not None and token[2] == n:
-            feats.roots[n].claims.append((n, token[0]))
+            feats.own(n).claims.append((n, token[0]))
     _add_nodes(state, pos, placed)
     tiles = {feats.node_pos[n] for n in members}
     tiles.add(pos)

@@ -5,6 +5,11 @@ nodes joined across shared sides. Each root carries the feature's totals
 (open sides, bulges, items, segment kinds, claims), so completion is known the
 moment the last open side closes. Placing a tile only merges; a flip can split
 features, so the features through the flipped tile are rebuilt from their nodes.
+
+Copies share their features, copy on write: a state copied before a move (the
+pure ``apply``) copies only the few features the move changes, not the hundreds
+on the board. So every change to a feature goes through ``Features.own`` (or
+``edit``), which hands back a feature this copy alone holds.
 """
 from __future__ import annotations
 
@@ -33,6 +38,8 @@ class Feature:
     ends: int = 0
     bodies: int = 0
     saddles: int = 0
+    owner: object = field(default=None, compare=False, repr=False)
+    """The Features that may change it in place (see Features.own)."""
 
     def absorb(self, other: Feature) -> None:
         self.nodes += other.nodes
@@ -90,12 +97,27 @@ class Features:
     """The region index (patch node) or segment index (beast node) on its tile."""
     node_beast: list[bool] = field(default_factory=list)
     roots: dict[int, Feature] = field(default_factory=dict)
+    _token: object = field(default_factory=object, compare=False, repr=False)
+    """Stamped on the features this instance owns; a new one disowns them all."""
 
     def copy(self) -> Features:
-        return Features(
-            self.parent[:], self.node_pos[:], self.node_ref[:], self.node_beast[:],
-            {r: f.copy() for r, f in self.roots.items()},
-        )
+        """A copy sharing every feature with this one: from now on both sides copy
+        a feature before changing it."""
+        self._token = object()  # ours are shared now too
+        return Features(self.parent[:], self.node_pos[:], self.node_ref[:],
+                        self.node_beast[:], dict(self.roots))
+
+    def own(self, root: int) -> Feature:
+        """The feature at ``root``, to change: copied first if it may be shared."""
+        feature = self.roots[root]
+        if feature.owner is not self._token:
+            feature = self.roots[root] = feature.copy()
+            feature.owner = self._token
+        return feature
+
+    def edit(self, n: int) -> Feature:
+        """The feature node ``n`` belongs to, to change (see own)."""
+        return self.own(self.find(n))
 
     def new_node(self, pos: Pos, ref: int, feature: Feature) -> int:
         n = len(self.parent)
@@ -103,7 +125,7 @@ class Features:
         self.node_pos.append(pos)
         self.node_ref.append(ref)
         self.node_beast.append(feature.beast)
-        feature.nodes = [n]
+        feature.nodes, feature.owner = [n], self._token
         self.roots[n] = feature
         return n
 
@@ -117,23 +139,23 @@ class Features:
         return root
 
     def of(self, n: int) -> Feature:
+        """The feature node ``n`` belongs to, to read (to change it: edit)."""
         return self.roots[self.find(n)]
 
     def union(self, a: int, b: int) -> None:
         ra, rb = self.find(a), self.find(b)
         if ra == rb:
             return
-        fa, fb = self.roots[ra], self.roots[rb]
-        if len(fa.nodes) < len(fb.nodes):
-            ra, rb, fa, fb = rb, ra, fb, fa
+        if len(self.roots[ra].nodes) < len(self.roots[rb].nodes):
+            ra, rb = rb, ra
         self.parent[rb] = ra
-        fa.absorb(fb)
+        self.own(ra).absorb(self.roots[rb])
         del self.roots[rb]
 
     def reset(self, n: int, feature: Feature) -> None:
         """Make n a root of its own again, with its own totals (during a rebuild)."""
         self.parent[n] = n
-        feature.nodes = [n]
+        feature.nodes, feature.owner = [n], self._token
         self.roots[n] = feature
 
     def drop(self, root: int) -> Feature:

@@ -248,7 +248,7 @@ def _claim(state: GameState, seat: Seat, placed: Placed, claim: Any) -> None:
                             "a claimed feature cannot be claimed again")
     state.supply(token)[seat] -= 1
     placed.token = (seat, token, node)
-    feature.claims.append((node, seat))
+    state.features.edit(node).claims.append((node, seat))
 
 
 def _after_move(state: GameState, seat: Seat, pos: Pos, placed: Placed, claim: Any,
@@ -259,7 +259,7 @@ def _after_move(state: GameState, seat: Seat, pos: Pos, placed: Placed, claim: A
                           if n is not None)
     done = [r for r in roots if feats.roots[r].complete]
     for r in done:
-        f = feats.roots[r]
+        f = feats.own(r)  # scoring sends its tokens home
         kind = (f.btype if is_regular(f) else "freak") if f.beast else \
             ("grass" if f.terrain == "G" else "sand")
         state.completed[kind] = state.completed.get(kind, 0) + 1
@@ -287,7 +287,8 @@ def _after_move(state: GameState, seat: Seat, pos: Pos, placed: Placed, claim: A
 
 
 def _score(state: GameState, f: Feature, value: int, final: bool = False) -> None:
-    """Award a feature to its majority and send its tokens home."""
+    """Award a feature to its majority and send its tokens home (unless ``final``:
+    then ``f`` is only read; otherwise it must be the state's own, Features.own)."""
     counts = f.holders(state.players)
     for s in majority(counts):
         state.scores[s] += value

@@ -20,6 +20,24 @@ def tokens_on_board(state: GameState, seat: int) -> int:
     return sum(1 for t in state.board.values() if t.token and t.token[0] == seat)
 
 
+def facts(state: GameState) -> tuple:
+    """Everything a move can change, as plain values: the board tile by tile, every
+    feature's totals and tokens, the union-find, supplies, scores, creatures, log."""
+    feats = state.features
+    return (
+        {p: (t.face, t.rotation, t.inverted, tuple(t.region_nodes), tuple(t.seg_nodes),
+             t.spade, t.flips, t.token) for p, t in state.board.items()},
+        {r: (f.beast, f.terrain, tuple(f.nodes), f.open, tuple(f.claims), f.bulges, f.gold,
+             f.silver, f.flower, f.btype, f.heads, f.tails, f.ends, f.bodies, f.saddles)
+         for r, f in feats.roots.items()},
+        [feats.find(n) for n in range(len(feats.parent))],
+        sorted(state.frontier), state.drawn, [tuple(h) for h in state.hands],
+        tuple(state.boots), tuple(state.pitchforks), tuple(state.spades),
+        tuple(state.scores), state.current, state.moves_in_turn, state.finished,
+        player_view(state),
+    )
+
+
 def check_invariants(state: GameState, before: list[int]) -> None:
     total = len(state.config.deck) + 1
     in_hands = sum(len(h) for h in state.hands)
@@ -63,10 +81,10 @@ def test_every_step_conserves_and_apply_is_pure(variant: str, players: int, seed
     walk = new_game(make_config(cfg.variant, cfg.length, cfg.players, cfg.catalogue,
                                 cfg.deck, cfg.starter))
     for event in record.events:
-        before_view = player_view(walk)
+        before = facts(walk)
         before_scores = list(walk.scores)
         nxt = apply(walk, event)
-        assert player_view(walk) == before_view  # apply never changes its argument
+        assert facts(walk) == before  # apply never changes its argument
         check_invariants(nxt, before_scores)
         walk = nxt
         if rng.random() < 0.02 and not walk.finished:
@@ -75,6 +93,31 @@ def test_every_step_conserves_and_apply_is_pure(variant: str, players: int, seed
                 apply(walk, {**action, "claim": None} if action["type"] in ("place", "flip")
                       else action)
     assert player_view(walk) == player_view(state)
+
+
+@pytest.mark.parametrize(("variant", "players"), GAMES)
+def test_a_copy_and_its_original_never_change_each_other(variant: str, players: int):
+    """Copies share their features until one side changes them (copy on write):
+    stepping either one in place leaves the other exactly as it was."""
+    from engine import step
+
+    state, record, _ = play(variant, "long", players, 11)
+    config = record.config
+    from engine import make_config, new_game
+
+    original = new_game(make_config(config.variant, config.length, config.players,
+                                    config.catalogue, config.deck, config.starter))
+    for i, event in enumerate(record.events):
+        copy = original.copy()
+        kept = facts(copy)
+        if i % 2:  # alternately the copy moves on and the original does
+            step(copy, event)
+            assert facts(original) == kept
+            original = copy
+        else:
+            step(original, event)
+            assert facts(copy) == kept
+    assert player_view(original) == player_view(state)
 
 
 @pytest.mark.parametrize(("variant", "players"), [("classic", 2), ("animals", 4)])
