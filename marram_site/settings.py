@@ -13,7 +13,11 @@ Environment variables:
 - ``DJANGO_SECRET_KEY``: required unless DEBUG is on.
 - ``DJANGO_ALLOWED_HOSTS``, ``DJANGO_CSRF_TRUSTED_ORIGINS``: comma-separated.
 - ``DATABASE_URL``: e.g. ``postgres://user:pass@host:5432/marram``;
-  ``DATABASE_CONN_MAX_AGE`` in seconds.
+  ``DATABASE_CONN_MAX_AGE`` in seconds; ``DATABASE_CONN_HEALTH_CHECKS`` (off by
+  default) checks a kept connection with a ``SELECT 1`` before each request reuses
+  it. Off, a request arriving just after the database restarted fails once on its
+  worker (the broken connection is then dropped); on, every request pays a round
+  trip for that.
 - ``REDIS_URL``: Celery's broker; without it tasks run eagerly.
 - ``CACHE_URL``: a Redis database for the cache (the API's throttle counts), e.g.
   ``redis://redis:6379/1``; without it each process counts on its own.
@@ -169,7 +173,7 @@ DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60 if PRODUCTION else 0),
-        conn_health_checks=True,
+        conn_health_checks=env_bool("DATABASE_CONN_HEALTH_CHECKS", False),
     )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
