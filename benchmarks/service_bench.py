@@ -120,7 +120,9 @@ def prepare(url: str, games: int, variant: str) -> list[dict]:
     for g in range(games):
         a, b = players[g % 16], players[(g * 7 + 3) % 16 if (g * 7 + 3) % 16 != g % 16 else
                                         (g + 1) % 16]
-        game = services.game_create(user=a, variant=variant, length="long", seats=2)
+        # three days a move, as the lobby page offers: the clocks run
+        game = services.game_create(user=a, variant=variant, length="long", seats=2,
+                                    days_per_move=3)
         services.game_join(game=game, user=b)
         out.append({"id": game.pk, "tokens": {a.username: tokens[a.username],
                                               b.username: tokens[b.username]}})

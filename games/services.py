@@ -25,6 +25,7 @@ import engine
 from engine import fairness
 from engine.game import first_placement
 from engine.state import GameState
+from games.batch import Batch
 from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound, NotYourTurn, StaleSeq
 from games.models import Event, Game, Invitation, Seat
 from games.selectors import game_state_get, projection_of
@@ -104,22 +105,22 @@ class _Appender:
         return row
 
     def commit(self) -> None:
-        """Store the queued events and bring the game row up to date."""
+        """Store the queued events and bring the game row up to date, with whatever
+        the receivers of events_appended write, in one round trip (games.batch)."""
         game, state = self.game, self.state
         game.seq = self.seq
         game.projection = projection_of(state)
         if state.finished and game.status != Game.Status.FINISHED:
             game.status = Game.Status.FINISHED
             game.finished_at = timezone.now()
-        if connection.vendor == "postgresql":
-            _append_and_update(game, self.rows)
-        else:
-            Event.objects.bulk_create(self.rows)
-            game.save(update_fields=["seq", "projection", "status", "finished_at"])
+        writes = Batch()
+        _append_and_update(game, self.rows, writes)
+        events_appended.send(sender=Game, game=game, events=self.rows, state=state,
+                             writes=writes)
+        writes.run()
         resigned = [e.payload["player"] for e in self.rows if e.type == "resign"]
         if resigned:
             game.seats.filter(index__in=resigned).update(resigned=True)
-        events_appended.send(sender=Game, game=game, events=self.rows, state=state)
         # Only a committed state may be served to others.
         game_id, seq = game.pk, game.seq
         transaction.on_commit(lambda: states.put(game_id, seq, state))
@@ -135,13 +136,19 @@ _EVENT_COLUMNS = ("game_id", "seq", "type", "payload", "actor_id", "cause_seq", 
                   "idempotency_key")
 
 
-def _append_and_update(game: Game, rows: list[Event]) -> None:
-    """Insert the events and update the game row in one statement (one round trip,
-    no ORM compilation): this runs for every move. PostgreSQL only."""
+def _append_and_update(game: Game, rows: list[Event], writes: Batch) -> None:
+    """Queue the events and the game row's update: on PostgreSQL as one statement
+    of our own (this runs for every move: no ORM compilation), elsewhere through
+    the ORM."""
     now = timezone.now()
-    params: list[Any] = []
     for row in rows:
         row.created_at = now
+    if connection.vendor != "postgresql":
+        writes.insert(rows)
+        writes.update(game, ["seq", "projection", "status", "finished_at"])
+        return
+    params: list[Any] = []
+    for row in rows:
         params += [game.pk, row.seq, row.type, json.dumps(row.payload), row.actor_id,
                    row.cause_seq, now, row.idempotency_key]
     update = (
@@ -155,8 +162,7 @@ def _append_and_update(game: Game, rows: list[Event]) -> None:
                f"VALUES {values} RETURNING 1) {update}")
     else:
         sql = update
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+    writes.add(sql, params)
 
 
 def _draw_after_commit(game_id: int) -> None:

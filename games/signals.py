@@ -8,8 +8,12 @@ I/O: they write rows and leave delivery to tasks that run after the commit.
 from django.dispatch import Signal
 
 events_appended = Signal()
-"""Sent with ``game`` (locked, already updated), ``events`` (the new Event rows,
-saved) and ``state`` (the engine state after them)."""
+"""Sent with ``game`` (locked, its fields already those after the events),
+``events`` (the new Event rows), ``state`` (the engine state after them) and
+``writes`` (a games.batch.Batch). The events are stored by ``writes`` right after
+the receivers return, together with whatever rows the receivers queue on it, in
+one round trip; so a receiver should queue its writes there, and must not look
+for the new events in the database."""
 
 game_viewed = Signal()
 """Sent when a user loads a game (the API's game state, the game page) with

@@ -35,6 +35,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from engine.state import GameState
+from games.batch import Batch
 from games.models import Event, Game
 from games.tasks import enqueue, enqueue_on_commit
 from notifications import clocks, emails, signing
@@ -65,15 +66,23 @@ Kind, Status = Notification.Kind, Notification.Status
 # ---------------------------------------------------------------- writing the outbox
 
 
-def notifications_queue(rows: Sequence[Notification], *, may_exist: bool = False) -> list[int]:
+def notifications_queue(rows: Sequence[Notification], *, may_exist: bool = False,
+                        writes: Batch | None = None) -> list[int]:
     """Write mails to the outbox and enqueue their delivery once the transaction
     commits; the ids of the rows written. With ``may_exist``, a row whose dedup key
     is already there is left out; without, a repeated key is an error (the
-    caller's keys cannot repeat)."""
+    caller's keys cannot repeat). With ``writes``, the rows are only queued on that
+    batch (no ids yet: []), to be written with it."""
     from notifications import tasks
 
     for row in rows:
         row.message_id = row.message_id or make_msgid(domain=settings.REPLY_DOMAIN)
+    if writes is not None:
+        writes.insert(rows)
+        # the batch runs before the commit: the rows have their ids by then
+        transaction.on_commit(lambda: [enqueue(tasks.notification_deliver, row.pk)
+                                       for row in rows])
+        return []
     if may_exist:  # the rows written are those with the Message-IDs just made
         Notification.objects.bulk_create(rows, ignore_conflicts=True)
         ids = list(Notification.objects.filter(message_id__in=[row.message_id for row in rows])
@@ -85,13 +94,17 @@ def notifications_queue(rows: Sequence[Notification], *, may_exist: bool = False
     return ids
 
 
-def game_events_follow(game: Game, events: Sequence[Event], state: GameState) -> None:
-    """After events are appended (under the game's lock): run the clocks and write
-    the mails they call for. (The fly and the frog are the games app's to draw.)
+def game_events_follow(game: Game, events: Sequence[Event], state: GameState,
+                       writes: Batch) -> None:
+    """As events are appended (under the game's lock): run the clocks and queue the
+    mails they call for on ``writes``, which stores them with the events. (The fly
+    and the frog are the games app's to draw.)
 
-    The first move of a turn changes none of that and costs no query here."""
+    The first move of a turn changes none of that and costs no query here; the
+    last one reads the clocks, and writes nothing on its own."""
     if not clocks.turn_goes_on(events, clocks.runner_of(state)):
-        started, seats, beginning = clocks.clocks_follow(game, events, state, now=timezone.now())
+        started, seats, beginning = clocks.clocks_follow(game, events, state,
+                                                         now=timezone.now(), writes=writes)
         actors = {e.actor_id for e in events}
         rows = []
         for clock in seats:
@@ -112,7 +125,7 @@ def game_events_follow(game: Game, events: Sequence[Event], state: GameState) ->
                 + (f":{game.seq}" if kind == Kind.YOUR_TURN else ""),
             ) for kind in kinds]
         if rows:
-            notifications_queue(rows)
+            notifications_queue(rows, writes=writes)
 
 
 # ---------------------------------------------------------------- delivering

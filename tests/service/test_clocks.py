@@ -179,6 +179,18 @@ def test_a_vacation_stops_the_clock(game, now):
 
 
 @pytest.mark.django_db
+def test_a_turn_ended_after_a_vacation_banks_the_days_away(game, now):
+    ann, bob = seat_user(game, 0), seat_user(game, 1)
+    clocks.vacation_start(user=bob, days=2)  # not his turn: changes nothing for ann
+    now.advance(hours=1)
+    clocks.vacation_start(user=ann, days=1)
+    now.advance(days=1, hours=2)  # back after a day, then 2 hours more
+    play_turn(game)  # 3 hours played: 2 days - 3 hours + 1 day
+    assert clock(game, 0).bank == 3 * DAY - timedelta(hours=3)
+    assert clock(game, 1).started_at == now.value
+
+
+@pytest.mark.django_db
 def test_back_early_from_vacation_the_clock_runs_again(game, now):
     ann = seat_user(game, 0)
     clocks.vacation_start(user=ann, days=5)

@@ -1,8 +1,11 @@
-"""The event log is append-only, and PostgreSQL itself refuses to change it."""
+"""The event log is append-only, and PostgreSQL itself refuses to change it; a move
+writes it in as few round trips as it can."""
 
 import pytest
 from django.db import DatabaseError, IntegrityError, connection, transaction
 
+import engine
+from games import selectors
 from games.models import Event
 from tests.service.conftest import custom_game, make_user, tile
 
@@ -84,3 +87,35 @@ def test_an_idempotency_key_is_used_once_per_game(stored_event):
     with pytest.raises(IntegrityError), transaction.atomic():
         Event.objects.create(game=game, seq=4, type="pass",
                              payload={"type": "pass", "player": 0}, idempotency_key="k1")
+
+
+def _statements(queries) -> list[str]:
+    """The statements sent, transaction control aside: a round trip each."""
+    control = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE SAVEPOINT")
+    return [q["sql"] for q in queries.captured_queries if not q["sql"].startswith(control)]
+
+
+@pytest.mark.django_db
+def test_a_move_costs_two_statements_and_the_last_of_a_turn_three(users):
+    """The lock, then the events, the game row, the clocks and the "your turn" mail
+    written together (games.batch); the turn's last move reads the clocks too."""
+    from django.test.utils import CaptureQueriesContext
+
+    from games import services
+    from notifications.models import Clock, Notification
+
+    game = services.game_create(user=users[0], variant="classic", length="long", seats=2,
+                                days_per_move=3)
+    services.game_join(game=game, user=users[1])
+    game.refresh_from_db()
+    mover = next(s.user for s in game.seats.all() if s.index == 0)
+    for seq, expected, clock_runs in ((0, 2, 0), (1, 3, 1)):
+        state = selectors.game_state_get(game)
+        action = {k: v for k, v in engine.legal_actions(state)[0].items() if k != "player"}
+        with CaptureQueriesContext(connection) as queries:
+            services.action_submit(game=game.pk, user=mover, action=action, expected_seq=seq)
+        assert len(_statements(queries)) == expected, _statements(queries)
+        game.refresh_from_db()
+        assert Clock.objects.get(game=game, started_at__isnull=False).seat == clock_runs
+    assert Event.objects.filter(game=game).count() == 2
+    assert Notification.objects.filter(game=game, kind="your_turn", seat=1, seq=2).exists()

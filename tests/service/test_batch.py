@@ -1,0 +1,77 @@
+"""games.batch: writes queued together reach the database in one round trip, in
+the order queued, with the ORM's defaults, and all or nothing in a transaction."""
+
+from datetime import timedelta
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games.batch import Batch
+from notifications.models import Notification, Vacation
+
+HOUR = timedelta(hours=1)
+
+
+def mail(key: str) -> Notification:
+    return Notification(to_email="someone@example.org", kind=Notification.Kind.REPLY_REFUSED,
+                        dedup_key=key, message_id=f"<{key}@example.org>")
+
+
+@pytest.mark.django_db
+def test_inserts_updates_and_statements_go_in_one_round_trip_in_order(users):
+    ann = users[0]
+    start = timezone.now()
+    kept = Vacation.objects.create(user=ann, starts_at=start, ends_at=start + HOUR)
+    writes = Batch()
+    rows = [Vacation(user=ann, starts_at=start, ends_at=start + 2 * HOUR),
+            Vacation(user=users[1], starts_at=start, ends_at=start + 3 * HOUR)]
+    writes.insert(rows)
+    kept.ends_at = start + 5 * HOUR
+    writes.update(kept, ["ends_at"])
+    # a statement of our own sees the rows queued before it
+    writes.add("UPDATE notifications_vacation SET ends_at = ends_at + interval '1 day' "
+               "WHERE user_id = %s AND ends_at > %s", [users[1].pk, start + 2 * HOUR])
+    assert len(writes) == 3
+    assert Vacation.objects.count() == 1  # nothing written before run
+
+    with CaptureQueriesContext(connection) as queries:
+        writes.run()
+    assert len(queries.captured_queries) == 1
+    assert len(writes) == 0
+
+    assert all(row.pk is not None and not row._state.adding for row in rows)
+    stored = {v.pk: v.ends_at - start for v in Vacation.objects.all()}
+    assert stored == {kept.pk: 5 * HOUR, rows[0].pk: 2 * HOUR,
+                      rows[1].pk: 3 * HOUR + timedelta(days=1)}
+
+
+@pytest.mark.django_db
+def test_inserted_rows_get_the_orm_defaults():
+    row = mail("batch-defaults")
+    writes = Batch()
+    writes.insert([row])
+    writes.run()
+    stored = Notification.objects.get(pk=row.pk)
+    assert stored.status == Notification.Status.PENDING and stored.attempts == 0
+    assert stored.created_at is not None and stored.created_at == row.created_at
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_refused_statement_leaves_nothing_of_the_batch():
+    Notification.objects.bulk_create([mail("taken")])
+    writes = Batch()
+    writes.insert([mail("fresh-1")])
+    writes.insert([mail("taken")])  # the dedup key is unique
+    writes.insert([mail("fresh-2")])
+    with pytest.raises(IntegrityError), transaction.atomic():
+        writes.run()
+    assert sorted(Notification.objects.values_list("dedup_key", flat=True)) == ["taken"]
+
+
+@pytest.mark.django_db
+def test_an_empty_batch_sends_nothing():
+    with CaptureQueriesContext(connection) as queries:
+        Batch().run()
+    assert queries.captured_queries == []
