@@ -7,9 +7,9 @@ collects them and sends them in one ``execute`` on PostgreSQL (Django's cursor
 there binds parameters on the client, so one call may hold several statements);
 on other databases it runs them one by one.
 
-Statements are compiled by Django's own compilers, as ``bulk_create`` and
-``QuerySet.update`` compile them, so defaults such as ``auto_now_add`` apply;
-inserted rows get their primary keys once ``run`` returns. Nothing is written
+Rows are written as ``bulk_create`` and ``QuerySet.update`` would write them
+(games.rawsql), so defaults such as ``auto_now_add`` apply; inserted rows get
+their primary keys once ``run`` returns. Nothing is written
 before ``run``: call it inside the transaction the writes belong to.
 """
 
@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import Model, sql
+from django.db.models import Model
+
+from games import rawsql
 
 
 @dataclass
@@ -45,26 +47,13 @@ class Batch:
 
     def insert(self, rows: Sequence[Model]) -> None:
         """Insert new rows of one model; ``run`` sets their primary keys."""
-        if not rows:
-            return
-        model = type(rows[0])
-        opts = model._meta
-        for row in rows:
-            row._prepare_related_fields_for_save(operation_name="bulk_create")
-        query = sql.InsertQuery(model)
-        query.insert_values([f for f in opts.concrete_fields if f is not opts.pk], rows)
-        compiler = query.get_compiler(using=self.using)
-        compiler.returning_fields = [opts.pk]
-        [(statement, params)] = compiler.as_sql()
-        self._statements.append(_Statement(statement, params, rows))
+        if rows:
+            statement, params = rawsql.insert_sql(rows, using=self.using)
+            self._statements.append(_Statement(statement, params, rows))
 
     def update(self, row: Model, fields: Sequence[str]) -> None:
         """Write these fields of a stored row, as they are now, by its primary key."""
-        query = sql.UpdateQuery(type(row))
-        query.add_update_values({name: getattr(row, name) for name in fields})
-        query.add_filter("pk", row.pk)
-        statement, params = query.get_compiler(using=self.using).as_sql()
-        self._statements.append(_Statement(statement, params))
+        self._statements.append(_Statement(*rawsql.update_sql(row, fields, using=self.using)))
 
     def run(self) -> None:
         """Send everything queued (in the order queued), then forget it."""

@@ -15,6 +15,7 @@ from django.db.models import Prefetch, QuerySet
 import engine
 from engine.record import FORMAT, VERSION
 from engine.state import GameState
+from games import rawsql
 from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound
 from games.models import Event, Game, Invitation, Seat
 from games.state_cache import states
@@ -140,7 +141,7 @@ def game_get(game_id: int) -> Game:
         return _game_get_query(game_id)
     User = get_user_model()
     sql = _GAME_WITH_SEATS.format(users=User._meta.db_table, username=User.USERNAME_FIELD)
-    rows = list(Game.objects.raw(sql, [game_id]))
+    rows = rawsql.fetch(Game, sql, [game_id])
     if not rows:
         raise NotFound(f"there is no game {game_id}")
     game = rows[0]

@@ -25,6 +25,7 @@ import engine
 from engine import fairness
 from engine.game import first_placement
 from engine.state import GameState
+from games import rawsql
 from games.batch import Batch
 from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound, NotYourTurn, StaleSeq
 from games.models import Event, Game, Invitation, Seat
@@ -342,7 +343,7 @@ def _lock_with_seat(game: Game | int, user: AbstractBaseUser) -> tuple[Game, int
         locked = _lock(pk)
         index = locked.seats.filter(user=user).values_list("index", flat=True).first()
         return locked, index
-    rows = list(Game.objects.raw(_LOCK_WITH_SEAT, [user.pk, pk]))
+    rows = rawsql.fetch(Game, _LOCK_WITH_SEAT, [user.pk, pk])
     if not rows:
         raise NotFound(f"there is no game {pk}")
     return rows[0], rows[0].seat_index

@@ -22,11 +22,12 @@ from datetime import date, datetime, timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import DateTimeField, Exists, ExpressionWrapper, F, OuterRef, Sum
+from django.db.models import DateTimeField, ExpressionWrapper, F, Sum
 from django.utils import timezone
 
 import engine
 from engine.state import GameState
+from games import rawsql
 from games import services as game_services
 from games.batch import Batch
 from games.errors import Conflict, Invalid
@@ -109,6 +110,16 @@ def _stop(clock: Clock, game: Game, now: datetime, *, timed_out: bool) -> None:
     clock.started_at = None
 
 
+# Read on the last move of every turn: one statement, none of the ORM's building.
+_CLOCKS_OF_GAME = """
+SELECT c.*, EXISTS (
+    SELECT 1 FROM notifications_vacation v
+    WHERE v.user_id = c.user_id AND v.ends_at > c.started_at AND v.starts_at < %s
+) AS vacationed
+FROM notifications_clock c WHERE c.game_id = %s
+"""
+
+
 def clocks_follow(
     game: Game, events: Sequence[Event], state: GameState, *, now: datetime, writes: Batch
 ) -> tuple[Clock | None, list[Clock], bool]:
@@ -117,9 +128,7 @@ def clocks_follow(
     ``writes``. Returns the clock that has just started, if a seat's turn has just
     begun; all the game's clocks; and whether they were made just now (the game
     has just begun)."""
-    vacationed = Exists(Vacation.objects.filter(
-        user_id=OuterRef("user_id"), ends_at__gt=OuterRef("started_at"), starts_at__lt=now))
-    clocks = {c.seat: c for c in Clock.objects.filter(game=game).annotate(vacationed=vacationed)}
+    clocks = {c.seat: c for c in rawsql.fetch(Clock, _CLOCKS_OF_GAME, [now, game.pk])}
     fresh = not clocks
     if fresh:
         users = dict(Seat.objects.filter(game=game).values_list("index", "user_id"))

@@ -1,5 +1,6 @@
 """games.batch: writes queued together reach the database in one round trip, in
-the order queued, with the ORM's defaults, and all or nothing in a transaction."""
+the order queued, with the ORM's defaults, and all or nothing in a transaction;
+games.rawsql reads rows from SQL of our own exactly as the ORM reads them."""
 
 from datetime import timedelta
 
@@ -8,8 +9,10 @@ from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from games import rawsql, services
 from games.batch import Batch
-from notifications.models import Notification, Vacation
+from games.models import Game
+from notifications.models import Clock, Notification, Vacation
 
 HOUR = timedelta(hours=1)
 
@@ -75,3 +78,24 @@ def test_an_empty_batch_sends_nothing():
     with CaptureQueriesContext(connection) as queries:
         Batch().run()
     assert queries.captured_queries == []
+
+
+def _fields(instance) -> dict:
+    return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+
+
+@pytest.mark.django_db
+def test_fetch_reads_rows_as_the_orm_does_with_extra_columns(users):
+    game = services.game_create(user=users[0], variant="animals", length="long", seats=2,
+                                days_per_move=2)
+    services.game_join(game=game, user=users[1])  # starts it: config, projection, clocks
+    [fetched] = rawsql.fetch(Game, "SELECT g.*, 41 + 1 AS answer FROM games_game g "
+                             "WHERE g.id = %s", [game.pk])
+    assert _fields(fetched) == _fields(Game.objects.get(pk=game.pk))
+    assert isinstance(fetched.config, dict) and fetched.answer == 42
+    assert not fetched._state.adding
+    clocks = rawsql.fetch(Clock, "SELECT * FROM notifications_clock WHERE game_id = %s "
+                          "ORDER BY seat", [game.pk])
+    assert [_fields(c) for c in clocks] == [
+        _fields(c) for c in Clock.objects.filter(game=game).order_by("seat")]
+    assert clocks[0].bank == timedelta(days=4)
