@@ -3,14 +3,16 @@
 A move appends its events and updates the game row; what hangs on the move (the
 clocks, the mails in the outbox) writes a few rows more. Each statement on its
 own would cost a round trip, and most moves write three to five. A ``Batch``
-collects them and sends them in one ``execute`` on PostgreSQL (Django's cursor
-there binds parameters on the client, so one call may hold several statements);
-on other databases it runs them one by one.
+collects them; on PostgreSQL ``run`` sends them as one statement, each write a
+data-modifying ``WITH`` part (so the statement can be prepared, see settings),
+and elsewhere runs them one by one.
 
 Rows are written as ``bulk_create`` and ``QuerySet.update`` would write them
 (games.rawsql), so defaults such as ``auto_now_add`` apply; inserted rows get
-their primary keys once ``run`` returns. Nothing is written
-before ``run``: call it inside the transaction the writes belong to.
+their primary keys once ``run`` returns. Nothing is written before ``run``: call
+it inside the transaction the writes belong to. As one statement, the writes see
+the database as it was before the batch, not each other's rows: queue only
+writes that stand on their own (no row twice, nothing that reads another).
 """
 
 from __future__ import annotations
@@ -41,10 +43,6 @@ class Batch:
     def __len__(self) -> int:
         return len(self._statements)
 
-    def add(self, statement: str, params: Sequence[Any]) -> None:
-        """A statement of your own, with ``%s`` placeholders."""
-        self._statements.append(_Statement(statement, params))
-
     def insert(self, rows: Sequence[Model]) -> None:
         """Insert new rows of one model; ``run`` sets their primary keys."""
         if rows:
@@ -56,7 +54,7 @@ class Batch:
         self._statements.append(_Statement(*rawsql.update_sql(row, fields, using=self.using)))
 
     def run(self) -> None:
-        """Send everything queued (in the order queued), then forget it."""
+        """Send everything queued, then forget it."""
         statements, self._statements = self._statements, []
         if not statements:
             return
@@ -65,20 +63,23 @@ class Batch:
             if connection.vendor != "postgresql":
                 for statement in statements:
                     cursor.execute(statement.sql, statement.params)
-                    _set_keys(statement, cursor)
+                    if statement.inserted:
+                        _set_keys(statement.inserted, [pk for (pk,) in cursor.fetchall()],
+                                  self.using)
                 return
-            cursor.execute(";\n".join(s.sql for s in statements),
+            parts = ", ".join(f"w{i} AS ({s.sql})" for i, s in enumerate(statements))
+            inserts = [(i, s) for i, s in enumerate(statements) if s.inserted]
+            # the keys of each insert, in the order of its rows (a sequence counts up)
+            keys = ", ".join(f"(SELECT array_agg(k ORDER BY k) FROM w{i} AS r(k))"
+                             for i, _ in inserts) or "1"
+            cursor.execute(f"WITH {parts} SELECT {keys}",
                            [p for s in statements for p in s.params])
-            for i, statement in enumerate(statements):
-                if i:
-                    cursor.nextset()
-                _set_keys(statement, cursor)
+            row = cursor.fetchone()
+            for (_, statement), pks in zip(inserts, row, strict=False):
+                _set_keys(statement.inserted, pks, self.using)
 
 
-def _set_keys(statement: _Statement, cursor: Any) -> None:
-    if not statement.inserted:
-        return
-    keys = cursor.fetchall()
-    for row, (pk,) in zip(statement.inserted, keys, strict=True):
+def _set_keys(rows: Sequence[Model], keys: Sequence[Any], using: str) -> None:
+    for row, pk in zip(rows, keys, strict=True):
         row.pk = pk
-        row._state.adding, row._state.db = False, cursor.db.alias
+        row._state.adding, row._state.db = False, using

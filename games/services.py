@@ -9,7 +9,6 @@ every event before it is stored; what it refuses is never written.
 
 from __future__ import annotations
 
-import json
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -133,37 +132,13 @@ class _Appender:
                             status=self.game.status)
 
 
-_EVENT_COLUMNS = ("game_id", "seq", "type", "payload", "actor_id", "cause_seq", "created_at",
-                  "idempotency_key")
-
-
 def _append_and_update(game: Game, rows: list[Event], writes: Batch) -> None:
-    """Queue the events and the game row's update: on PostgreSQL as one statement
-    of our own (this runs for every move: no ORM compilation), elsewhere through
-    the ORM."""
+    """Queue the events and the game row's update."""
     now = timezone.now()
     for row in rows:
         row.created_at = now
-    if connection.vendor != "postgresql":
-        writes.insert(rows)
-        writes.update(game, ["seq", "projection", "status", "finished_at"])
-        return
-    params: list[Any] = []
-    for row in rows:
-        params += [game.pk, row.seq, row.type, json.dumps(row.payload), row.actor_id,
-                   row.cause_seq, now, row.idempotency_key]
-    update = (
-        "UPDATE games_game SET seq = %s, projection = %s::jsonb, status = %s, "
-        "finished_at = %s WHERE id = %s"
-    )
-    params += [game.seq, json.dumps(game.projection), game.status, game.finished_at, game.pk]
-    if rows:
-        values = ", ".join(["(%s, %s, %s, %s::jsonb, %s, %s, %s, %s)"] * len(rows))
-        sql = (f"WITH appended AS (INSERT INTO games_event ({', '.join(_EVENT_COLUMNS)}) "
-               f"VALUES {values} RETURNING 1) {update}")
-    else:
-        sql = update
-    writes.add(sql, params)
+    writes.insert(rows)
+    writes.update(game, ["seq", "projection", "status", "finished_at"])
 
 
 def _draw_after_commit(game_id: int) -> None:

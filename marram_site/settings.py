@@ -176,6 +176,15 @@ DATABASES = {
         conn_health_checks=env_bool("DATABASE_CONN_HEALTH_CHECKS", False),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Parameters bound by the server, so that psycopg prepares a statement the
+    # fifth time a connection runs it and the database stops planning it again:
+    # the statements of every move (games.rawsql, games.batch) run on each request.
+    # (Behind a pooler in transaction mode, set DATABASE_PREPARE_THRESHOLD=0.)
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        server_side_binding=True,
+        prepare_threshold=env_int("DATABASE_PREPARE_THRESHOLD", 5) or None,
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Auth ---------------------------------------------------------------------
