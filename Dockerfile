@@ -21,4 +21,4 @@ RUN pip install -e . \
 
 USER marram
 EXPOSE 8000
-CMD ["gunicorn", "marram_site.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+CMD ["gunicorn", "--config", "python:marram_site.gunicorn", "marram_site.wsgi"]

@@ -87,6 +87,7 @@ def server_env(url: str) -> dict[str, str]:
         "DJANGO_SECRET_KEY": "benchmark-only-" + uuid.uuid4().hex,
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DJANGO_LOG_LEVEL": "WARNING",
+        "GUNICORN_ACCESS_LOG": "",
         "REDIS_URL": BROKER_URL,
         "CELERY_TASK_ALWAYS_EAGER": "0",
         # the fly and frog drawn in the move's own transaction: no worker needed,
@@ -143,10 +144,11 @@ def free_port() -> int:
 @contextlib.contextmanager
 def gunicorn(url: str, workers: int, threads: int, worker_class: str) -> Iterator[int]:
     port = free_port()
-    argv = [str(VENV_BIN / "gunicorn"), "marram_site.wsgi:application",
+    argv = [str(VENV_BIN / "gunicorn"), "-c", "python:marram_site.gunicorn",
+            "marram_site.wsgi:application",
             "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
             "--worker-class", worker_class, "--threads", str(threads),
-            "--keep-alive", "30", "--log-level", "warning"]
+            "--log-level", "warning"]
     process = subprocess.Popen(argv, cwd=ROOT, env=server_env(url))
     gunicorn.pid = process.pid  # type: ignore[attr-defined]
     try:

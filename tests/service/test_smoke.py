@@ -87,3 +87,30 @@ def test_production_settings_pass_the_deploy_check():
     )
 
     assert result.returncode == 0, result.stderr + result.stdout
+
+
+def test_the_gunicorn_settings_load_the_application():
+    """The settings docker-compose and the Dockerfile start gunicorn with: valid, and
+    the application imports under them with production settings."""
+    env = {**os.environ, "DJANGO_ENV": "production", "DJANGO_SECRET_KEY": "x" * 50,
+           "DJANGO_ALLOWED_HOSTS": "localhost"}
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "gunicorn"), "--config", "python:marram_site.gunicorn",
+         "--check-config", "marram_site.wsgi"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_gunicorn_workers_collect_garbage_less_often(monkeypatch):
+    import gc
+
+    from marram_site import gunicorn
+
+    frozen = []
+    monkeypatch.setattr(gc, "freeze", lambda: frozen.append(True))
+    before = gc.get_threshold()
+    try:
+        gunicorn.post_worker_init(worker=None)
+        assert gc.get_threshold() == gunicorn.GC_THRESHOLD and frozen == [True]
+    finally:
+        gc.set_threshold(*before)
