@@ -21,8 +21,10 @@ def placements(state: GameState, seat: Seat) -> list[dict[str, Any]]:
 
 def flips(state: GameState, seat: Seat) -> list[dict[str, Any]]:
     """Every flip the seat may make: position and rotation."""
-    out = []
-    for pos in sorted(state.board):
+    out: list[dict[str, Any]] = []
+    if state.spades[seat] <= 0:
+        return out
+    for pos in sorted(p for p, placed in state.board.items() if placed.spade):
         if flip_problem(state, seat, pos) is not None:
             continue
         placed = state.board[pos]
