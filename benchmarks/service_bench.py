@@ -1,6 +1,7 @@
 """Service benchmark: the API under gunicorn, against PostgreSQL.
 
-    .venv/bin/python benchmarks/service_bench.py [--games 100] [--clients 8] [--workers 3]
+    .venv/bin/python benchmarks/service_bench.py [--games 100] [--clients 8] [--runs 3]
+        [--workers 3] [--threads 2]
 
 Starts a throwaway PostgreSQL cluster and Redis (scripts/testservices.py) unless
 DATABASE_URL / REDIS_URL are set, migrates, creates the games, starts gunicorn
@@ -10,6 +11,9 @@ concurrent clients (threads, one keep-alive connection each). Each move is
 ``GET /api/games/{id}/`` as the player the game awaits, then
 ``POST /api/games/{id}/actions/`` with a random legal action. The run stops
 when every game has ~``--events`` events or is over, or after ``--seconds``.
+It does that ``--runs`` times, each time on fresh games, and reports the median of
+each figure over the runs (the machine is shared: one run can be a third slower
+than the next, which is also why each run measures its own ping).
 
 Targets on the 2-core reference machine: GET state p50 <= 10 ms, POST action
 p50 <= 20 ms, >= 200 moves/s. Beside them: ``GET /api/ping/`` (a bare DRF view)
@@ -315,11 +319,67 @@ def ping_under_load(port: int, stop: threading.Event, timings: dict[str, list[fl
         time.sleep(0.01)
 
 
+def load_phase(port: int, url: str, games: list[dict], args: argparse.Namespace,
+               run: int) -> dict:
+    """8 clients (and a ping) against the server until the games reach ~--events
+    events or --seconds pass: the figures of one run."""
+    timings: dict[str, list[float]] = {}
+    counts = {"moves": 0, "events": 0}
+    lock = threading.Lock()
+    stop = threading.Event()
+    pinger = threading.Thread(target=ping_under_load, args=(port, stop, timings))
+    pinger.start()
+    db_pid = postmaster(url)
+    cpu_before = cpu_snapshot(gunicorn.pid, db_pid)  # type: ignore[attr-defined]
+    started = time.monotonic()
+    deadline = started + args.seconds
+    threads = [
+        threading.Thread(target=play, args=(port, games[i::args.clients], args.events,
+                                            deadline, 1000 * run + i, timings, counts, lock))
+        for i in range(args.clients)
+    ]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    elapsed = time.monotonic() - started
+    cpu_after = cpu_snapshot(gunicorn.pid, db_pid)  # type: ignore[attr-defined]
+    stop.set()
+    pinger.join()
+    cpu = {k: cpu_after[k] - cpu_before[k] for k in cpu_before}
+    ms = {k: [v * 1000 for v in vs] for k, vs in timings.items()}
+    moves = max(counts["moves"], 1)
+    figures = {
+        "seconds": round(elapsed, 1),
+        "moves": counts["moves"],
+        "events": counts["events"],
+        "moves_per_s": round(counts["moves"] / elapsed, 1),
+        "events_per_s": round(counts["events"] / elapsed, 1),
+        "errors": {k: v for k, v in counts.items() if k.startswith("http_")},
+        # where the machine's CPU went during the load phase
+        "server_cpu_ms_per_move": round(cpu["server"] * 1000 / moves, 2),
+        "client_cpu_ms_per_move": round(cpu["client"] * 1000 / moves, 2),
+        "database_cpu_ms_per_move": round(cpu["database"] * 1000 / moves, 2),
+        "machine_busy_percent": round(100 * cpu["busy"] / max(cpu["total"], 1e-9), 1),
+        # CPU used by neither the server, this client nor the database: other tenants
+        "others_percent": round(100 * (cpu["busy"] - cpu["server"] - cpu["client"]
+                                       - cpu["database"]) / max(cpu["total"], 1e-9), 1),
+    }
+    for kind in ("get_state", "post_action", "ping_under_load"):
+        figures[f"{kind}_p50_ms"] = round(percentile(ms[kind], 50), 2)
+        figures[f"{kind}_p95_ms"] = round(percentile(ms[kind], 95), 2)
+        figures[f"{kind}_n"] = len(ms[kind])
+    ping = figures["ping_under_load_p50_ms"]
+    figures["get_state_p50_over_ping"] = round(figures["get_state_p50_ms"] / ping, 2)
+    figures["post_action_p50_over_ping"] = round(figures["post_action_p50_ms"] / ping, 2)
+    return figures
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--clients", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=3)
     parser.add_argument("--threads", type=int, default=2, help="gunicorn threads per worker")
     parser.add_argument("--worker-class", default="gthread", choices=("gthread", "sync"),
                         help="gthread keeps connections alive; sync closes each one")
@@ -329,6 +389,8 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=120, help="longest load phase")
     parser.add_argument("--variant", default="animals",
                         choices=("classic", "pitchfork", "animals"))
+    parser.add_argument("--runs", type=int, default=3,
+                        help="load phases, each on fresh games; figures are their medians")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args()
 
@@ -336,98 +398,69 @@ def main() -> int:
     with database() as url, broker() as redis_url:
         BROKER_URL = redis_url
         t = time.perf_counter()
-        games = prepare(url, args.games, args.variant)
-        print(f"prepared {len(games)} {args.variant} games in {time.perf_counter() - t:.1f} s",
-              file=sys.stderr)
+        # fresh games for each run (and a few for the client alone)
+        sets = [prepare(url, args.games, args.variant) for _ in range(args.runs)]
+        solo_games = prepare(url, args.clients, args.variant)
+        print(f"prepared {args.runs} x {args.games} {args.variant} games in "
+              f"{time.perf_counter() - t:.1f} s", file=sys.stderr)
         with gunicorn(url, args.workers, args.threads, args.worker_class) as port:
             timings: dict[str, list[float]] = {}
             idle = Client(port, timings)
             for _ in range(300):
                 idle.request("ping_idle", "GET", "/api/ping/")
             # One client alone: the service time of each request, without queueing.
-            solo: dict[str, list[float]] = {}
-            play(port, games[-args.clients:], args.solo_moves, time.monotonic() + 30, 99,
-                 solo, {"moves": 0, "events": 0}, threading.Lock(), limit=args.solo_moves)
-            for kind, values in solo.items():
-                timings[f"{kind}_solo"] = values
-            counts = {"moves": 0, "events": 0}
-            lock = threading.Lock()
-            stop = threading.Event()
-            pinger = threading.Thread(target=ping_under_load, args=(port, stop, timings))
-            pinger.start()
-            db_pid = postmaster(url)
-            cpu_before = cpu_snapshot(gunicorn.pid, db_pid)  # type: ignore[attr-defined]
-            started = time.monotonic()
-            deadline = started + args.seconds
-            threads = [
-                threading.Thread(target=play, args=(port, games[i::args.clients], args.events,
-                                                    deadline, i, timings, counts, lock))
-                for i in range(args.clients)
-            ]
-            for th in threads:
-                th.start()
-            for th in threads:
-                th.join()
-            elapsed = time.monotonic() - started
-            cpu_after = cpu_snapshot(gunicorn.pid, db_pid)  # type: ignore[attr-defined]
-            stop.set()
-            pinger.join()
-    cpu = {k: cpu_after[k] - cpu_before[k] for k in cpu_before}
+            play(port, solo_games, args.solo_moves, time.monotonic() + 30, 99,
+                 timings, {"moves": 0, "events": 0}, threading.Lock(), limit=args.solo_moves)
+            runs = []
+            for run, games in enumerate(sets):
+                runs.append(load_phase(port, url, games, args, run))
+                r = runs[-1]
+                print(f"run {run + 1}: {r['moves']} moves in {r['seconds']} s, "
+                      f"{r['moves_per_s']} moves/s, GET {r['get_state_p50_ms']} ms, POST "
+                      f"{r['post_action_p50_ms']} ms, ping {r['ping_under_load_p50_ms']} ms, "
+                      f"server CPU {r['server_cpu_ms_per_move']} ms a move", file=sys.stderr)
 
     ms = {k: [v * 1000 for v in vs] for k, vs in timings.items()}
-    ping = statistics.median(ms["ping_under_load"])
-    ping_solo = statistics.median(ms["ping_idle"])
-    figures = {
-        "games": len(games),
+    figures: dict = {
+        "games": args.games,
         "variant": args.variant,
         "clients": args.clients,
         "workers": args.workers,
         "threads_per_worker": args.threads,
         "worker_class": args.worker_class,
-        "seconds": round(elapsed, 1),
-        "moves": counts["moves"],
-        "events": counts["events"],
-        "moves_per_s": round(counts["moves"] / elapsed, 1),
-        "events_per_s": round(counts["events"] / elapsed, 1),
-        "errors": {k: v for k, v in counts.items() if k.startswith("http_")},
-        # where the machine's CPU went during the load phase
-        "server_cpu_ms_per_move": round(cpu["server"] * 1000 / max(counts["moves"], 1), 2),
-        "client_cpu_ms_per_move": round(cpu["client"] * 1000 / max(counts["moves"], 1), 2),
-        "database_cpu_ms_per_move": round(cpu["database"] * 1000 / max(counts["moves"], 1), 2),
-        "machine_busy_percent": round(100 * cpu["busy"] / max(cpu["total"], 1e-9), 1),
-        # CPU used by neither the server, this client nor the database: other tenants
-        "others_percent": round(100 * (cpu["busy"] - cpu["server"] - cpu["client"]
-                                       - cpu["database"]) / max(cpu["total"], 1e-9), 1),
+        "runs": runs,
     }
-    for kind in ("get_state", "post_action", "ping_under_load", "ping_idle", "get_state_solo",
-                 "post_action_solo"):
-        figures[f"{kind}_p50_ms"] = round(percentile(ms[kind], 50), 2)
-        figures[f"{kind}_p95_ms"] = round(percentile(ms[kind], 95), 2)
-        figures[f"{kind}_n"] = len(ms[kind])
-    figures["get_state_p50_over_ping"] = round(figures["get_state_p50_ms"] / ping, 2)
-    figures["post_action_p50_over_ping"] = round(figures["post_action_p50_ms"] / ping, 2)
-    figures["get_state_solo_p50_over_ping"] = round(figures["get_state_solo_p50_ms"] / ping_solo,
-                                                    2)
-    figures["post_action_solo_p50_over_ping"] = round(
-        figures["post_action_solo_p50_ms"] / ping_solo, 2)
+    # each figure: the median over the runs (each run measured against its own ping)
+    for key in runs[0]:
+        if isinstance(runs[0][key], (int, float)):
+            figures[key] = round(statistics.median(r[key] for r in runs), 2)
+    figures["errors"] = {k: sum(r["errors"].get(k, 0) for r in runs)
+                         for r in runs for k in r["errors"]}
+    for kind in ("get_state", "post_action", "ping_idle"):
+        figures[f"{kind}_solo_p50_ms"] = round(percentile(ms[kind], 50), 2)
+        figures[f"{kind}_solo_p95_ms"] = round(percentile(ms[kind], 95), 2)
+    ping_solo = figures["ping_idle_solo_p50_ms"]
 
-    print(f"{figures['games']} {args.variant} games, {args.clients} clients, gunicorn "
-          f"{args.workers}x{args.threads}: {figures['moves']} moves ({figures['events']} "
-          f"events) in {figures['seconds']} s")
+    print(f"{args.games} {args.variant} games, {args.clients} clients, gunicorn "
+          f"{args.workers}x{args.threads}, median of {args.runs} run(s)"
+          + (f" (moves/s from {min(r['moves_per_s'] for r in runs)} to "
+             f"{max(r['moves_per_s'] for r in runs)})" if args.runs > 1 else ""))
     # "x ping": against the ping under the same load (or alone, for one client)
     rows = [
-        (f"GET state ({args.clients} clients)", "get_state", 10, ping),
-        (f"POST action ({args.clients} clients)", "post_action", 20, ping),
-        (f"GET ping ({args.clients} clients)", "ping_under_load", None, ping),
-        ("GET state (1 client)", "get_state_solo", None, ping_solo),
-        ("POST action (1 client)", "post_action_solo", None, ping_solo),
-        ("GET ping (1 client)", "ping_idle", None, ping_solo),
+        (f"GET state ({args.clients} clients)", "get_state", 10, "x"),
+        (f"POST action ({args.clients} clients)", "post_action", 20, "x"),
+        (f"GET ping ({args.clients} clients)", "ping_under_load", None, "x"),
+        ("GET state (1 client)", "get_state_solo", None, "solo"),
+        ("POST action (1 client)", "post_action_solo", None, "solo"),
+        ("GET ping (1 client)", "ping_idle_solo", None, "solo"),
     ]
     print(f"{'':26}{'p50 ms':>9}{'p95 ms':>9}{'x ping':>8}{'target':>12}")
     for label, kind, target, base in rows:
         p50 = figures[f"{kind}_p50_ms"]
+        ratio = (figures.get(f"{kind}_p50_over_ping", 1.0) if base == "x"
+                 else p50 / ping_solo)
         ok = "" if target is None else (f"<= {target}" + (" ok" if p50 <= target else " MISS"))
-        print(f"{label:26}{p50:9.2f}{figures[f'{kind}_p95_ms']:9.2f}{p50 / base:8.2f}{ok:>12}")
+        print(f"{label:26}{p50:9.2f}{figures[f'{kind}_p95_ms']:9.2f}{ratio:8.2f}{ok:>12}")
     rate_ok = "ok" if figures["moves_per_s"] >= 200 else "MISS"
     print(f"moves/s {figures['moves_per_s']} (target >= 200: {rate_ok}); events/s "
           f"{figures['events_per_s']}; errors {figures['errors'] or 'none'}")
