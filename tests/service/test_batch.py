@@ -100,3 +100,28 @@ def test_fetch_reads_rows_as_the_orm_does_with_extra_columns(users):
     assert [_fields(c) for c in clocks] == [
         _fields(c) for c in Clock.objects.filter(game=game).order_by("seat")]
     assert clocks[0].bank == timedelta(days=4)
+
+
+@pytest.mark.django_db
+def test_the_statements_of_every_move_are_prepared_once_per_connection(users):
+    """Server-side binding (settings): after a few runs PostgreSQL keeps the plan of
+    the lock, the game read and the batched writes instead of planning each time."""
+    import engine
+    from games import selectors
+
+    game = services.game_create(user=users[0], variant="classic", length="long", seats=2)
+    services.game_join(game=game, user=users[1])
+    for _ in range(14):  # a turn's two moves write differently: 7 runs of each
+        game.refresh_from_db()
+        state = selectors.game_state_get(game)
+        wait = engine.awaiting(state)
+        mover = next(s.user for s in game.seats.all() if s.index == wait["player"])
+        action = {k: v for k, v in engine.legal_actions(state)[0].items() if k != "player"}
+        services.action_submit(game=game.pk, user=mover, action=action, expected_seq=game.seq)
+        selectors.game_get(game.pk)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any("FOR UPDATE OF g" in s for s in prepared)  # the lock
+    assert any("json_agg" in s and "games_seat" in s for s in prepared)  # the game read
+    assert any('INSERT INTO "games_event"' in s and "UPDATE" in s for s in prepared)  # writes
