@@ -5,7 +5,7 @@ clocks, the mails in the outbox) writes a few rows more. Each statement on its
 own would cost a round trip, and most moves write three to five. A ``Batch``
 collects them; on PostgreSQL ``run`` sends them as one statement, each write a
 data-modifying ``WITH`` part (so the statement can be prepared, see settings),
-and elsewhere runs them one by one.
+and elsewhere runs them one by one (inserts through ``bulk_create``).
 
 Rows are written as ``bulk_create`` and ``QuerySet.update`` would write them
 (games.rawsql), so defaults such as ``auto_now_add`` apply; inserted rows get
@@ -60,12 +60,13 @@ class Batch:
             return
         connection = connections[self.using]
         with connection.cursor() as cursor:
-            if connection.vendor != "postgresql":
+            if connection.vendor != "postgresql":  # one by one, inserts as the ORM does
                 for statement in statements:
-                    cursor.execute(statement.sql, statement.params)
                     if statement.inserted:
-                        _set_keys(statement.inserted, [pk for (pk,) in cursor.fetchall()],
-                                  self.using)
+                        model = type(statement.inserted[0])
+                        model._base_manager.using(self.using).bulk_create(statement.inserted)
+                    else:
+                        cursor.execute(statement.sql, statement.params)
                 return
             parts = ", ".join(f"w{i} AS ({s.sql})" for i, s in enumerate(statements))
             inserts = [(i, s) for i, s in enumerate(statements) if s.inserted]

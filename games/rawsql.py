@@ -3,7 +3,10 @@ move runs: the ORM's query building costs more Python than the database spends
 on these small statements (measured: benchmarks/service_bench.py).
 
 ``fetch`` loads model instances from a SELECT of your own, as ``Model.from_db``
-would from the ORM's (columns the model does not have become attributes).
+would from the ORM's (columns the model does not have become attributes); name
+the model's columns with ``columns`` rather than ``*``, so that a statement
+prepared by PostgreSQL keeps its result type when a migration adds a column
+while old workers still run.
 ``insert_sql`` and ``update_sql`` give the statement and parameters that
 ``bulk_create`` and ``QuerySet.update`` would send for plain fields, with the
 fields' own conversions (``pre_save``, ``get_db_prep_save``); games.batch sends
@@ -20,6 +23,12 @@ from django.db.models import Model
 from django.db.models.base import DEFERRED
 
 M = TypeVar("M", bound=Model)
+
+
+def columns(model: type[Model], alias: str, *, using: str = DEFAULT_DB_ALIAS) -> str:
+    """The model's columns, qualified by the table's alias, for a SELECT list."""
+    quote = connections[using].ops.quote_name
+    return ", ".join(f"{alias}.{quote(f.column)}" for f in model._meta.concrete_fields)
 
 
 def fetch(model: type[M], sql: str, params: Sequence[Any], *,

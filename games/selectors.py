@@ -123,7 +123,7 @@ def _game_get_query(game_id: int) -> Game:
 # Read on every GET of a game: one statement, none of the ORM's compilation. The
 # users come back with only their id and username loaded (the rest deferred).
 _GAME_WITH_SEATS = """
-SELECT g.*, c.{username} AS creator_name, COALESCE((
+SELECT {game_columns}, c.{username} AS creator_name, COALESCE((
     SELECT json_agg(json_build_object(
         'id', s.id, 'user_id', s.user_id, 'username', u.{username}, 'name', s.name,
         'index', s."index", 'joined_at', s.joined_at, 'resigned', s.resigned)
@@ -140,7 +140,8 @@ def game_get(game_id: int) -> Game:
     if connection.vendor != "postgresql":
         return _game_get_query(game_id)
     User = get_user_model()
-    sql = _GAME_WITH_SEATS.format(users=User._meta.db_table, username=User.USERNAME_FIELD)
+    sql = _GAME_WITH_SEATS.format(users=User._meta.db_table, username=User.USERNAME_FIELD,
+                                  game_columns=rawsql.columns(Game, "g"))
     rows = rawsql.fetch(Game, sql, [game_id])
     if not rows:
         raise NotFound(f"there is no game {game_id}")

@@ -305,7 +305,7 @@ def _earlier_answer(
 
 # One round trip on the hot path: the game row, locked, and the user's seat in it.
 _LOCK_WITH_SEAT = (
-    'SELECT g.*, s."index" AS seat_index FROM games_game g LEFT JOIN games_seat s '
+    'SELECT {game_columns}, s."index" AS seat_index FROM games_game g LEFT JOIN games_seat s '
     "ON s.game_id = g.id AND s.user_id = %s WHERE g.id = %s FOR UPDATE OF g"
 )
 
@@ -318,7 +318,8 @@ def _lock_with_seat(game: Game | int, user: AbstractBaseUser) -> tuple[Game, int
         locked = _lock(pk)
         index = locked.seats.filter(user=user).values_list("index", flat=True).first()
         return locked, index
-    rows = rawsql.fetch(Game, _LOCK_WITH_SEAT, [user.pk, pk])
+    sql = _LOCK_WITH_SEAT.format(game_columns=rawsql.columns(Game, "g"))
+    rows = rawsql.fetch(Game, sql, [user.pk, pk])
     if not rows:
         raise NotFound(f"there is no game {pk}")
     return rows[0], rows[0].seat_index

@@ -112,7 +112,7 @@ def _stop(clock: Clock, game: Game, now: datetime, *, timed_out: bool) -> None:
 
 # Read on the last move of every turn: one statement, none of the ORM's building.
 _CLOCKS_OF_GAME = """
-SELECT c.*, EXISTS (
+SELECT {clock_columns}, EXISTS (
     SELECT 1 FROM notifications_vacation v
     WHERE v.user_id = c.user_id AND v.ends_at > c.started_at AND v.starts_at < %s
 ) AS vacationed
@@ -128,7 +128,8 @@ def clocks_follow(
     ``writes``. Returns the clock that has just started, if a seat's turn has just
     begun; all the game's clocks; and whether they were made just now (the game
     has just begun)."""
-    clocks = {c.seat: c for c in rawsql.fetch(Clock, _CLOCKS_OF_GAME, [now, game.pk])}
+    sql = _CLOCKS_OF_GAME.format(clock_columns=rawsql.columns(Clock, "c"))
+    clocks = {c.seat: c for c in rawsql.fetch(Clock, sql, [now, game.pk])}
     fresh = not clocks
     if fresh:
         users = dict(Seat.objects.filter(game=game).values_list("index", "user_id"))

@@ -125,3 +125,32 @@ def test_the_statements_of_every_move_are_prepared_once_per_connection(users):
     assert any("FOR UPDATE OF g" in s for s in prepared)  # the lock
     assert any("json_agg" in s and "games_seat" in s for s in prepared)  # the game read
     assert any('INSERT INTO "games_event"' in s and "UPDATE" in s for s in prepared)  # writes
+
+
+def _other_connection():
+    """A second connection, as a deployment's migrate command would have."""
+    import psycopg
+
+    params = connection.get_connection_params()
+    for key in ("cursor_factory", "context", "prepare_threshold"):
+        params.pop(key, None)
+    return psycopg.connect(autocommit=True, **params)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_prepared_read_survives_a_migration_adding_a_column(users):
+    """The hot reads name their columns: a column added by another connection while
+    workers run (their statements prepared) does not change what they return."""
+    from games import selectors
+
+    game = services.game_create(user=users[0], variant="classic", length="long", seats=2)
+    services.game_join(game=game, user=users[1])
+    for _ in range(10):  # prepared from the fifth
+        selectors.game_get(game.pk)
+    with _other_connection() as other:
+        other.execute("ALTER TABLE games_game ADD COLUMN added_later integer")
+    try:
+        assert selectors.game_get(game.pk).seq == game.seq
+    finally:
+        with _other_connection() as other:
+            other.execute("ALTER TABLE games_game DROP COLUMN added_later")
