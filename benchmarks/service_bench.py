@@ -1,7 +1,7 @@
 """Service benchmark: the API under gunicorn, against PostgreSQL.
 
     .venv/bin/python benchmarks/service_bench.py [--games 100] [--clients 8] [--runs 3]
-        [--workers 6] [--threads 1]
+        [--workers 3] [--threads 2]
 
 Starts a throwaway PostgreSQL cluster and Redis (scripts/testservices.py) unless
 DATABASE_URL / REDIS_URL are set, migrates, creates the games, starts gunicorn
@@ -412,8 +412,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--clients", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=6)
-    parser.add_argument("--threads", type=int, default=1, help="gunicorn threads per worker")
+    parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=2, help="gunicorn threads per worker")
     parser.add_argument("--worker-class", default="gthread", choices=("gthread", "sync"),
                         help="gthread keeps connections alive; sync closes each one")
     parser.add_argument("--events", type=int, default=150, help="events to play a game to")

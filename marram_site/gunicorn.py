@@ -3,24 +3,23 @@ benchmarks/service_bench.py start it with them:
 
     gunicorn -c python:marram_site.gunicorn marram_site.wsgi
 
-Environment: ``GUNICORN_BIND`` (``0.0.0.0:8000``), ``GUNICORN_WORKERS`` (6),
-``GUNICORN_THREADS`` (1), ``GUNICORN_ACCESS_LOG`` (``-``: standard output;
-empty: none). Command-line options override these.
+Environment: ``GUNICORN_BIND`` (``0.0.0.0:8000``), ``GUNICORN_WORKERS`` (3),
+``GUNICORN_THREADS`` (2 a worker: one can run while another waits on the
+database), ``GUNICORN_ACCESS_LOG`` (``-``: standard output; empty: none).
+Command-line options override these.
 
-Six single-threaded workers on two cores: a worker waiting on the database
-leaves the core to another, and no two requests of one worker fight over its
-interpreter lock. On the 2-core benchmark machine (benchmarks/service_bench.py,
-8 clients, 3 runs each) this gave GET state p50 8.7-9.3 ms against 9.1-10.1 ms
-for 4 workers x 2 threads and 10.8-11.1 ms for 5 x 1; about three workers a core
-is the rule to start from elsewhere.
+On the 2-core benchmark machine (benchmarks/service_bench.py, 5 runs each) 3 x 2
+gave GET state p50 medians of 9.68 and 10.06 ms in two invocations and 6 x 1
+10.65 ms; 4 x 2 and 5 x 1 did no better in shorter trials. The machine's noise
+is larger than these differences: about three threads a core is where to start.
 """
 
 import gc
 import os
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
-workers = int(os.environ.get("GUNICORN_WORKERS", "6"))
-threads = int(os.environ.get("GUNICORN_THREADS", "1"))
+workers = int(os.environ.get("GUNICORN_WORKERS", "3"))
+threads = int(os.environ.get("GUNICORN_THREADS", "2"))
 worker_class = "gthread"
 keepalive = 30
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-") or None
