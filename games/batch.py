@@ -29,10 +29,10 @@ from games import rawsql
 
 @dataclass
 class _Statement:
-    sql: str
-    params: Sequence[Any]
+    sql: str = ""
+    params: Sequence[Any] = ()
     inserted: Sequence[Model] = ()
-    """The rows an INSERT ... RETURNING gives primary keys to, in order."""
+    """For an insert, its rows (the statement is built when it is sent)."""
 
 
 @dataclass
@@ -44,10 +44,10 @@ class Batch:
         return len(self._statements)
 
     def insert(self, rows: Sequence[Model]) -> None:
-        """Insert new rows of one model; ``run`` sets their primary keys."""
+        """Insert new rows of one model, as they are when ``run`` sends them; it sets
+        their primary keys."""
         if rows:
-            statement, params = rawsql.insert_sql(rows, using=self.using)
-            self._statements.append(_Statement(statement, params, rows))
+            self._statements.append(_Statement(inserted=rows))
 
     def update(self, row: Model, fields: Sequence[str]) -> None:
         """Write these fields of a stored row, as they are now, by its primary key."""
@@ -68,6 +68,9 @@ class Batch:
                     else:
                         cursor.execute(statement.sql, statement.params)
                 return
+            for s in statements:
+                if s.inserted:  # INSERT ... RETURNING the keys
+                    s.sql, s.params = rawsql.insert_sql(s.inserted, using=self.using)
             parts = ", ".join(f"w{i} AS ({s.sql})" for i, s in enumerate(statements))
             inserts = [(i, s) for i, s in enumerate(statements) if s.inserted]
             # the keys of each insert, in the order of its rows (a sequence counts up)

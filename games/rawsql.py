@@ -15,6 +15,7 @@ them.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
@@ -25,6 +26,7 @@ from django.db.models.base import DEFERRED
 M = TypeVar("M", bound=Model)
 
 
+@functools.cache
 def columns(model: type[Model], alias: str, *, using: str = DEFAULT_DB_ALIAS) -> str:
     """The model's columns, qualified by the table's alias, for a SELECT list."""
     quote = connections[using].ops.quote_name

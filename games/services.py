@@ -114,7 +114,7 @@ class _Appender:
             game.status = Game.Status.FINISHED
             game.finished_at = timezone.now()
         writes = Batch()
-        _append_and_update(game, self.rows, writes)
+        _queue_events_and_game(game, self.rows, writes)
         events_appended.send(sender=Game, game=game, events=self.rows, state=state,
                              writes=writes)
         writes.run()
@@ -132,11 +132,9 @@ class _Appender:
                             status=self.game.status)
 
 
-def _append_and_update(game: Game, rows: list[Event], writes: Batch) -> None:
-    """Queue the events and the game row's update."""
-    now = timezone.now()
-    for row in rows:
-        row.created_at = now
+def _queue_events_and_game(game: Game, rows: list[Event], writes: Batch) -> None:
+    """Queue the events (their ``created_at`` set as they are written) and the game
+    row's update."""
     writes.insert(rows)
     writes.update(game, ["seq", "projection", "status", "finished_at"])
 

@@ -37,7 +37,7 @@ from django.utils import timezone
 from engine.state import GameState
 from games.batch import Batch
 from games.models import Event, Game
-from games.tasks import enqueue, enqueue_on_commit
+from games.tasks import enqueue
 from notifications import clocks, emails, signing
 from notifications.models import (
     Clock,
@@ -72,26 +72,22 @@ def notifications_queue(rows: Sequence[Notification], *, may_exist: bool = False
     commits; the ids of the rows written. With ``may_exist``, a row whose dedup key
     is already there is left out; without, a repeated key is an error (the
     caller's keys cannot repeat). With ``writes``, the rows are only queued on that
-    batch (no ids yet: []), to be written with it."""
+    batch, to be written with it (no ids yet: [])."""
     from notifications import tasks
 
     for row in rows:
         row.message_id = row.message_id or make_msgid(domain=settings.REPLY_DOMAIN)
     if writes is not None:
         writes.insert(rows)
-        # the batch runs before the commit: the rows have their ids by then
-        transaction.on_commit(lambda: [enqueue(tasks.notification_deliver, row.pk)
-                                       for row in rows])
-        return []
-    if may_exist:  # the rows written are those with the Message-IDs just made
+    elif may_exist:  # the rows written are those with the Message-IDs just made
         Notification.objects.bulk_create(rows, ignore_conflicts=True)
-        ids = list(Notification.objects.filter(message_id__in=[row.message_id for row in rows])
-                   .values_list("pk", flat=True))
+        rows = list(Notification.objects.filter(message_id__in=[row.message_id for row in rows])
+                    .only("pk"))
     else:
-        ids = [row.pk for row in Notification.objects.bulk_create(rows)]
-    for pk in ids:
-        enqueue_on_commit(tasks.notification_deliver, pk)
-    return ids
+        Notification.objects.bulk_create(rows)
+    # every row has its id by the commit (a batch runs before it)
+    transaction.on_commit(lambda: [enqueue(tasks.notification_deliver, row.pk) for row in rows])
+    return [] if writes is not None else [row.pk for row in rows]
 
 
 def game_events_follow(game: Game, events: Sequence[Event], state: GameState,

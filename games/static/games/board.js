@@ -1158,23 +1158,23 @@ export function attachPanZoom(svg) {
     resizeObserver.observe(svg);
   }
 
-  svg.addEventListener("wheel", onWheel, { passive: false });
-  svg.addEventListener("pointerdown", onDown);
-  svg.addEventListener("pointermove", onMove);
-  svg.addEventListener("pointerup", onUp);
-  svg.addEventListener("pointercancel", onUp);
-  svg.addEventListener("click", onClickCapture, true);
-  svg.addEventListener("keydown", onKey);
+  // [event, handler, options]: added here, removed by destroy
+  const listeners = [
+    ["wheel", onWheel, { passive: false }],
+    ["pointerdown", onDown],
+    ["pointermove", onMove],
+    ["pointerup", onUp],
+    ["pointercancel", onUp],
+    ["click", onClickCapture, true],
+    ["keydown", onKey],
+  ];
+  for (const [type, handler, options] of listeners) svg.addEventListener(type, handler, options);
   svg.style.touchAction = "none";
 
   const destroy = () => {
-    svg.removeEventListener("wheel", onWheel);
-    svg.removeEventListener("pointerdown", onDown);
-    svg.removeEventListener("pointermove", onMove);
-    svg.removeEventListener("pointerup", onUp);
-    svg.removeEventListener("pointercancel", onUp);
-    svg.removeEventListener("click", onClickCapture, true);
-    svg.removeEventListener("keydown", onKey);
+    for (const [type, handler, options] of listeners) {
+      svg.removeEventListener(type, handler, options);
+    }
     if (resizeObserver) resizeObserver.disconnect();
     delete svg.__marramPanZoom;
   };
