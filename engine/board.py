@@ -62,8 +62,9 @@ def _mixed_beast(board: dict[Pos, Placed], feats: Features, o: Oriented, pos: Po
     for i, seg in enumerate(o.segments):
         if i in gone:
             continue
-        types = {seg.type} - {"any"}
-        roots = set()
+        types: set[str] = {seg.type}
+        types.discard("any")
+        roots: set[int] = set()
         for s in seg.sides:
             nb = board.get((x + _DX[s], y + _DY[s]))
             theirs = nb.live_segment((s + 2) % 4) if nb else None
@@ -134,7 +135,7 @@ def iter_placements(state: GameState, hand: list[str]) -> Iterator[tuple[str, st
         tile = catalogue[tile_id]
         for face in ("front", "back"):
             for rotation in range(4):
-                o = tile.oriented(face, rotation)  # type: ignore[arg-type]
+                o = tile.oriented(face, rotation)
                 for pos, need in needs:
                     if meets(state, o, pos, need):
                         yield tile_id, face, rotation, pos
@@ -330,7 +331,8 @@ def claim_blocked(state: GameState, o: Oriented, pos: Pos, claim: dict[str, int]
     board, feats = state.board, state.features
     x, y = pos
     # the tile's nodes and the neighbouring roots they touch, as a small graph
-    touches: dict[tuple[str, int], set[int]] = {}
+    # a side claim's segment was checked to exist before this is called
+    touches: dict[tuple[str, int | None], set[int]] = {}
     for s in range(4):
         nb = board.get((x + _DX[s], y + _DY[s]))
         if nb is None:

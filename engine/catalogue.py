@@ -37,7 +37,8 @@ class Catalogue:
 
 def standard_raw() -> dict[str, Any]:
     text = resources.files("engine").joinpath("data/standard.json").read_text()
-    return json.loads(text)
+    raw: dict[str, Any] = json.loads(text)
+    return raw
 
 
 @cache

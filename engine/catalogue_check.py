@@ -282,7 +282,8 @@ def check_mix(tiles: dict[str, Any], starter: str) -> list[str]:
     return p
 
 
-def check_catalogue(tiles: dict[str, dict], starter: str, *, mix: bool = True) -> list[str]:
+def check_catalogue(tiles: dict[str, dict[str, Any]], starter: str, *,
+                    mix: bool = True) -> list[str]:
     """Problems with a catalogue: every tile, the starter and (with ``mix``,
     the default) the standard catalogue's mix of tiles. Empty when valid."""
     if not isinstance(tiles, dict) or not tiles:

@@ -44,6 +44,8 @@ def _verify(args: argparse.Namespace) -> int:
     from .fairness import seed_from_record, verify
 
     raw = _read_json(args.record)
+    if not isinstance(raw, dict):
+        raise RecordError(f"{args.record} is not a game record: expected a JSON object")
     seed, published = seed_from_record(raw)
     problems = verify(raw, seed, published, standard().deck_ids())
     for p in problems:
@@ -94,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     p.set_defaults(run=_catalogue)
     args = parser.parse_args(argv)
     try:
-        return args.run(args)
+        status: int = args.run(args)
+        return status
     except RecordError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

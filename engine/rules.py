@@ -81,8 +81,8 @@ def rules_for(variant: str, length: str, players: int) -> Rules:
         raise ValueError(f"Marram is for 2 to 4 players, got {players}")
     classic = variant == "classic"
     return Rules(
-        variant=variant,  # type: ignore[arg-type]
-        length=length,  # type: ignore[arg-type]
+        variant=variant,
+        length=length,
         players=players,
         boots=7 if classic else (3 if length == "short" else 5),
         pitchforks=0 if classic else 5,

@@ -58,7 +58,7 @@ def random_placement(state: GameState, rng: random.Random,
     return None
 
 
-def _random_claim(state: GameState, o: Any, pos: Pos, rng: random.Random) -> dict | None:
+def _random_claim(state: GameState, o: Any, pos: Pos, rng: random.Random) -> dict[str, int] | None:
     if rng.random() > CLAIM_CHANCE:
         return None
     seat = state.current

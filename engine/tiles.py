@@ -183,7 +183,8 @@ class TileDef:
 def _int(value: Any, lo: int, hi: int, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
         raise RecordError(f"{what} must be an integer from {lo} to {hi}, got {value!r}")
-    return value
+    checked: int = value
+    return checked
 
 
 def parse_tile(tile_id: str, raw: Any) -> TileDef:
