@@ -11,15 +11,14 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 import engine
-from engine.notation import describe_event, format_action
+from engine.notation import describe_event
 from engine.rules import MOVES_PER_TURN
 from engine.state import GameState
 from games.models import Event, Game
-from notifications import clocks, signing
+from notifications import board_mail, clocks, signing
 from notifications.models import Clock, Notification
 from notifications.selectors import games_waiting_for
 
-SAMPLE_MOVES = 8
 MAX_CHANGES = 40
 
 
@@ -88,9 +87,6 @@ def _turn_context(n: Notification, game: Game, now: datetime) -> dict[str, Any]:
     seat = n.seat
     wait = engine.awaiting(state)
     yours = wait["player"] == seat and wait["kind"] in ("move", "guess")
-    moves = []
-    if yours:
-        moves = [format_action(a) for a in engine.legal_actions(state)[:SAMPLE_MOVES]]
     clock = Clock.objects.filter(game=game, seat=seat).first()
     left = clocks.clock_remaining(clock, now) if clock is not None else None
     return {
@@ -98,7 +94,8 @@ def _turn_context(n: Notification, game: Game, now: datetime) -> dict[str, Any]:
         "scores": _scores(state, names),
         "awaiting": awaiting_words(wait) if yours else "",
         "hand": state.hands[seat],
-        "moves": moves,
+        "moves": [],
+        **(board_mail.turn_details(game, state, seat, game.seq) if yours else {}),
         "time_left": duration_words(left) if left is not None else "",
         "reply_to": signing.reply_address(game.pk, seat, game.seq) if yours else "",
     }

@@ -29,7 +29,7 @@ from engine.notation import NotationError, describe_event, format_action, parse_
 from games import services as game_services
 from games.errors import ServiceError, StaleSeq
 from games.models import Game, Seat
-from notifications import emails, signing
+from notifications import board_mail, emails, signing
 from notifications.mailparse import mail_parse, move_line
 from notifications.models import InboundMail, Notification
 from notifications.services import notifications_queue
@@ -151,6 +151,9 @@ def _play(record: InboundMail, sender: str, text: str) -> dict[str, Any]:
         "awaiting": emails.awaiting_words(result.awaiting) if yours else "",
         "finished": result.status == Game.Status.FINISHED,
         "reply_to": signing.reply_address(game.pk, bound.seat, result.seq) if yours else "",
+        # the second move of the turn: the hand, moves and board as a turn mail shows them
+        **(board_mail.turn_details(game, board_mail.state_at(game, result.seq), bound.seat,
+                                   result.seq) if yours else {}),
     }
 
 

@@ -38,7 +38,7 @@ from engine.state import GameState
 from games.batch import Batch
 from games.models import Event, Game
 from games.tasks import enqueue
-from notifications import clocks, emails, signing
+from notifications import board_mail, clocks, emails, signing
 from notifications.models import (
     Clock,
     GameVisit,
@@ -175,12 +175,15 @@ def _message(n: Notification) -> EmailMultiAlternatives:
     if n.user is not None:
         headers["List-Unsubscribe"] = f"<{emails.unsubscribe_url(n.user_id)}>"
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    message = EmailMultiAlternatives(
+    message = board_mail.MailWithPictures(
         subject=n.subject, body=n.body_text, from_email=settings.DEFAULT_FROM_EMAIL, to=[to],
         reply_to=[n.reply_to] if n.reply_to else None, headers=headers,
     )
     if n.body_html:
         message.attach_alternative(n.body_html, "text/html")
+        picture = board_mail.picture_for(n)  # the board the HTML shows, inline
+        if picture is not None:
+            message.related.append((picture[0], picture[1].png))
     return message
 
 
