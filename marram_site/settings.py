@@ -34,6 +34,8 @@ Environment variables:
 - ``REPLY_DOMAIN``: the mail domain of the signed reply addresses
   (``move+...@REPLY_DOMAIN``); its MX must reach ``manage.py mail_listener`` or a
   hosted provider that posts to ``/mail/inbound/``.
+- ``MARRAM_MAIL_INBOX_PAGE``: the page /mail/ where a player reads and answers
+  the mail sent to them (development only: always off in production).
 - ``MAIL_WEBHOOK_SECRET``: the shared secret a hosted mail provider sends in the
   ``X-Marram-Webhook-Secret`` header; the webhook is off without it.
 - ``MARRAM_DRAW_INLINE``: draw the fly and frog hops inside the move's
@@ -329,6 +331,10 @@ EMAIL_FILE_PATH = env_str("EMAIL_FILE_PATH", str(BASE_DIR / "tests" / "artifacts
 MARRAM_BASE_URL = env_str("MARRAM_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
 REPLY_DOMAIN = env_str("REPLY_DOMAIN", "marram.localhost")
 MAIL_WEBHOOK_SECRET = env_str("MAIL_WEBHOOK_SECRET")
+# A page (/mail/) where each player reads the mail the site sent them and answers
+# it, through the same inbound path as SMTP and the webhook: reply-by-mail with
+# nothing but ./dev run. Never in production (settings_production forces it off).
+MARRAM_MAIL_INBOX_PAGE = env_bool("MARRAM_MAIL_INBOX_PAGE", default=True) and not PRODUCTION
 
 # --- Production hardening -----------------------------------------------------
 

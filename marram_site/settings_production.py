@@ -10,3 +10,6 @@ import os
 os.environ["DJANGO_ENV"] = "production"
 
 from marram_site.settings import *  # noqa: E402, F403
+
+# The mail page reads and answers mail inside the site: a development tool only.
+MARRAM_MAIL_INBOX_PAGE = False

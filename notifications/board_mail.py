@@ -12,6 +12,8 @@ expect an inline image.
 
 from __future__ import annotations
 
+import html
+import re
 from email.mime.image import MIMEImage
 from typing import Any
 
@@ -42,11 +44,19 @@ def state_at(game: Game, seq: int) -> GameState:
 
 
 def sample_moves(state: GameState) -> list[str]:
-    """A few legal moves spread over all of them (the first ones would all be one
-    tile at one place), in the notation."""
-    actions = engine.legal_actions(state)
-    step = max(1, len(actions) // SAMPLE_MOVES)
-    return [format_action(a) for a in actions[::step][:SAMPLE_MOVES]]
+    """A few legal moves in the notation, spread over every tile in the hand (and
+    the flips) and over each one's places: the first ones would all be one tile at
+    one place."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for action in engine.legal_actions(state):
+        groups.setdefault(action.get("tile") or action["type"], []).append(action)
+    quota = dict.fromkeys(groups, 0)
+    while sum(quota.values()) < min(SAMPLE_MOVES, sum(map(len, groups.values()))):
+        for key, actions in groups.items():  # one more for each group, in turn
+            if quota[key] < len(actions) and sum(quota.values()) < SAMPLE_MOVES:
+                quota[key] += 1
+    return [format_action(actions[i * len(actions) // quota[key]])
+            for key, actions in groups.items() for i in range(quota[key])]
 
 
 def turn_details(game: Game, state: GameState, seat: int, seq: int) -> dict[str, Any]:
@@ -59,6 +69,15 @@ def turn_details(game: Game, state: GameState, seat: int, seq: int) -> dict[str,
         "picture": {"cid": picture_cid(game.pk, seq, seat), "alt": plan.alt(state),
                     "width": plan.width, "height": plan.height},
     }
+
+
+def picture_alt(n: Notification) -> str:
+    """The words the mail's HTML gives its board picture; '' if it shows none."""
+    found = _IMG.search(n.body_html) if n.reply_to else None
+    return html.unescape(found.group(1)) if found else ""
+
+
+_IMG = re.compile(r'<img src="cid:board\.[^"]*" alt="([^"]*)"')
 
 
 def picture_for(n: Notification) -> tuple[str, Picture] | None:

@@ -520,5 +520,8 @@ def board_picture(state: GameState, seat: int) -> Picture:
 
     small = image.reduce(s) if s > 1 else image
     out = io.BytesIO()
-    small.quantize(colors=128, method=Image.Quantize.MEDIANCUT).save(out, "PNG", optimize=True)
+    # a palette of 128 keeps it to a few tens of KB; octree and zlib's default
+    # level are the fast choices (median cut and zlib -9 cost 50 ms more for 10%)
+    small.quantize(colors=128, method=Image.Quantize.FASTOCTREE).save(out, "PNG",
+                                                                       compress_level=6)
     return Picture(out.getvalue(), plan.alt(state), width, height)

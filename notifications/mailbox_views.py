@@ -1,0 +1,114 @@
+"""The mail page (notifications.mailbox): read the mail the site sent you, answer
+it. Thin views; a 404 wherever ``MARRAM_MAIL_INBOX_PAGE`` is off."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from games.errors import NotFound, ServiceError
+from notifications import board_mail, mailbox
+from notifications.models import InboundMail, Notification
+
+Outcome = InboundMail.Outcome
+
+
+class ReplyForm(forms.Form):
+    to = forms.CharField(label="To", max_length=250)
+    subject = forms.CharField(label="Subject", max_length=200, required=False)
+    text = forms.CharField(
+        label="Your reply", max_length=20_000, strip=False,
+        widget=forms.Textarea(attrs={"rows": 14, "spellcheck": "false"}),
+        help_text="As in a mail client: write your move on the first line, above the "
+                  "quoted mail.")
+
+
+def _inbox_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Off (404) unless the setting is on; signed-in players only."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not mailbox.mailbox_enabled():
+            raise Http404("there is no mail page here")
+        return login_required(view)(request, *args, **kwargs)
+
+    return wrapped
+
+
+def _mail_or_404(request: HttpRequest, mail_id: int) -> Notification:
+    try:
+        return mailbox.mailbox_mail_get(request.user, mail_id)
+    except NotFound as e:
+        raise Http404(e.message) from None
+
+
+@_inbox_page
+@require_GET
+def mail_list(request: HttpRequest) -> HttpResponse:
+    mails = list(mailbox.mailbox_mails(request.user)[:mailbox.SHOWN])
+    for mail in mails:
+        mail.board_alt = board_mail.picture_alt(mail)
+    return render(request, "notifications/mailbox.html", {
+        "mails": mails,
+        "replies": mailbox.mailbox_replies(request.user)[:mailbox.SHOWN],
+        "address": request.user.email,
+        "from_address": settings.DEFAULT_FROM_EMAIL,
+    })
+
+
+@_inbox_page
+@require_http_methods(["GET", "POST"])
+def mail_reply(request: HttpRequest, mail_id: int) -> HttpResponse:
+    mail = _mail_or_404(request, mail_id)
+    if request.method == "GET":
+        form = ReplyForm(initial={"to": mail.reply_to, "subject": mailbox.reply_subject(mail),
+                                  "text": mailbox.reply_quote(mail)})
+        return render(request, "notifications/mailbox_reply.html", {"form": form, "mail": mail})
+    form = ReplyForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            result = mailbox.mailbox_reply_send(user=request.user, mail=mail, to=data["to"],
+                                                subject=data["subject"], text=data["text"])
+        except ServiceError as e:
+            form.add_error(None, e.message[:1].upper() + e.message[1:] + ".")
+        else:
+            _say(request, result)
+            return redirect("notifications:mailbox")
+    return render(request, "notifications/mailbox_reply.html", {"form": form, "mail": mail},
+                  status=400)
+
+
+def _say(request: HttpRequest, result: Any) -> None:
+    if result.outcome == Outcome.PLAYED:
+        messages.success(request, f"Sent. The site played {result.message}; its answer is "
+                         "below.")
+    elif result.outcome == Outcome.REFUSED:
+        messages.error(request, f"Sent. The site refused it ({result.message}); its answer "
+                       "is below, and nothing changed in the game.")
+    elif result.outcome == "duplicate":
+        messages.info(request, "Sent, but the site had handled this message before.")
+    else:
+        messages.info(request, "Sent to an address that plays no move, so nothing happened: "
+                      "answer a mail that asks for your move, to its reply address.")
+
+
+@_inbox_page
+@require_GET
+def mail_board(request: HttpRequest, mail_id: int) -> HttpResponse:
+    """The board picture a mail showed, drawn again."""
+    picture = board_mail.picture_for(_mail_or_404(request, mail_id))
+    if picture is None:
+        raise Http404("that mail shows no board")
+    response = HttpResponse(picture[1].png, content_type="image/png")
+    response["Cache-Control"] = "private, max-age=3600"
+    return response

@@ -1,0 +1,104 @@
+"""Reply-by-mail tried in a browser with nothing but the site (the mail page of
+./dev run): ann reads her "your move" mail, answers it with a move in the
+notation, reads the site's answer, and finds the move on the game page.
+
+The reply goes in through notifications.inbound, as one by SMTP or the webhook
+would; mail is delivered by the outbox's own task, run in-process as ./dev run
+does, into Django's test outbox.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from engine.notation import format_action
+from games.models import Event
+from games.selectors import game_state_get
+from notifications.models import InboundMail, Notification
+from notifications.signing import reply_address
+from tests.browser.conftest import DESKTOP
+from tests.service.conftest import make_user, start_game
+from tests.service.mail_kit import eager_tasks
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("cold_caches")]
+
+SEED = "5a1d0ce5" * 8
+
+
+@pytest.fixture
+def eager(settings):
+    with eager_tasks(settings):
+        yield
+
+
+def test_a_player_answers_her_turn_mail_on_the_mail_page(eager, visitors, live_server,
+                                                         artifacts_dir):
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start_game([ann, bob], seed=SEED)
+    turn = Notification.objects.get(user=ann, kind="your_turn")
+    assert turn.status == "sent"  # delivered by the task, as in ./dev run
+    address = reply_address(game.pk, 0, game.seq)
+    state = game_state_get(game)
+    place = next(a for a in engine.legal_actions(state) if a["type"] == "place")
+    move = format_action(place)
+
+    v = visitors(DESKTOP)
+    v.sign_in("ann")
+    page = v.page
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Mail").click()
+    page.wait_for_url(f"{live_server.url}/mail/")
+    mail = page.locator("article.mail", has=page.get_by_role(
+        "heading", name=f"Marram game {game.pk}: your move"))
+    assert mail.count() == 1
+    assert address in mail.locator(".mail-reply-to").text_content()
+    assert "It is your turn: move 1 of 2." in mail.locator(".mail-body").text_content()
+    board = mail.get_by_role("img")
+    assert "Open places" in board.get_attribute("alt")
+    board.scroll_into_view_if_needed()
+    page.wait_for_function("img => img.complete && img.naturalWidth > 200",
+                           arg=board.element_handle())
+    page.screenshot(path=str(artifacts_dir / "mail-page.png"), full_page=True)
+
+    mail.get_by_role("link", name="Reply").click()
+    to = page.get_by_label("To")
+    assert to.input_value() == address
+    body = page.get_by_label("Your reply")
+    quoted = body.input_value()
+    assert quoted.startswith("\n\nOn ") and "> Hello ann," in quoted
+    assert page.get_by_label("Subject").input_value() == \
+        f"Re: Marram game {game.pk}: your move"
+    body.click()
+    page.keyboard.press("Control+Home")
+    page.keyboard.type(move)
+    assert body.input_value().startswith(move + "\n\nOn ")
+    page.get_by_role("button", name="Send").click()
+
+    page.wait_for_url(f"{live_server.url}/mail/")
+    assert f"The site played {move}" in page.locator(".messages").text_content()
+    answer = page.locator("article.mail", has=page.get_by_role(
+        "heading", name=f"Re: Marram game {game.pk}: your move"))
+    assert answer.count() == 1
+    text = answer.locator(".mail-body").text_content()
+    assert text.startswith(f"Played in Marram game {game.pk}: {move}")
+    assert "It is your turn: move 2 of 2. Reply to this mail with your next move." in text
+    # the answer asks for the second move with its own picture and reply address
+    game.refresh_from_db()
+    assert reply_address(game.pk, 0, game.seq) in answer.locator(".mail-reply-to").text_content()
+    assert answer.get_by_role("img").count() == 1
+    assert answer.get_by_role("link", name="Reply").count() == 1
+    page.screenshot(path=str(artifacts_dir / "mail-answered.png"), full_page=True)
+
+    [received] = InboundMail.objects.all()
+    assert (received.sender, received.recipient, received.outcome) == \
+        (ann.email, address, "played")
+    played = Event.objects.filter(game=game, actor=ann).order_by("-seq").first()
+    assert played.payload == {**place, "claim": None}
+
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("#game[data-ready=true]")
+    x, y = place["at"]
+    tile = page.locator(f'g.tile[data-x="{x}"][data-y="{y}"]')
+    assert tile.get_attribute("data-tile") == place["tile"]
+    assert tile.get_attribute("data-face") == place["face"]
+    assert tile.get_attribute("data-rotation") == str(place["rotation"])
