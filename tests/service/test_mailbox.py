@@ -22,7 +22,6 @@ from games.selectors import game_state_get
 from notifications import inbound
 from notifications import services as notes
 from notifications.models import InboundMail, Notification
-from notifications.signing import reply_address
 from tests.service.conftest import seat_user, start_game
 
 ROOT = Path(__file__).resolve().parents[2]
