@@ -6,6 +6,7 @@ not-your-turn message in words."""
 from __future__ import annotations
 
 import re
+
 import pytest
 from django.core import mail
 from django.test import Client
@@ -16,7 +17,7 @@ from games.models import Event, Game, Invitation
 from games.pages.reads import clock_text, move_clock, page_state, time_words
 from notifications import clocks
 from tests.service.conftest import body, client_for, make_user, seat_user, start_game
-from tests.service.mail_kit import freeze_time, play_turn
+from tests.service.mail_kit import eager_tasks, freeze_time, play_turn
 
 pytestmark = pytest.mark.django_db
 
@@ -113,8 +114,6 @@ def test_the_link_to_pass_on_is_the_invitation_page_from_the_site_address(ann, b
 
 def test_mailed_invitations_from_the_api_link_to_the_page_too(ann, settings,
                                                               django_capture_on_commit_callbacks):
-    from tests.service.mail_kit import eager_tasks
-
     game = services.game_create(user=ann, variant="classic", length="long", seats=2)
     with eager_tasks(settings), django_capture_on_commit_callbacks(execute=True):
         [invited] = body(client_for(ann).post(f"/api/games/{game.pk}/invite/",
