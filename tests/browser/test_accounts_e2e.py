@@ -76,7 +76,7 @@ def test_a_link_copied_from_the_waiting_page_brings_a_new_player_to_the_seat(
 
 
 def test_every_account_page_is_in_the_menu_and_a_reset_mail_sets_a_new_password(
-        site_here, visitors, live_server):
+        site_here, visitors, live_server, artifacts_dir):
     make_user("ann")
     v = visitors(DESKTOP)
     v.sign_in("ann")
@@ -113,6 +113,7 @@ def test_every_account_page_is_in_the_menu_and_a_reset_mail_sets_a_new_password(
     # the menu closes on Escape and on a click elsewhere
     menu.locator("summary").click()
     assert menu.get_by_role("link", name="Vacation").is_visible()
+    page.screenshot(path=str(artifacts_dir / "account-menu.png"))
     page.keyboard.press("Escape")
     assert not menu.get_by_role("link", name="Vacation").is_visible()
     menu.locator("summary").click()
