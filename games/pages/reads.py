@@ -141,12 +141,12 @@ def _days(n: int) -> str:
 
 
 def time_words(seconds: float) -> str:
-    """A time left in words, to the nearest hour: "6 days", "5 days 23 hours",
-    "1 day 1 hour", "7 hours", "40 minutes"."""
-    hours = round(seconds / 3600)
-    if hours < 1:
-        minutes = max(round(seconds / 60), 1)
+    """A time left in words, to the nearest hour (to the minute under an hour):
+    "6 days", "5 days 23 hours", "1 day 1 hour", "7 hours", "40 minutes"."""
+    if seconds < 3600:
+        minutes = max(int(seconds // 60), 1)
         return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    hours = round(seconds / 3600)
     days, hours = divmod(hours, 24)
     said = [_days(days)] if days else []
     if hours:

@@ -377,3 +377,27 @@ def test_a_timed_game_page_tells_the_clock_of_the_player_to_move(ann, bob, monke
 def test_an_untimed_game_has_no_clock(ann, bob):
     game = start_game([ann, bob], seed=SEED)
     assert page_state(game, ann)["clock"] is None
+
+
+@pytest.mark.parametrize("url, data", [
+    ("/accounts/email/", {"email": "a\x00@example.org", "password": PASSWORD}),
+    ("/accounts/email/", {"email": "x" * 5000 + "@example.org", "password": "p\x00"}),
+    ("/accounts/email/", {"email": ["a@b.org", "c@d.org"]}),
+    ("/accounts/password/", {"old_password": "\x00", "new_password1": "y" * 10_000}),
+    ("/accounts/password/reset/", {"email": "\x00"}),
+    ("/accounts/password/reset/%00/%00/", {"new_password1": "a", "new_password2": "a"}),
+    ("/accounts/password/reset/MQ/set-password/", {}),
+    ("/accounts/signup/?next=%00", {"username": "eve\x00", "next": "\x00"}),
+    ("/games/999999/resign/", {}),
+    ("/games/999999/invite/link/", {"junk": "\x00"}),
+])
+def test_bad_input_to_the_account_forms_changes_nothing(ann, bob, url, data):
+    start_game([ann, bob], seed=SEED)
+    before = (Event.objects.count(), Invitation.objects.count(), len(mail.outbox))
+    for client in (signed_in(ann), Client()):
+        answer = client.post(url, data)
+        assert answer.status_code < 500, (url, answer.status_code)
+        assert answer.status_code in (200, 302, 400, 404), answer.status_code
+    ann.refresh_from_db()
+    assert ann.email == "ann@example.org" and ann.check_password(PASSWORD)
+    assert (Event.objects.count(), Invitation.objects.count(), len(mail.outbox)) == before
