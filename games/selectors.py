@@ -16,7 +16,7 @@ import engine
 from engine.record import FORMAT, VERSION
 from engine.state import GameState
 from games import rawsql
-from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound
+from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound, NotYourTurn
 from games.models import Event, Game, Invitation, Seat
 from games.state_cache import states
 
@@ -263,7 +263,13 @@ def game_claims_get(
     if action.get("player", you) != you:
         raise Forbidden(f"you play seat {you}", code="not_your_seat")
     state = game_state_get(game)
-    return engine.claim_options(state, {**action, "player": you})
+    try:
+        return engine.claim_options(state, {**action, "player": you})
+    except engine.IllegalAction as refused:
+        if refused.code == "not_your_turn":  # said with the player's name, as moves say it
+            raise NotYourTurn.waiting_for(engine.awaiting(state), state.config.players) \
+                from None
+        raise
 
 
 def invitation_get(token: str) -> Invitation:
@@ -271,6 +277,13 @@ def invitation_get(token: str) -> Invitation:
     if invitation is None:
         raise NotFound("there is no such invitation: ask for a new link")
     return invitation
+
+
+def invitation_links(game: Game, user: AbstractBaseUser) -> QuerySet[Invitation]:
+    """The links to pass on that the user made for the game and nobody has used yet
+    (each gives one seat)."""
+    return Invitation.objects.filter(game=game, created_by=user, email="",
+                                     accepted_by__isnull=True).order_by("created_at", "pk")
 
 
 def game_events_get(game: Game, since: int = 0) -> QuerySet[Event]:

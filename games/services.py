@@ -17,6 +17,8 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
@@ -360,10 +362,8 @@ def action_submit(
                 if wait["kind"] == "chance":  # a task draws it right after the last commit
                     raise Conflict(f"waiting for the {wait['creature']} to {wait['event']}: "
                                    "fetch the game again in a moment", code="awaiting_chance")
-                waiting_for = wait["player"]
-                if waiting_for != seat_index:
-                    who = "the server" if waiting_for is None else f"seat {waiting_for}"
-                    raise NotYourTurn(f"it is not your turn: the game waits for {who}")
+                if wait["player"] != seat_index:
+                    raise NotYourTurn.waiting_for(wait, state.config.players)
             app = _Appender(game, state)
             first = app.add(event, actor=user, key=idempotency_key)
             _append_automatic(app, cause=first.seq)
@@ -469,6 +469,24 @@ def invitation_accept(*, token: str, user: AbstractBaseUser) -> Game:
     if invitation is None:
         raise NotFound("there is no such invitation", code="bad_token")
     return game_join(game=invitation.game_id, user=user, token=token)
+
+
+# ---------------------------------------------------------------- accounts
+
+
+def user_email_change(*, user: AbstractBaseUser, email: str) -> str:
+    """Send the user's mail to a new address, which replies by mail must then come
+    from too; the address as stored. The caller has checked the user's password."""
+    address = get_user_model().objects.normalize_email(email.strip())
+    try:
+        validate_email(address)
+    except ValidationError:
+        raise Invalid(f"{email!r} is not an email address", field="email") from None
+    if address.lower() == (getattr(user, "email", "") or "").lower():
+        raise Invalid("that is already your address", field="email", code="unchanged")
+    user.email = address  # type: ignore[attr-defined]
+    user.save(update_fields=["email"])
+    return address
 
 
 def game_leave(*, game: Game | int, user: AbstractBaseUser) -> Game:

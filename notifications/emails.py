@@ -30,6 +30,11 @@ def game_url(game_id: int) -> str:
     return absolute(f"/games/{game_id}/")
 
 
+def invitation_url(token: str) -> str:
+    """The invitation's page: what a mailed invitation and a link to pass on both give."""
+    return absolute(reverse("pages:invitation", args=[token]))
+
+
 def unsubscribe_url(user_id: int) -> str:
     return absolute(reverse("notifications:unsubscribe", args=[signing.unsubscribe_token(user_id)]))
 
