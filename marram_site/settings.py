@@ -132,6 +132,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files, served as static files
     "games",
     "notifications",
 ]
@@ -260,6 +261,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Play Marram by correspondence: games, moves and their history.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # /api/docs/ loads Swagger UI from the site's static files, never from a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "/favicon.ico",
 }
 
 # --- Cache --------------------------------------------------------------------
