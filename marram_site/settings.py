@@ -280,7 +280,9 @@ CACHES = {
 # --- Celery -------------------------------------------------------------------
 
 REDIS_URL = env_str("REDIS_URL")
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+# Eager tasks still take a producer from the broker's pool; naming the in-memory
+# broker's host keeps kombu from warning that none was given on every move.
+CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 # An eager task that fails should fail the request or test that ran it.
 CELERY_TASK_EAGER_PROPAGATES = True
