@@ -39,6 +39,7 @@ from games.serializers import (
     SignupSerializer,
 )
 from games.signals import game_viewed
+from marram_site.links import site_url
 
 # ---------------------------------------------------------------- plumbing
 
@@ -215,7 +216,7 @@ class GameInvite(APIView):
             game=game_id,
             user=request.user,
             emails=data["emails"],
-            url_for=lambda token: request.build_absolute_uri(f"/api/invitations/{token}/"),
+            url_for=lambda token: site_url(f"/api/invitations/{token}/"),
         )
         return Response(InvitedSerializer(invited, many=True).data,
                         status=status.HTTP_201_CREATED)

@@ -29,8 +29,10 @@ Environment variables:
   ``DEFAULT_FROM_EMAIL``, ``SERVER_EMAIL``, ``EMAIL_TIMEOUT``: outgoing mail;
   with no ``EMAIL_HOST`` mail goes to the console (or, with the filebased
   backend, to files in ``EMAIL_FILE_PATH``, by default tests/artifacts/mail/).
-- ``MARRAM_BASE_URL``: the site's address as mail links give it
-  (``http://127.0.0.1:8000`` by default).
+- ``MARRAM_BASE_URL``: the site's address in every link that leaves it (all
+  mail, invitation links), whatever host a request came in by; ``./dev run
+  ADDR`` sets it from the address it serves (``http://127.0.0.1:8000`` by
+  default). Set it in production.
 - ``REPLY_DOMAIN``: the mail domain of the signed reply addresses
   (``move+...@REPLY_DOMAIN``); its MX must reach ``manage.py mail_listener`` or a
   hosted provider that posts to ``/mail/inbound/``.
@@ -333,7 +335,8 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30)
 # ./dev run can keep its mail as files: EMAIL_BACKEND=...filebased.EmailBackend.
 EMAIL_FILE_PATH = env_str("EMAIL_FILE_PATH", str(BASE_DIR / "tests" / "artifacts" / "mail"))
 
-# Links in mail point here; replies to a move mail go to move+...@REPLY_DOMAIN.
+# Links in mail point here (marram_site.links.site_url); replies to a move mail go
+# to move+...@REPLY_DOMAIN.
 MARRAM_BASE_URL = env_str("MARRAM_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
 REPLY_DOMAIN = env_str("REPLY_DOMAIN", "marram.localhost")
 MAIL_WEBHOOK_SECRET = env_str("MAIL_WEBHOOK_SECRET")

@@ -23,6 +23,7 @@ from games.models import Game, Invitation
 from games.pages import reads, replay
 from games.selectors import game_get, game_list, seat_index_of
 from games.signals import game_viewed
+from marram_site.links import site_url
 
 # ---------------------------------------------------------------- plumbing
 
@@ -74,7 +75,7 @@ def _attempt(request: HttpRequest, action: Callable[[], Any], done: str) -> bool
 
 
 def _invite_url(request: HttpRequest) -> Callable[[str], str]:
-    return lambda token: request.build_absolute_uri(reverse("pages:invitation", args=[token]))
+    return lambda token: site_url(reverse("pages:invitation", args=[token]))
 
 
 # ---------------------------------------------------------------- accounts
