@@ -74,8 +74,8 @@ def _attempt(request: HttpRequest, action: Callable[[], Any], done: str) -> bool
     return True
 
 
-def _invite_url(request: HttpRequest) -> Callable[[str], str]:
-    return lambda token: site_url(reverse("pages:invitation", args=[token]))
+def _invite_url(token: str) -> str:
+    return site_url(reverse("pages:invitation", args=[token]))
 
 
 # ---------------------------------------------------------------- accounts
@@ -119,7 +119,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             game = services.game_create(user=request.user, variant=data["variant"],
                                         length=data["length"], seats=data["seats"],
                                         days_per_move=data["days_per_move"],
-                                        invite=data["emails"], url_for=_invite_url(request))
+                                        invite=data["emails"], url_for=_invite_url)
         except ServiceError as e:
             form.add_error(None, _sentence(e.message))
         else:
@@ -211,7 +211,7 @@ def game_invite(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, _sentence(refused))
         return redirect("pages:game", game_id)
     _attempt(request, lambda: services.game_invite(game=game_id, user=request.user,
-                                                   emails=emails, url_for=_invite_url(request)),
+                                                   emails=emails, url_for=_invite_url),
              f"Invited {', '.join(emails)}.")
     return redirect("pages:game", game_id)
 
