@@ -29,8 +29,10 @@ Environment variables:
   ``DEFAULT_FROM_EMAIL``, ``SERVER_EMAIL``, ``EMAIL_TIMEOUT``: outgoing mail;
   with no ``EMAIL_HOST`` mail goes to the console (or, with the filebased
   backend, to files in ``EMAIL_FILE_PATH``, by default tests/artifacts/mail/).
-- ``MARRAM_BASE_URL``: the site's address as mail links give it
-  (``http://127.0.0.1:8000`` by default).
+- ``MARRAM_BASE_URL``: the site's address in every link that leaves it (all
+  mail, invitation links), whatever host a request came in by; ``./dev run
+  ADDR`` sets it from the address it serves (``http://127.0.0.1:8000`` by
+  default). Set it in production.
 - ``REPLY_DOMAIN``: the mail domain of the signed reply addresses
   (``move+...@REPLY_DOMAIN``); its MX must reach ``manage.py mail_listener`` or a
   hosted provider that posts to ``/mail/inbound/``.
@@ -132,6 +134,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files, served as static files
     "games",
     "notifications",
 ]
@@ -260,6 +263,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Play Marram by correspondence: games, moves and their history.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # /api/docs/ loads Swagger UI from the site's static files, never from a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "/favicon.ico",
 }
 
 # --- Cache --------------------------------------------------------------------
@@ -276,7 +282,9 @@ CACHES = {
 # --- Celery -------------------------------------------------------------------
 
 REDIS_URL = env_str("REDIS_URL")
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+# Eager tasks still take a producer from the broker's pool; naming the in-memory
+# broker's host keeps kombu from warning that none was given on every move.
+CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 # An eager task that fails should fail the request or test that ran it.
 CELERY_TASK_EAGER_PROPAGATES = True
@@ -327,7 +335,8 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30)
 # ./dev run can keep its mail as files: EMAIL_BACKEND=...filebased.EmailBackend.
 EMAIL_FILE_PATH = env_str("EMAIL_FILE_PATH", str(BASE_DIR / "tests" / "artifacts" / "mail"))
 
-# Links in mail point here; replies to a move mail go to move+...@REPLY_DOMAIN.
+# Links in mail point here (marram_site.links.site_url); replies to a move mail go
+# to move+...@REPLY_DOMAIN.
 MARRAM_BASE_URL = env_str("MARRAM_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
 REPLY_DOMAIN = env_str("REPLY_DOMAIN", "marram.localhost")
 MAIL_WEBHOOK_SECRET = env_str("MAIL_WEBHOOK_SECRET")

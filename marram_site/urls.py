@@ -1,4 +1,5 @@
-"""The project's URLs: the admin, the API and its schema, and a health check.
+"""The project's URLs: the admin, the API and its schema, a health check and the
+site's icon.
 
 Each app adds its own ``urls.py`` here as it grows views.
 """
@@ -7,7 +8,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from marram_site.views import healthz
+from marram_site.views import favicon, healthz
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -17,6 +18,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", favicon, name="favicon"),
     path("", include("notifications.urls")),  # mail in, unsubscribe, mail settings
     path("", include("games.page_urls")),  # the web pages
 ]
