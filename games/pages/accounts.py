@@ -22,7 +22,6 @@ from django.views.decorators.http import require_http_methods
 from games import services
 from games.errors import ServiceError
 from games.forms import EmailChangeForm
-from notifications import emails
 
 
 @login_required
@@ -58,7 +57,7 @@ class PasswordResetView(auth_views.PasswordResetView):
 
     def form_valid(self, form: Any) -> HttpResponse:
         # read here, not at import: the site's address is a setting
-        self.extra_email_context = {"site_url": emails.absolute("")}
+        self.extra_email_context = {"site_url": settings.MARRAM_BASE_URL}
         return super().form_valid(form)
 
 
