@@ -38,6 +38,8 @@ Environment variables:
   the mail sent to them (development only: always off in production).
 - ``MAIL_WEBHOOK_SECRET``: the shared secret a hosted mail provider sends in the
   ``X-Marram-Webhook-Secret`` header; the webhook is off without it.
+- ``MARRAM_MAX_OPEN_GAMES``: how many games one player may have started that still
+  wait for players (20).
 - ``MARRAM_DRAW_INLINE``: draw the fly and frog hops inside the move's
   transaction instead of in a Celery task right after it (off by default).
 - ``DJANGO_SECURE_SSL_REDIRECT``, ``DJANGO_SECURE_HSTS_SECONDS``: production
@@ -252,8 +254,14 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": env_int("MARRAM_NUM_PROXIES", 1 if PRODUCTION else 0),
 }
 # How often (see games.throttles): per address for accounts and tokens, per player
-# for invitations; None for no limit.
-MARRAM_THROTTLE_RATES = {"signup": "20/hour", "token": "20/hour", "invite": "30/hour"}
+# for invitations and new games; None for no limit.
+MARRAM_THROTTLE_RATES = {"signup": "20/hour", "token": "20/hour", "invite": "30/hour",
+                         "game_create": "30/hour"}
+# How many games one player may have started that still wait for players: the
+# lobby lists every open game, so one account must not be able to fill it.
+MARRAM_MAX_OPEN_GAMES = env_int("MARRAM_MAX_OPEN_GAMES", 20)
+# Games a page of the lobby, my games and finished games (the API gives 50 a page).
+MARRAM_LIST_PAGE_SIZE = 25
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "marram API",
