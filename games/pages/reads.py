@@ -141,7 +141,7 @@ def _my_games_in_order(user: AbstractBaseUser) -> QuerySet[Game]:
                                When(running, then=Value(1)),
                                When(status=Game.Status.OPEN, then=Value(2)),
                                default=Value(3)))
-        # named, as SELECT DISTINCT (game_list's) can only be ordered by what it selects
+        # each section's own order: the others' rows have NULL here
         .annotate(waited_since=Case(When(section=0, then="since")),
                   moved_at=Case(When(section=1, then="since")))
         .order_by("section", "waited_since", F("moved_at").desc(), "-created_at", "-id")
