@@ -124,11 +124,12 @@ def _url(server: dict[str, str], user: str, password: str, db: str) -> str:
     return f"postgres://{user}:{password}@{server['host']}:{server['port']}/{db}"
 
 
-def _manage(url: str, *args: str) -> None:
+def _manage(url: str, *args: str, ok: bool = True) -> str:
     env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "marram_site.settings"}
     done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert (done.returncode == 0) == ok, done.stdout + done.stderr
+    return done.stdout + done.stderr
 
 
 def test_the_documented_roles_migrate_and_guard_the_log():
@@ -155,6 +156,9 @@ def test_the_documented_roles_migrate_and_guard_the_log():
         assert done.returncode == 0, done.stderr
         _manage(_url(server, owner, owner_pw, db), "migrate", "--no-input", "-v", "0")
         _manage(_url(server, owner, owner_pw, db), "grant_app_role", app)
+        # the owner itself is no role for the app
+        refused = _manage(_url(server, owner, owner_pw, db), "grant_app_role", owner, ok=False)
+        assert f"'{owner}' owns" in refused
 
         with psycopg.connect(_url(server, owner, owner_pw, db), autocommit=True) as as_owner:
             super_, = as_owner.execute("SELECT rolsuper FROM pg_roles WHERE rolname = "
