@@ -178,10 +178,12 @@ def game_list(*, user: AbstractBaseUser, which: str = "mine") -> QuerySet[Game]:
         games = games.filter(status=Game.Status.FINISHED)
     else:
         raise ValueError(f"unknown list {which!r}")
+    # No DISTINCT: "mine" joins the seats, but a user has one seat a game at most
+    # (seat_one_per_user); and DISTINCT over every column made each page of a long
+    # list sort all of its games.
     return (
         games.select_related("created_by")
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-        .distinct()
     )
 
 

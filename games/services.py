@@ -421,6 +421,7 @@ def game_create(
     if invite and url_for is None:
         raise ValueError("invitations need url_for to make their links")
     with transaction.atomic():
+        _check_open_games(user)
         game = Game.objects.create(
             variant=variant,
             length=length,
@@ -433,6 +434,24 @@ def game_create(
         if invite:
             game_invite(game=game, user=user, emails=list(invite), url_for=url_for)
     return game
+
+
+def _check_open_games(user: AbstractBaseUser) -> None:
+    """Refuse a new game to a player who has started MARRAM_MAX_OPEN_GAMES games that
+    still wait for players. Their user row stays locked until the transaction ends,
+    so that simultaneous requests count one after the other (FOR NO KEY UPDATE: rows
+    that only refer to the user, such as seats and events, do not wait for it)."""
+    limit = settings.MARRAM_MAX_OPEN_GAMES
+    list(get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk)
+         .values_list("pk", flat=True))
+    if Game.objects.filter(created_by=user, status=Game.Status.OPEN).count() >= limit:
+        raise Conflict(
+            f"you have started {limit} games that are still waiting for players, the most "
+            "one player may have: wait until one of them starts, or leave one that "
+            "nobody else has joined, before starting another",
+            code="too_many_open_games",
+            limit=limit,
+        )
 
 
 def game_join(*, game: Game | int, user: AbstractBaseUser, token: str | None = None) -> Game:

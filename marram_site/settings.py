@@ -40,6 +40,8 @@ Environment variables:
   the mail sent to them (development only: always off in production).
 - ``MAIL_WEBHOOK_SECRET``: the shared secret a hosted mail provider sends in the
   ``X-Marram-Webhook-Secret`` header; the webhook is off without it.
+- ``MARRAM_MAX_OPEN_GAMES``: how many games one player may have started that still
+  wait for players (20).
 - ``MARRAM_DRAW_INLINE``: draw the fly and frog hops inside the move's
   transaction instead of in a Celery task right after it (off by default).
 - ``DJANGO_SECURE_SSL_REDIRECT``, ``DJANGO_SECURE_HSTS_SECONDS``: production
@@ -141,6 +143,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "marram_site.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -255,17 +258,42 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": env_int("MARRAM_NUM_PROXIES", 1 if PRODUCTION else 0),
 }
 # How often (see games.throttles): per address for accounts and tokens, per player
-# for invitations; None for no limit.
-MARRAM_THROTTLE_RATES = {"signup": "20/hour", "token": "20/hour", "invite": "30/hour"}
+# for invitations and new games; None for no limit.
+MARRAM_THROTTLE_RATES = {"signup": "20/hour", "token": "20/hour", "invite": "30/hour",
+                         "game_create": "30/hour"}
+# How many games one player may have started that still wait for players: the
+# lobby lists every open game, so one account must not be able to fill it.
+MARRAM_MAX_OPEN_GAMES = env_int("MARRAM_MAX_OPEN_GAMES", 20)
+# Games a page of the lobby, my games and finished games (the API gives 50 a page).
+MARRAM_LIST_PAGE_SIZE = 25
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "marram API",
     "DESCRIPTION": "Play Marram by correspondence: games, moves and their history.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
-    # /api/docs/ loads Swagger UI from the site's static files, never from a CDN.
+    # from this site, not a CDN: the Content-Security-Policy allows no other origin
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "/favicon.ico",
+    "REDOC_DIST": "SIDECAR",
+    # no badge from validator.swagger.io: the page loads nothing from elsewhere
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
+}
+
+# --- Content-Security-Policy (marram_site/csp.py) -------------------------------
+
+# Only the site's own files, no inline script or style, no plugins, no framing.
+CONTENT_SECURITY_POLICY = {
+    "default-src": "'self'",
+    "script-src": "'self'",
+    "style-src": "'self'",
+    "img-src": "'self'",
+    "font-src": "'self'",
+    "connect-src": "'self'",
+    "object-src": "'none'",
+    "base-uri": "'none'",
+    "form-action": "'self'",
+    "frame-ancestors": "'none'",
 }
 
 # --- Cache --------------------------------------------------------------------

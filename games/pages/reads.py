@@ -9,8 +9,23 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import OuterRef, Subquery
+from django.core.paginator import Page, Paginator
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
 
 from engine.notation import format_action
@@ -81,12 +96,20 @@ class Listed:
         return [names.get(w, "?") for w in self.game.projection.get("winners") or []]
 
 
+SECTIONS = ("your_turn", "their_turn", "open", "finished")
+
+
 @dataclass
 class MyGames:
+    """One page of a user's games, by section (see my_games)."""
+
     your_turn: list[Listed] = field(default_factory=list)
     their_turn: list[Listed] = field(default_factory=list)
     open: list[Listed] = field(default_factory=list)
     finished: list[Listed] = field(default_factory=list)
+    totals: dict[str, int] = field(default_factory=dict)
+    """How many games each section has over every page."""
+    page: Page | None = None
 
 
 def _last_event_at() -> Subquery:
@@ -102,20 +125,40 @@ def _listed(game: Game, user: AbstractBaseUser) -> Listed:
     return Listed(game, seat_index_of(game, user), waiting_for, since, user.pk)
 
 
-def my_games(user: AbstractBaseUser) -> MyGames:
-    """The user's games: those waiting for them first, longest waiting first."""
-    games = game_list(user=user, which="mine").annotate(last_event_at=_last_event_at())
-    mine = MyGames()
-    for game in games:
-        item = _listed(game, user)
-        if game.status == Game.Status.RUNNING:
-            (mine.your_turn if item.your_turn else mine.their_turn).append(item)
-        elif game.status == Game.Status.OPEN:
-            mine.open.append(item)
-        elif game.status == Game.Status.FINISHED:
-            mine.finished.append(item)
-    mine.your_turn.sort(key=lambda i: i.since)
-    mine.their_turn.sort(key=lambda i: i.since, reverse=True)
+def _my_games_in_order(user: AbstractBaseUser) -> QuerySet[Game]:
+    """The user's games in the order the page lists them, sorted by the database so
+    that a page is a slice: those waiting for the user (longest waiting first), those
+    waiting for others (latest move first), open games, finished games (newest
+    first). ``section`` is the index in SECTIONS."""
+    seat = Seat.objects.filter(game=OuterRef("pk"), user=user).values("index")[:1]
+    running = Q(status=Game.Status.RUNNING)
+    return (
+        game_list(user=user, which="mine")
+        .annotate(last_event_at=_last_event_at(), my_seat=Subquery(seat),
+                  awaiting_seat=Cast(KT("projection__awaiting__player"), IntegerField()))
+        .annotate(since=Coalesce("last_event_at", "started_at", "created_at"),
+                  section=Case(When(running & Q(awaiting_seat=F("my_seat")), then=Value(0)),
+                               When(running, then=Value(1)),
+                               When(status=Game.Status.OPEN, then=Value(2)),
+                               default=Value(3)))
+        # each section's own order: the others' rows have NULL here
+        .annotate(waited_since=Case(When(section=0, then="since")),
+                  moved_at=Case(When(section=1, then="since")))
+        .order_by("section", "waited_since", F("moved_at").desc(), "-created_at", "-id")
+    )
+
+
+def my_games(user: AbstractBaseUser, number: int | str = 1) -> MyGames:
+    """A page of the user's games, those waiting for them first (see
+    _my_games_in_order); InvalidPage for a page that does not exist."""
+    games = _my_games_in_order(user)
+    page = Paginator(games, settings.MARRAM_LIST_PAGE_SIZE).page(number)
+    totals = dict.fromkeys(SECTIONS, 0)
+    for section, count in games.order_by().values_list("section").annotate(n=Count("pk")):
+        totals[SECTIONS[section]] = count
+    mine = MyGames(totals=totals, page=page)
+    for game in page.object_list:
+        getattr(mine, SECTIONS[game.section]).append(_listed(game, user))
     return mine
 
 
@@ -131,6 +174,14 @@ def your_turn_count(user: AbstractBaseUser) -> int:
 
 def listed(games, user: AbstractBaseUser) -> list[Listed]:
     return [_listed(g, user) for g in games.annotate(last_event_at=_last_event_at())]
+
+
+def listed_page(games: QuerySet[Game], user: AbstractBaseUser, number: int | str) -> Page:
+    """One page of a list of games, as Listed; InvalidPage for a page that does not
+    exist."""
+    page = Paginator(games, settings.MARRAM_LIST_PAGE_SIZE).page(number)
+    page.object_list = listed(page.object_list, user)
+    return page
 
 
 # ---------------------------------------------------------------- the game page

@@ -11,6 +11,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import InvalidPage
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -118,14 +119,25 @@ def signup(request: HttpRequest) -> HttpResponse:
 # ---------------------------------------------------------------- lists
 
 
+def _no_such_page(request: HttpRequest) -> HttpResponse:
+    """A page number past the end of a list, or no number at all (404)."""
+    asked = request.GET.get("page", "")
+    return render(request, "games/no_such_page.html",
+                  {"asked": asked[:20], "first": request.path}, status=404)
+
+
 @login_required
 def lobby(request: HttpRequest) -> HttpResponse:
     form = GameCreateForm(request.POST or None)
+    status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        refused = data["emails"] and throttles.check(throttles.InviteThrottle, request)
         try:
-            if refused:
+            if too_often := throttles.check(throttles.GameCreateThrottle, request):
+                status = 429
+                raise Invalid(too_often, code="throttled")
+            if data["emails"] and (refused := throttles.check(throttles.InviteThrottle,
+                                                               request)):
                 raise Invalid(refused, code="throttled")
             # the game and its invitations: both, or neither
             game = services.game_create(user=request.user, variant=data["variant"],
@@ -134,26 +146,41 @@ def lobby(request: HttpRequest) -> HttpResponse:
                                         invite=data["emails"], url_for=invitation_url)
         except ServiceError as e:
             form.add_error(None, _sentence(e.message))
+            if e.code == "too_many_open_games":
+                status = e.status
         else:
             invited = f" and invited {len(data['emails'])}" if data["emails"] else ""
             messages.success(request, f"Game {game.pk} is open{invited}: it starts when every "
                              "seat is taken.")
             return redirect("pages:game", game.pk)
-    games = reads.listed(game_list(user=request.user, which="open"), request.user)
-    return render(request, "games/lobby.html", {"form": form, "games": games})
+    open_games = game_list(user=request.user, which="open")
+    try:
+        page = reads.listed_page(open_games, request.user, request.GET.get("page", 1))
+    except InvalidPage:
+        return _no_such_page(request)
+    return render(request, "games/lobby.html",
+                  {"form": form, "games": page.object_list, "page": page}, status=status)
 
 
 @login_required
 @require_GET
 def my_games(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/my_games.html", {"mine": reads.my_games(request.user)})
+    try:
+        mine = reads.my_games(request.user, request.GET.get("page", 1))
+    except InvalidPage:
+        return _no_such_page(request)
+    return render(request, "games/my_games.html", {"mine": mine, "page": mine.page})
 
 
 @login_required
 @require_GET
 def finished_games(request: HttpRequest) -> HttpResponse:
-    games = reads.listed(game_list(user=request.user, which="finished")[:200], request.user)
-    return render(request, "games/finished.html", {"games": games})
+    finished = game_list(user=request.user, which="finished")
+    try:
+        page = reads.listed_page(finished, request.user, request.GET.get("page", 1))
+    except InvalidPage:
+        return _no_such_page(request)
+    return render(request, "games/finished.html", {"games": page.object_list, "page": page})
 
 
 # ---------------------------------------------------------------- one game
