@@ -59,6 +59,8 @@ class InboundResult:
     """played, refused, ignored or duplicate."""
     code: str = ""
     message: str = ""
+    answered: bool = False
+    """Whether an answer was mailed (to the seat's player)."""
 
 
 class _Refusal(Exception):
@@ -118,14 +120,15 @@ def inbound_reply_handle(
                 refusal.message
             record.answered = _refusal_answer(record, refusal, subject)
             record.save(update_fields=["outcome", "code", "detail", "game", "move", "answered"])
-            return InboundResult(Outcome.REFUSED, refusal.code, refusal.message)
+            return InboundResult(Outcome.REFUSED, refusal.code, refusal.message,
+                                 record.answered)
         record.outcome, record.answered = Outcome.PLAYED, True
         record.save(update_fields=["outcome", "game", "move", "answered"])
         _answer(record, _re(subject), template="reply_played",
                 kind=Notification.Kind.REPLY_PLAYED, context=answer, user_id=answer["user_id"],
                 to_email=record.sender, seat=answer["seat"], seq=answer["seq"],
                 reply_to=answer["reply_to"])
-        return InboundResult(Outcome.PLAYED, "played", answer["played"])
+        return InboundResult(Outcome.PLAYED, "played", answer["played"], True)
 
 
 def _refusal_answer(record: InboundMail, refusal: _Refusal, subject: str) -> bool:

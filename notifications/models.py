@@ -186,7 +186,7 @@ class InboundMail(models.Model):
 
     class Outcome(models.TextChoices):
         PLAYED = "played", "Played"
-        REFUSED = "refused", "Refused (answered)"
+        REFUSED = "refused", "Refused"
         IGNORED = "ignored", "Ignored: not a reply address"
 
     message_id = models.CharField(max_length=250, unique=True)

@@ -11,7 +11,8 @@ import smtplib
 
 import pytest
 from django.core import mail
-from django.db import OperationalError
+from django.db import OperationalError, connection
+from django.db.migrations.executor import MigrationExecutor
 
 from notifications import services as notes
 from notifications.inbound import ANSWERS_PER_HOUR, inbound_mail_handle
@@ -180,3 +181,51 @@ def test_the_listener_asks_for_a_retry_only_when_one_can_help(monkeypatch, failu
     finally:
         controller.stop()
     assert refused.value.smtp_code == code
+
+
+@pytest.mark.django_db
+def test_the_mail_page_says_when_a_refusal_was_not_mailed(game, client):
+    player = seat_user(game, 0)
+    client.force_login(player)
+    [hers] = Notification.objects.filter(game=game, seat=0, kind="your_turn")
+    notes.notification_deliver(hers.pk)
+    hers.refresh_from_db()
+    altered = hers.reply_to.replace(f"move+{game.pk}.0.", f"move+{game.pk}.1.")
+    page = client.post(f"/mail/{hers.pk}/reply/", {"to": altered, "text": "pass"}, follow=True)
+    said = page.content.decode()
+    assert "cannot be used to play); no answer was mailed" in said
+    assert "Refused (not answered)" in said
+    assert refusals() == []
+    page = client.post(f"/mail/{hers.pk}/reply/", {"to": hers.reply_to, "text": "hello"},
+                       follow=True)
+    assert "; its answer is below" in page.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_carries_the_mail_received_and_the_outbox_over(users):
+    ann = users[0]
+    executor = MigrationExecutor(connection)
+    latest = executor.loader.graph.leaf_nodes("notifications")
+    before = [("notifications", "0002_invitation_mail")]
+    executor.migrate(before)
+    try:
+        old = executor.loader.project_state(before).apps
+        received = old.get_model("notifications", "InboundMail")
+        for outcome in ("played", "refused", "ignored"):
+            received.objects.create(message_id=f"<{outcome}@x>", sender="ann@example.org",
+                                    recipient="move+1.0.0.x@marram.localhost", outcome=outcome)
+        outbox = old.get_model("notifications", "Notification")
+        for key, user_id, to in (("to-a-from-line", None, "eve@example.net"),
+                                 ("to-a-player", ann.pk, ""), ("invitation", None, "zed@x.org")):
+            outbox.objects.create(kind="invitation" if key == "invitation" else "reply_refused",
+                                  user_id=user_id, to_email=to, dedup_key=key,
+                                  message_id=f"<{key}@x>", subject="Re: hi", body_text="x")
+        executor = MigrationExecutor(connection)
+        executor.migrate(latest)
+    finally:
+        MigrationExecutor(connection).migrate(latest)
+    answered = dict(InboundMail.objects.values_list("outcome", "answered"))
+    assert answered == {"played": True, "refused": True, "ignored": False}
+    statuses = dict(Notification.objects.values_list("dedup_key", "status"))
+    assert statuses == {"to-a-from-line": "skipped", "to-a-player": "pending",
+                        "invitation": "pending"}
