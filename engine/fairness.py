@@ -1,31 +1,44 @@
 """Fair chance from one secret seed, verifiable by anyone once it is revealed.
+The same for every game.
 
 At the start a server draws a 32-byte seed and publishes ``commitment(seed)``
-(SHA-256). The deck order and every chance outcome (where the fly and the frog
-appear, where they hop) are derived from the seed:
+(SHA-256). Every hidden order and every chance outcome is derived from the seed:
 
-- the deck: a Fisher-Yates shuffle of the catalogue's tiles, in catalogue order,
-  where step i swaps with index ``u(seed, "deck", i) mod (i + 1)``;
+- a deck (or any hidden order, under its own ``label``): a Fisher-Yates shuffle
+  of the items in the game's fixed order, where step i swaps with index
+  ``u(seed, label, i) mod (i + 1)``; Marram's deck is ``shuffle(seed, tiles)``;
 - the chance event that becomes event number ``n`` of the record: the outcomes
-  sorted by position, each with its exact odds; the outcome is the first whose
+  in the game's fixed order (``Chance.outcomes``; Marram's are sorted by
+  position), each with its exact odds; the outcome is the first whose
   cumulative odds exceed ``u(seed, "draw", n) / 2**256``.
 
 ``u(seed, label, i)`` is HMAC-SHA256(seed, f"{label}:{i}") read as a big-endian
 integer. When the game ends the seed is revealed and ``verify`` replays the
-record, checking the commitment, the deck and every chance event.
+record, checking the commitment, the config and every chance event.
 """
 from __future__ import annotations
 
 import hashlib
 import hmac
 import secrets
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from .errors import RecordError
 from .game import chance_event, chance_odds, new_game, step
+from .protocol import Chance
 from .record import parse_record
-from .types import Pos
+
+T = TypeVar("T")
+E = TypeVar("E", bound=Mapping[str, object])
+
+
+class _Sortable(Protocol):
+    def __lt__(self, other: Any, /) -> bool: ...
+
+
+Outcome = TypeVar("Outcome", bound=_Sortable)
 
 SEED_BYTES = 32
 
@@ -43,24 +56,44 @@ def _u(seed: str, label: str, i: int) -> int:
     return int.from_bytes(digest, "big")
 
 
-def deck_from_seed(seed: str, tiles: list[str]) -> list[str]:
-    deck = list(tiles)
+def shuffle(seed: str, items: Sequence[T], label: str = "deck") -> list[T]:
+    """``items`` in the order the seed gives them; each hidden order of a game
+    (a deck, a stack per colour) has its own ``label``."""
+    deck = list(items)
     for i in range(len(deck) - 1, 0, -1):
-        j = _u(seed, "deck", i) % (i + 1)
+        j = _u(seed, label, i) % (i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     return deck
 
 
-def draw(seed: str, event_index: int, odds: dict[Pos, Fraction]) -> Pos:
-    """The outcome of the chance event that becomes event ``event_index``."""
+def deck_from_seed(seed: str, tiles: list[str]) -> list[str]:
+    return shuffle(seed, tiles, "deck")
+
+
+def _pick(seed: str, event_index: int, odds: Sequence[Fraction]) -> int:
     point = Fraction(_u(seed, "draw", event_index), 2**256)
     total = Fraction(0)
-    outcomes = sorted(odds)
-    for pos in outcomes:
-        total += odds[pos]
+    for i, share in enumerate(odds):
+        total += share
         if point < total:
-            return pos
-    return outcomes[-1]
+            return i
+    return len(odds) - 1
+
+
+def draw_event(seed: str, event_index: int, chance: Chance[E]) -> E:
+    """The event recording the outcome of the chance event that becomes event
+    ``event_index``, drawn from the seed in the order of ``chance.outcomes``."""
+    if not chance.outcomes:
+        raise ValueError(f"nothing to draw: {chance.what} has no possible outcome")
+    i = _pick(seed, event_index, [share for _, share in chance.outcomes])
+    return chance.outcomes[i][0]
+
+
+def draw(seed: str, event_index: int, odds: Mapping[Outcome, Fraction]) -> Outcome:
+    """The outcome of the chance event that becomes event ``event_index``, the
+    outcomes taken in their sorted order."""
+    outcomes = sorted(odds)
+    return outcomes[_pick(seed, event_index, [odds[o] for o in outcomes])]
 
 
 def verify(raw: dict[str, Any], seed: str, published: str, tiles: list[str]) -> list[str]:
