@@ -21,10 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import make_config, new_game, step  # noqa: E402
-from engine.actions import placements  # noqa: E402
-from engine.record import replay_events  # noqa: E402
-from engine.selfplay import play, random_action  # noqa: E402
+from engine.marram import make_config, new_game, step  # noqa: E402
+from engine.marram.actions import placements  # noqa: E402
+from engine.marram.record import replay_events  # noqa: E402
+from engine.marram.selfplay import play, random_action  # noqa: E402
 
 
 def median_time(fn, repeat: int) -> float:

@@ -25,12 +25,11 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Protocol, TypeVar
 
-from .errors import RecordError
-from .game import chance_event, chance_odds, new_game, step
-from .protocol import Chance
-from .record import parse_record
+from .errors import IllegalAction, RecordError
+from .protocol import Chance, Game
 
 T = TypeVar("T")
+S = TypeVar("S")
 E = TypeVar("E", bound=Mapping[str, object])
 
 
@@ -96,35 +95,59 @@ def draw(seed: str, event_index: int, odds: Mapping[Outcome, Fraction]) -> Outco
     return outcomes[_pick(seed, event_index, [odds[o] for o in outcomes])]
 
 
-def verify(raw: dict[str, Any], seed: str, published: str, tiles: list[str]) -> list[str]:
-    """Problems found checking a finished game against its commitment; empty if fair.
-    ``tiles`` is the catalogue's tile list that the deck was shuffled from."""
-    problems = []
+def check_commitment(seed: str, published: str) -> list[str]:
     try:
         bytes.fromhex(seed)
     except ValueError:
         return ["the seed is not hexadecimal"]
     if commitment(seed) != published:
-        problems.append("the seed does not match the published commitment")
-    record = parse_record(raw)
-    if list(record.config.deck) != deck_from_seed(seed, tiles):
-        problems.append("the deck is not the one the seed gives")
-    state = new_game(record.config)
-    for i, event in enumerate(record.events):
-        odds = chance_odds(state)
-        if odds is not None:
-            expected = chance_event(state, draw(seed, i, odds))
-            if {k: event.get(k) for k in expected} != expected:
-                problems.append(f"event {i}: the seed gives {expected}, the record has {event}")
+        return ["the seed does not match the published commitment"]
+    return []
+
+
+def check_draws(game: Game[S, E], start: S, events: Sequence[object], seed: str) -> list[str]:
+    """Replay ``events`` from ``start`` (left untouched), checking that every chance
+    event is the one the seed gives; stops at the first illegal event."""
+    problems = []
+    state = game.copy(start)
+    for i, raw in enumerate(events):
+        chance = game.chance(state)
+        if chance is not None and chance.outcomes:
+            expected = draw_event(seed, i, chance)
+            got = raw if isinstance(raw, dict) else {}
+            if {k: got.get(k) for k in expected} != expected:
+                problems.append(f"event {i}: the seed gives {expected}, the record has {raw}")
         try:
-            step(state, event)
-        except ValueError as e:
+            state = game.fold(state, game.read_event(raw))
+        except IllegalAction as e:
             problems.append(f"event {i} is illegal: {e}")
             break
     return problems
 
 
-def seed_from_record(raw: dict[str, Any]) -> tuple[str, str]:
+def verify(game: Game[S, E], raw: Mapping[str, object], seed: str, published: str) -> list[str]:
+    """Problems found checking a finished game of ``game`` against its commitment:
+    the seed, the config the seed deals (``game.setup``) and every chance event.
+    Empty if fair; RecordError for a record that cannot be read at all."""
+    problems = check_commitment(seed, published)
+    if problems == ["the seed is not hexadecimal"]:
+        return problems
+    config = raw.get("config")
+    if not isinstance(config, dict):
+        raise RecordError("'config' must be an object")
+    events = raw.get("events", [])
+    if not isinstance(events, list):
+        raise RecordError("'events' must be a list")
+    start = game.start(config)
+    written = game.config(start)
+    dealt = game.setup(game.options(start), tuple(map(str, config.get("players", []))), seed)
+    for key in sorted(set(written) | set(dealt)):
+        if written.get(key) != dealt.get(key):
+            problems.append(f"the {key} is not the one the seed gives")
+    return problems + check_draws(game, start, events, seed)
+
+
+def seed_from_record(raw: Mapping[str, object]) -> tuple[str, str]:
     fair = raw.get("fairness") if isinstance(raw, dict) else None
     if not isinstance(fair, dict) or not {"seed", "commitment"} <= set(fair):
         raise RecordError("the record has no revealed seed: only finished games exported "

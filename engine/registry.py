@@ -10,7 +10,9 @@ import importlib
 from .errors import RecordError
 from .protocol import AnyGame
 
-BUILTIN: tuple[str, ...] = ()
+BUILTIN: tuple[str, ...] = (
+    "engine.marram:GAME",
+)
 """``module:attribute`` of each game's object, in the order games are listed."""
 
 _games: dict[str, AnyGame] = {}

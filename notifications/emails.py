@@ -10,10 +10,10 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-import engine
-from engine.notation import describe_event
-from engine.rules import MOVES_PER_TURN
-from engine.state import GameState
+from engine import marram as engine
+from engine.marram.notation import describe_event
+from engine.marram.rules import MOVES_PER_TURN
+from engine.marram.state import GameState
 from games.models import Event, Game
 from notifications import board_mail, clocks, signing
 from notifications.models import Clock, Notification

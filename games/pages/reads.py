@@ -13,7 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from engine.notation import format_action
+from engine.marram.notation import format_action
 from games.models import Event, Game, Seat
 from games.selectors import game_fairness, game_list, game_state_view, seat_index_of
 from games.serializers import GameSerializer

@@ -1,14 +1,11 @@
-"""Random self-play: every player picks a legal action at random. It checks
+"""Marram's bots for random self-play: every player picks a legal action at
+random (``random``), or prefers holes with more neighbours (``compact``).
+``python -m engine selfplay`` plays them through the protocol; the figures check
 that the standard tiles play well (few discarded hands, nearly every tile laid,
-every kind of feature completed) and measures the engine's speed."""
+every kind of feature completed) and measure the engine's speed."""
 from __future__ import annotations
 
-import json
 import random
-import sys
-import time
-from collections import Counter
-from pathlib import Path
 from typing import Any
 
 from . import board as B
@@ -119,44 +116,3 @@ def play(variant: str, length: str, players: int, seed: int,
         step(state, event)
         record.events.append(event)
     return state, record, discards
-
-
-def run(variant: str, length: str, players: int, games: int, seed: int,
-        out: str | None = None, progress: bool = True, policy: str = "random") -> int:
-    totals = Counter[str]()
-    scores = [0] * players
-    moves = discards = laid = 0
-    out_dir = Path(out) if out else None
-    if out_dir:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    started = time.perf_counter()
-    for g in range(games):
-        state, record, discarded = play(variant, length, players, seed + g, policy=policy)
-        for s in range(players):
-            scores[s] += state.scores[s]
-        moves += sum(1 for e in record.events if e["type"] in ("place", "flip", "pass"))
-        discards += discarded
-        laid += len(state.board)
-        totals.update(state.completed)
-        if out_dir:
-            path = out_dir / f"game-{seed + g:05d}.json"
-            path.write_text(json.dumps(record.to_json()))
-        if progress:
-            done = (g + 1) * 30 // games
-            print(f"\r[{'#' * done}{'.' * (30 - done)}] {g + 1}/{games}", end="",
-                  file=sys.stderr, flush=True)
-    elapsed = time.perf_counter() - started
-    if progress:
-        print(file=sys.stderr)
-    n = max(games, 1)
-    print(f"{games} {variant} {length} games, {players} players, seed {seed}, "
-          f"{policy} play")
-    print("mean scores:     " + ", ".join(f"{s / n:.1f}" for s in scores))
-    print(f"mean moves:      {moves / n:.1f}")
-    print(f"tiles laid:      {laid / n:.1f} of {len(state.config.deck) + 1} a game")
-    print(f"hands discarded: {discards / n:.2f} a game")
-    kinds = ("grass", "sand", "blue", "orange", "worm", "freak")
-    print("completed:       " + ", ".join(f"{k} {totals[k] / n:.1f}" for k in kinds)
-          + " a game")
-    print(f"speed:           {games / elapsed:.1f} games/s")
-    return 0

@@ -9,7 +9,7 @@ events fold over the start to rebuild any state (``replay``).
 """
 from .actions import claim_options, flips, legal_actions, placements
 from .catalogue import Catalogue, parse_catalogue, standard
-from .errors import IllegalAction, RecordError
+from ..errors import IllegalAction, RecordError
 from .game import (
     EVENT_TYPES,
     apply,
