@@ -107,6 +107,6 @@ def run(game: Game[S, E], options: Options, players: int, games: int, seed: int,
           "for each)")
     print(f"mean events:     {events / n:.1f}")
     for name, values in stats.items():
-        print(f"{name + ':':<17}{_mean(values)} a game")
+        print(f"{name + ':':<16} {_mean(values)} a game")
     print(f"speed:           {games / elapsed:.1f} games/s")
     return 0
