@@ -74,9 +74,10 @@ def replay_events(game: Game[S, E], start: S, events: Sequence[object]) -> Repla
     """Fold ``events`` (as JSON) over ``start``, which is left untouched; stop at
     the first event that is not one of the game's or that the rules refuse."""
     state = game.copy(start)
+    fold, read = game.fold, game.read_event  # the loop is hot: every read of a game
     for i, raw in enumerate(events):
         try:
-            state = game.fold(state, game.read_event(raw))
+            state = fold(state, read(raw))
         except IllegalAction as e:
             # a fold may work in place: rebuild the valid prefix from the start
             state = game.copy(start)
