@@ -12,9 +12,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import DEFAULT_DB_ALIAS, connection
 from django.db.models import Prefetch, QuerySet
 
-import engine
-from engine.record import FORMAT, VERSION
-from engine.state import GameState
+from engine import marram as engine
+from engine.marram.record import FORMAT, VERSION
+from engine.marram.state import GameState
 from games import rawsql
 from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound, NotYourTurn
 from games.models import Event, Game, Invitation, Seat

@@ -22,10 +22,10 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-import engine
-from engine import fairness
-from engine.game import first_placement
-from engine.state import GameState
+from engine import marram as engine
+from engine.marram import fairness
+from engine.marram.game import first_placement
+from engine.marram.state import GameState
 from games import rawsql
 from games.batch import Batch
 from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound, NotYourTurn, StaleSeq

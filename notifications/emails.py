@@ -9,10 +9,10 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-import engine
-from engine.notation import describe_event
-from engine.rules import MOVES_PER_TURN
-from engine.state import GameState
+from engine import marram as engine
+from engine.marram.notation import describe_event
+from engine.marram.rules import MOVES_PER_TURN
+from engine.marram.state import GameState
 from games.models import Event, Game
 from marram_site.links import site_url
 from notifications import board_mail, clocks, signing

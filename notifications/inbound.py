@@ -34,8 +34,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-import engine
-from engine.notation import NotationError, describe_event, format_action, parse_action
+from engine import marram as engine
+from engine.marram.notation import NotationError, describe_event, format_action, parse_action
 from games import services as game_services
 from games.errors import ServiceError, StaleSeq
 from games.models import Game, Seat

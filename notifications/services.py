@@ -40,7 +40,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.utils import timezone
 
-from engine.state import GameState
+from engine.marram.state import GameState
 from games.batch import Batch
 from games.models import Event, Game
 from games.tasks import enqueue

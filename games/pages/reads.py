@@ -28,7 +28,7 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
 
-from engine.notation import format_action
+from engine.marram.notation import format_action
 from games.models import Event, Game, Seat
 from games.selectors import game_fairness, game_list, game_state_view, seat_index_of
 from games.serializers import GameSerializer

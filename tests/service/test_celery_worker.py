@@ -344,7 +344,7 @@ def test_the_worker_draws_the_fly(worker, settings):
     settings.MARRAM_DRAW_INLINE = False
     ann, bob = make_user("ann"), make_user("bob")
     game = start_game([ann, bob], variant="animals")
-    from engine import legal_actions
+    from engine.marram import legal_actions
     from games import services
     from games.selectors import game_state_get
 
