@@ -39,8 +39,8 @@ from games.serializers import (
     SignupSerializer,
 )
 from games.signals import game_viewed
-from notifications.emails import invitation_url
 from games.throttles import GameCreateThrottle
+from notifications.emails import invitation_url
 
 # ---------------------------------------------------------------- plumbing
 
