@@ -39,7 +39,6 @@ const els = {
   moveBody: document.getElementById("move-body"),
   moveHint: document.getElementById("move-hint"),
   moveError: document.getElementById("move-error"),
-  movePanel: document.getElementById("move-panel"),
   since: document.getElementById("since"),
   sinceHeading: document.getElementById("since-heading"),
   sinceList: document.getElementById("since-list"),
@@ -320,7 +319,7 @@ function showError(text) {
 
 function chooseFace(tile, face) {
   clearError();
-  releaseMovePanel();
+  releaseHeight();
   if (ui.mode === "place" && ui.tile === tile && ui.face === face && !ui.at) {
     ui = freshUi(); // a second press puts it back
   } else {
@@ -331,7 +330,7 @@ function chooseFace(tile, face) {
 
 function startFlip(at = null) {
   clearError();
-  releaseMovePanel();
+  releaseHeight();
   if (ui.mode === "flip" && !at && !ui.at) {
     ui = freshUi();
     render({ focus: "flip" });
@@ -476,6 +475,7 @@ async function submit(action) {
   if (ui.busy) return;
   clearError();
   previewRequest++;
+  reserveHeight();
   ui.busy = true;
   render();
   const body = JSON.stringify({ seq: page.seq, idempotency_key: newKey(), action });
@@ -503,7 +503,6 @@ async function submit(action) {
   const data = await resp.json().catch(() => ({}));
   if (resp.ok) {
     ui = freshUi();
-    reserveMovePanel();
     await reloadState(false);
     if (!userMoved) board.fit();
     return;
@@ -610,15 +609,17 @@ function sinceSummary() {
   return `${sinceHeading()}: ${events}${tiles}.`;
 }
 
-// After a confirmed move the panel gets shorter (the steps of the move go); the page
-// would then be shorter than the window's scroll position and jump. The panel keeps
+// After a confirmed move the panels get shorter (the steps of the move go); the page
+// would then be shorter than the window's scroll position and jump. The page keeps
 // its height until the player starts the next move.
-function reserveMovePanel() {
-  els.movePanel.style.minHeight = `${els.movePanel.offsetHeight}px`;
+const pageMain = document.getElementById("main");
+
+function reserveHeight() {
+  pageMain.style.minHeight = `${pageMain.offsetHeight}px`;
 }
 
-function releaseMovePanel() {
-  els.movePanel.style.minHeight = "";
+function releaseHeight() {
+  pageMain.style.minHeight = "";
 }
 
 function setText(node, text) {
