@@ -45,7 +45,7 @@ def unfinished_value(f: Feature) -> int:
 
 def describe(f: Feature) -> str:
     if f.beast:
-        shape = "" if is_regular(f) else "freak "
+        shape = "freak " if f.complete and not is_regular(f) else ""  # unfinished: not yet
         return f"{shape}{f.kind_name()} of {f.size} segment{'s' * (f.size != 1)}"
     items = [f"{n} {k}" for n, k in ((f.gold, "gold"), (f.silver, "silver"),
                                       (f.flower, "flower")) if n]

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from games.models import Game
 from tests.browser.conftest import DESKTOP
+from tests.browser.test_guess_and_pass_e2e import open_game, wait_for_seq
 from tests.service.conftest import custom_game, make_user, start_game
 from tests.service.test_game_page_reads import (
     CIRCLE,
@@ -26,21 +26,6 @@ from tests.service.test_game_page_reads import (
 )
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("cold_caches")]
-
-
-def open_game(visitors: Any, live_server: Any, game: Game, username: str,
-              viewport: dict[str, int] = DESKTOP) -> Any:
-    v = visitors(viewport)
-    v.sign_in(username)
-    v.page.goto(f"{live_server.url}/games/{game.pk}/")
-    v.page.wait_for_selector("#game[data-ready=true]")
-    return v
-
-
-def wait_for_seq(page: Any, seq: int) -> None:
-    page.wait_for_function(
-        "seq => window.marramGame && window.marramGame.page.seq === seq && "
-        "!window.marramGame.ui.busy", arg=seq, timeout=20_000)
 
 
 def badge(page: Any) -> str | None:
@@ -158,7 +143,7 @@ def test_the_page_stays_put_after_a_move(circle, visitors, live_server):
     before = page.evaluate("scrollY")
     assert before > 100
     box = page.locator('button[data-action="confirm"]').bounding_box()
-    assert 0 <= box["y"] and box["y"] + box["height"] <= DESKTOP["height"]
+    assert box["y"] >= 0 and box["y"] + box["height"] <= DESKTOP["height"]
     page.click('button[data-action="confirm"]')
     wait_for_seq(page, game.seq + 1)
     page.wait_for_timeout(300)  # any late layout
@@ -228,7 +213,7 @@ def test_the_end_shows_the_standings(visitors, live_server, artifacts_dir):
     rows = page.eval_on_selector_all("#standings tbody tr", """els => els.map(r =>
         [r.dataset.seat, ...[...r.children].map(c => c.textContent.trim())])""")
     # bob: grass patch left open, 1 bulge x 2 + gold 1 + silver 1 = 4; ann: snake, 2 x 1
-    assert rows == [["1", "1", "B bobwinner", "4", "4"], ["0", "2", "A ann", "2", "2"]]
+    assert rows == [["1", "1", "B bob winner", "4", "4"], ["0", "2", "A ann", "2", "2"]]
     log = page.text_content("#score-log")
     assert "+4" in log and "+2" in log and "+0" not in log
     page.screenshot(path=str(artifacts_dir / "standings.png"))

@@ -11,7 +11,7 @@ from engine import IllegalAction
 from engine.preview import score_preview
 
 from .helpers import game, place, seg, tile
-from .test_endgame import TIE_CIRCLE, gold_circle
+from .test_endgame import gold_circle, tie_circle_before_its_last_corner
 from .test_patches import circle
 
 
@@ -71,21 +71,8 @@ def test_a_regular_blue_snake_is_three_a_segment():
 
 
 def test_tied_holders_both_score_in_full_and_the_short_game_ends():
-    # test_endgame.test_short_game_tie_at_the_target, stopped before the last corner
-    from .test_endgame import timeout
-
-    s = game(TIE_CIRCLE, [["NW", "SW"], ["F7", "F8", "NE"], []], rest=["F9", "F10", "SE"],
-             length="short")
-    s = place(s, 0, "NW", (1, 0), claim={"arc": 4})
-    s = place(s, 0, "F1", (0, 1))
-    s = place(s, 1, "F7", (0, 2))
-    s = place(s, 1, "F8", (1, 2))
-    s = timeout(s, 2)
-    s = place(s, 0, "F9", (2, 2))
-    s = place(s, 0, "F10", (-1, 0))
-    s = place(s, 1, "SE", (2, 1), claim={"arc": 0})
-    s = place(s, 1, "NE", (2, 0))
-    s = timeout(s, 2)
+    # test_endgame.test_short_game_tie_at_the_target, before the last corner
+    s = tie_circle_before_its_last_corner()
     answer = score_preview(s, laid("SW", (1, 1), 0))
     # 1 bulge x 5 + 12 gold x 5 = 65 to each of the two boots: both over the 60 target
     assert answer["gains"] == [65, 65, 0]

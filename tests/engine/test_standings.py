@@ -8,7 +8,7 @@ from engine import apply, selfplay, summary
 from engine.standings import SOURCES, breakdown, standings
 
 from .helpers import game, pass_, place, tile
-from .test_endgame import TIE_CIRCLE, endgame_position, timeout
+from .test_endgame import endgame_position, tie_circle_before_its_last_corner
 from .test_patches import circle
 
 
@@ -27,23 +27,15 @@ def test_end_game_points_are_their_own_source():
     assert [(r["seat"], r["place"], r["points"], r["winner"]) for r in rows] == \
         [(1, 1, 4, True), (0, 2, 2, False)]
     assert points(rows[0], "end_game") == 4 and points(rows[1], "end_game") == 2
+    # an unfinished snake is no freak: only a finished beast has a shape to judge
+    assert {e["feature"] for e in s.log} == {"blue snake of 2 segments",
+                                            "grass patch with 1 bulge and 1 gold, 1 silver"}
     assert rows[0]["sources"]["end_game"]["count"] == 1
     assert all(points(r, s) == 0 for r in rows for s in SOURCES if s != "end_game")
 
 
 def test_a_tie_shares_the_place_and_the_next_place_is_skipped():
-    s = game(TIE_CIRCLE, [["NW", "SW"], ["F7", "F8", "NE"], []], rest=["F9", "F10", "SE"],
-             length="short")
-    s = place(s, 0, "NW", (1, 0), claim={"arc": 4})
-    s = place(s, 0, "F1", (0, 1))
-    s = place(s, 1, "F7", (0, 2))
-    s = place(s, 1, "F8", (1, 2))
-    s = timeout(s, 2)
-    s = place(s, 0, "F9", (2, 2))
-    s = place(s, 0, "F10", (-1, 0))
-    s = place(s, 1, "SE", (2, 1), claim={"arc": 0})
-    s = place(s, 1, "NE", (2, 0))
-    s = timeout(s, 2)
+    s = tie_circle_before_its_last_corner()
     s = place(s, 0, "SW", (1, 1))
     assert s.finished
     rows = standings(s)

@@ -42,6 +42,8 @@ const els = {
   since: document.getElementById("since"),
   sinceHeading: document.getElementById("since-heading"),
   sinceList: document.getElementById("since-list"),
+  standings: document.getElementById("final-standings"),
+  standingsBody: document.getElementById("standings-body"),
   players: document.getElementById("players"),
   log: document.getElementById("score-log"),
   tilesLeft: document.getElementById("tiles-left"),
@@ -828,6 +830,15 @@ function guessForm(creature) {
   return form;
 }
 
+/** The standings, above the board, once the game is over. */
+function renderFinal() {
+  const over = !!(st().finished && page.standings);
+  els.standings.hidden = !over;
+  if (over && !els.standingsBody.childNodes.length) {
+    els.standingsBody.append(renderStandings(page.standings, players(), page.you));
+  }
+}
+
 function renderMovePanel() {
   const s = st();
   const body = els.moveBody;
@@ -836,16 +847,12 @@ function renderMovePanel() {
   if (page.you === null) {
     setText(els.moveHeading, s.finished ? "The game is over" : "Watching");
     setText(els.moveHint, "You are not playing in this game.");
-    if (s.finished && page.standings) {
-      body.append(renderStandings(page.standings, players(), page.you));
-    }
     return;
   }
   if (s.finished) {
     setText(els.moveHeading, "The game is over");
     setText(els.moveHint, "");
     body.append(h("p", {}, statusText()));
-    if (page.standings) body.append(renderStandings(page.standings, players(), page.you));
     if (root.dataset.replayUrl) {
       body.append(h("p", { class: "actions" },
         h("a", { class: "button primary", href: root.dataset.replayUrl }, "Replay it move by move")));
@@ -911,6 +918,7 @@ function render({ focus = null } = {}) {
   renderLog(els.log, s.log, players());
   setText(els.sinceHeading, sinceHeading());
   renderSince(els.sinceList, page.since_last_move, players(), page.you);
+  renderFinal();
   if (keep) {
     const target = els.moveBody.querySelector(`[data-key="${CSS.escape(keep)}"]`);
     if (target && !target.disabled) target.focus({ preventScroll: true });

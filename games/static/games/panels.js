@@ -268,7 +268,7 @@ export function renderStandings(standings, players, you) {
   },
   h("td", { dataset: { col: "place" } }, row.place === null ? "resigned" : String(row.place)),
   h("th", { scope: "row" }, swatch(row.seat, players, "small"), " ", nameOf(players, row.seat),
-    row.winner ? h("span", { class: "tag tag-win" }, "winner") : null),
+    row.winner ? [" ", h("span", { class: "tag tag-win" }, "winner")] : null),
   h("td", { class: "points", dataset: { col: "points" } }, String(row.points)),
   used.map(([key]) => {
     const cell = row.sources[key];
@@ -277,8 +277,8 @@ export function renderStandings(standings, players, you) {
   })));
   return h("div", { class: "standings-wrap" },
     h("table", { class: "standings", id: "standings" },
-      h("caption", {}, "Final standings: points by where they came from "
-        + "(how many features or guesses in brackets)"),
+      h("caption", {}, "Points by where they came from (in brackets: how many features "
+        + "or guesses made them)"),
       h("thead", {}, head), h("tbody", {}, rows)));
 }
 
