@@ -236,6 +236,15 @@ def test_the_standings_at_the_end_and_where_the_points_came_from():
     assert all(cell["points"] == 0 for key, cell in rows[0]["sources"].items()
                if key != "end_game")
     assert page_state(bob, game)["standings"] == rows
+    # a spectator, with nobody left to wait for, gets the latest turn: bob's move and
+    # the passes the server made after it
+    since = page_state(make_user("eve"), game)["since_last_move"]
+    assert since["seat"] is None
+    assert [e["text"] for e in since["events"]] == [
+        "bob: place C front 1,1 r0 claim arc 0", "bob could lay no tile and passed",
+        "bob could lay no tile and passed", "ann could lay no tile and passed",
+        "ann could lay no tile and passed", "bob could lay no tile and passed"]
+    assert since["tiles"] == [[1, 1]]
     # a running game has none yet
     running = start_game([make_user("cyd"), make_user("dee")])
     assert page_state(seat_user(running, 0), running)["standings"] is None

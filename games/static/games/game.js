@@ -39,7 +39,6 @@ const els = {
   moveBody: document.getElementById("move-body"),
   moveHint: document.getElementById("move-hint"),
   moveError: document.getElementById("move-error"),
-  since: document.getElementById("since"),
   sinceHeading: document.getElementById("since-heading"),
   sinceList: document.getElementById("since-list"),
   standings: document.getElementById("final-standings"),
