@@ -309,6 +309,17 @@ class GameClaims(APIView):
         return self._answer(request, game_id, data["action"])
 
 
+class GameScorePreview(GameClaims):
+    """What a place or flip you are about to make (with its claim) would score, for
+    whom and why: ``{action, awards: [{seat, points, feature, kind}], gains (by
+    seat), scores (after it), completed ({kind: count}), ends_game}``. Asked as the
+    claims are: GET with ?action=<json>, or POST {action}."""
+
+    def _answer(self, request: Request, game_id: int, action: dict[str, Any]) -> Response:
+        preview = selectors.game_preview_get(selectors.game_get(game_id), request.user, action)
+        return Response({"action": action, **preview})
+
+
 class GameEvents(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("since", int, description="First seq to list")],

@@ -40,4 +40,5 @@ urlpatterns = [
     path("games/<int:game_id>/replay/steps.json", views.game_replay_steps,
          name="replay-steps"),
     path("invitations/<str:token>/", views.invitation, name="invitation"),
+    path("rules/<slug:game>/", views.rules, name="rules"),
 ]

@@ -4,8 +4,9 @@ a future draw out of a game that is still running."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
@@ -13,12 +14,15 @@ from django.db import DEFAULT_DB_ALIAS, connection
 from django.db.models import Prefetch, QuerySet
 
 from engine import marram as engine
+from engine.marram.preview import score_preview
 from engine.marram.record import FORMAT, VERSION
 from engine.marram.state import GameState
 from games import rawsql
 from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound, NotYourTurn
 from games.models import Event, Game, Invitation, Seat
 from games.state_cache import states
+
+T = TypeVar("T")
 
 # ---------------------------------------------------------------- state
 
@@ -250,28 +254,52 @@ def game_state_view(game: Game, user: AbstractBaseUser | None, *,
     return view
 
 
-def game_claims_get(
-    game: Game, user: AbstractBaseUser, action: dict[str, Any]
-) -> list[dict[str, Any]]:
-    """The claims that may go with the user's place or flip now; IllegalAction if the
-    move itself is not legal."""
+def _proposed_move(
+    game: Game, user: AbstractBaseUser, action: dict[str, Any], what: str
+) -> tuple[GameState, dict[str, Any]]:
+    """The state and the user's place or flip about to be made, for a query about
+    it (``what`` names the query in the refusal of another kind of action)."""
     if game.status == Game.Status.FINISHED:
         raise GameFinished("the game is over")
     you = seat_index_of(game, user)
     if you is None:
         raise Forbidden("you have no seat in this game", code="not_a_player")
     if action.get("type") not in ("place", "flip"):
-        raise Invalid("claims go with a place or a flip", field="action.type")
+        raise Invalid(f"{what} go with a place or a flip", field="action.type")
     if action.get("player", you) != you:
         raise Forbidden(f"you play seat {you}", code="not_your_seat")
-    state = game_state_get(game)
+    return game_state_get(game), {**action, "player": you}
+
+
+def _asked_in_turn(state: GameState, query: Callable[[], T]) -> T:
+    """``query()``, with the engine's ``not_your_turn`` said with the player's name,
+    as moves say it."""
     try:
-        return engine.claim_options(state, {**action, "player": you})
+        return query()
     except engine.IllegalAction as refused:
-        if refused.code == "not_your_turn":  # said with the player's name, as moves say it
+        if refused.code == "not_your_turn":
             raise NotYourTurn.waiting_for(engine.awaiting(state), state.config.players) \
                 from None
         raise
+
+
+def game_claims_get(
+    game: Game, user: AbstractBaseUser, action: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The claims that may go with the user's place or flip now; IllegalAction if the
+    move itself is not legal."""
+    state, move = _proposed_move(game, user, action, "claims")
+    return _asked_in_turn(state, lambda: engine.claim_options(state, move))
+
+
+def game_preview_get(
+    game: Game, user: AbstractBaseUser, action: dict[str, Any]
+) -> dict[str, Any]:
+    """What the user's place or flip (with its claim) would score now, per seat and
+    why (engine.preview); IllegalAction if the move is not legal. Only the score
+    changes leave the engine: not the tiles the move would draw."""
+    state, move = _proposed_move(game, user, action, "score previews")
+    return _asked_in_turn(state, lambda: score_preview(state, move))
 
 
 def invitation_get(token: str) -> Invitation:

@@ -23,6 +23,8 @@ urlpatterns = [
          name="api-game-invite"),
     path("games/<int:game_id>/actions/", api.GameActions.as_view(), name="api-game-actions"),
     path("games/<int:game_id>/claims/", api.GameClaims.as_view(), name="api-game-claims"),
+    path("games/<int:game_id>/preview/", api.GameScorePreview.as_view(),
+         name="api-game-preview"),
     path("games/<int:game_id>/events/", api.GameEvents.as_view(), name="api-game-events"),
     path("games/<int:game_id>/record/", api.GameRecord.as_view(), name="api-game-record"),
     path("invitations/<str:token>/", api.InvitationDetail.as_view(), name="api-invitation"),

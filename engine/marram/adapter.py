@@ -24,7 +24,7 @@ from ..protocol import (
     Task,
     TurnMail,
 )
-from . import actions, board, game, notation, selfplay, view
+from . import actions, board, game, notation, preview, selfplay, view
 from .catalogue import standard
 from .events import MarramEvent, Pass, Resign, Timeout
 from .record import FORMAT, VERSION, config_from_json, config_to_json
@@ -193,9 +193,7 @@ class Marram(Game[GameState, MarramEvent]):
         action = _action_arg(args, seat)
         if action.get("type") not in ("place", "flip", "pass", "guess"):
             raise IllegalAction("bad_query", "a preview is of a place, flip, pass or guess")
-        after = self.fold(state.copy(), self.read_event(action))
-        return {"gains": [a - b for a, b in zip(after.scores, state.scores, strict=True)],
-                "awards": cast(JSON, after.log[len(state.log):])}
+        return cast(JSON, preview.score_preview(state, self.read_event(action)))
 
     # -- words
 

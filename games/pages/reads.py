@@ -28,9 +28,19 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
 
-from engine.marram.notation import format_action
+from engine import marram as engine
+from engine.marram import rules
+from engine.marram.notation import describe_event
+from engine.marram.standings import standings
+from engine.marram.state import GameState
 from games.models import Event, Game, Seat
-from games.selectors import game_fairness, game_list, game_state_view, seat_index_of
+from games.selectors import (
+    game_fairness,
+    game_list,
+    game_state_get,
+    game_state_view,
+    seat_index_of,
+)
 from games.serializers import GameSerializer
 from notifications.clocks import clock_remaining
 from notifications.models import Clock, Vacation
@@ -279,22 +289,66 @@ def resign_outcome(game: Game, user: AbstractBaseUser) -> ResignOutcome | None:
     return ResignOutcome([s.name for s in seats if s.user_id != user.pk and not s.resigned])
 
 
-def last_move(game: Game, you: int | None) -> dict[str, Any] | None:
-    """The latest place or flip made by someone other than ``you``."""
-    rows = Event.objects.filter(game_id=game.pk, type__in=("place", "flip")).order_by(
-        "-seq").values_list("seq", "payload")[:8]
-    for seq, payload in rows:
-        if you is not None and payload.get("player") == you:
-            continue
-        return {"seq": seq, "player": payload.get("player"), "type": payload.get("type"),
-                "at": payload.get("at"), "text": format_action(payload)}
-    return None
+SINCE_SHOWN = 40
+"""The most events the "since your last move" list shows (the latest ones)."""
+
+BOARD_MOVES = ("place", "flip")
+
+
+def _own_move(row: tuple[int, str, dict[str, Any], int | None], seat: int | None) -> bool:
+    """A move the seat's player made themselves (not one the server made for them)."""
+    _, kind, payload, actor = row
+    return actor is not None and kind != "resign" and payload.get("player") == seat
+
+
+def since_last_move(game: Game, state: GameState, you: int | None,
+                    names: list[str]) -> dict[str, Any]:
+    """What happened since the player's own last move: each event in words
+    (engine.notation.describe_event) with the points it scored and where it
+    happened, and every position where a tile was laid or flipped, for the board
+    to outline. A spectator sees what happened since the last move of the player
+    the game waits for; with nobody to wait for (the game is over, or a draw is
+    due), since the last move of anyone but the latest mover."""
+    rows = list(Event.objects.filter(game_id=game.pk, seq__lt=game.seq).order_by("-seq")
+                .values_list("seq", "type", "payload", "actor_id")[:SINCE_SHOWN + 1])
+    rows.reverse()
+    seat = you if you is not None else engine.awaiting(state)["player"]
+    if seat is None:
+        movers = [row[2].get("player") for row in rows if row[3] is not None]
+        latest = movers[-1] if movers else None
+        start = next((i + 1 for i in range(len(rows) - 1, -1, -1)
+                      if rows[i][3] is not None and rows[i][2].get("player") != latest), 0)
+    else:
+        start = next((i + 1 for i in range(len(rows) - 1, -1, -1)
+                      if _own_move(rows[i], seat)), 0)
+    shown = rows[start:]
+    more = start == 0 and len(rows) > SINCE_SHOWN  # more happened than the list shows
+    if more:
+        shown = rows[-SINCE_SHOWN:]
+    scored: dict[int, list[dict[str, Any]]] = {}
+    for entry in state.log:
+        scored.setdefault(entry["event"], []).append(
+            {"seat": entry["seat"], "points": entry["points"], "feature": entry["feature"]})
+    events = []
+    tiles: list[list[int]] = []
+    for seq, kind, payload, actor in shown:
+        at = payload.get("at") or payload.get("to")
+        if kind in BOARD_MOVES and at not in tiles:
+            tiles.append(at)
+        events.append({
+            "seq": seq, "type": kind, "player": payload.get("player"), "at": at,
+            "text": describe_event(payload, names, forced=actor is None and kind == "pass"),
+            "points": scored.get(seq, []),
+        })
+    return {"seat": seat, "events": events, "tiles": tiles, "more": more}
 
 
 def page_state(game: Game, user: AbstractBaseUser) -> dict[str, Any]:
     """What the game page draws: the API's answer for the game (``GET
     /api/games/{id}/``) with the players' names, the faces of the tiles in hand,
-    the move clock, the last move of another player and the status line."""
+    the move clock, what happened since the user's last move, the final standings
+    once the game is over, the status line, and how many games wait for the user
+    (the header's badge)."""
     view = game_state_view(game, user, faces=True)
     answer = {
         "game": GameSerializer(game).data,
@@ -308,9 +362,13 @@ def page_state(game: Game, user: AbstractBaseUser) -> dict[str, Any]:
     state = answer.get("state")
     if state is not None:
         state["players"] = answer["players"]
-        answer["last_move"] = last_move(game, answer["you"])
+        engine_state = game_state_get(game)
+        answer["since_last_move"] = since_last_move(game, engine_state, answer["you"],
+                                                     answer["players"])
+        answer["standings"] = standings(engine_state) if engine_state.finished else None
     answer["clock"] = move_clock(game)
     answer["status_text"] = status_text(answer)
+    answer["your_turn_count"] = your_turn_count(user)
     return answer
 
 
@@ -347,3 +405,40 @@ def status_text(answer: dict[str, Any]) -> str:
     move = awaiting.get("move", 1)
     return (f"Your turn: move {move} of 2." if mine else
             f"{names[awaiting['player']]} to play: move {move} of 2.")
+
+
+# ---------------------------------------------------------------- the rules page
+
+
+def rule_numbers() -> dict[str, Any]:
+    """Every number the rules page quotes, read from the engine's rule tables so that
+    the page and the engine cannot disagree: per variant and length, the supplies,
+    the spade cards and short-game targets for 2, 3 and 4 players, the flips a tile
+    allows and the patch values; and the values every variant shares."""
+    variants: dict[str, dict[str, Any]] = {}
+    for variant in rules.VARIANTS:
+        for length in rules.LENGTHS:
+            try:
+                by_players = [rules.rules_for(variant, length, n) for n in (2, 3, 4)]
+            except ValueError:  # Animals is long only
+                continue
+            two = by_players[0]
+            variants.setdefault(variant, {})[length] = {
+                "boots": two.boots, "pitchforks": two.pitchforks,
+                "spades": [r.spades for r in by_players],
+                "targets": [r.target for r in by_players],
+                "flips_per_tile": two.flips_per_tile, "patch": two.patch,
+            }
+    return {
+        "variants": variants,
+        "hand_size": rules.HAND_SIZE,
+        "moves_per_turn": rules.MOVES_PER_TURN,
+        "beast": rules.BEAST_SEGMENT_VALUE,
+        "freak": rules.FREAK_VALUE,
+        "end_patch": rules.END_PATCH,
+        "end_segment": rules.END_SEGMENT_VALUE,
+        "creatures": rules.CREATURE_THRESHOLDS,
+        "max_hops": rules.CREATURE_MAX_HOPS,
+        "guess_points": rules.GUESS_POINTS,
+        "exact_bonus": rules.EXACT_GUESS_BONUS,
+    }

@@ -22,7 +22,7 @@ from games import services, throttles
 from games.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 from games.forms import GameCreateForm, InviteForm, SignUpForm
 from games.models import Game, Invitation
-from games.pages import reads, replay
+from games.pages import pictures, reads, replay
 from games.selectors import game_get, game_list, invitation_links, seat_index_of
 from games.signals import game_viewed
 from notifications.emails import invitation_url
@@ -92,7 +92,24 @@ def _next_page(request: HttpRequest) -> str | None:
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     count = reads.your_turn_count(request.user)
-    return render(request, "games/home.html", {"your_turn_count": count})
+    return render(request, "games/home.html", {"your_turn_count": count,
+                                               "picture": pictures.picture("home")})
+
+
+RULES_PICTURES = ("patch", "blue-snake", "flip", "pitchfork", "animals")
+
+
+@require_GET
+def rules(request: HttpRequest, game: str) -> HttpResponse:
+    """The rules in the project's own words, with pictures of real positions and
+    the numbers read from the engine's own tables."""
+    if game != "marram":
+        raise Http404(f"there are no rules here for {game!r}")
+    return render(request, "games/rules_marram.html", {
+        "pictures": {name.replace("-", "_"): pictures.picture(name)
+                     for name in RULES_PICTURES},
+        **reads.rule_numbers(),
+    })
 
 
 def signup(request: HttpRequest) -> HttpResponse:

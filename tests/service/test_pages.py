@@ -230,7 +230,8 @@ def test_the_game_page_and_its_state_for_the_mover_the_other_player_and_a_specta
     hands = state["state"]["hands"]
     assert set(state["state"]["hand_tiles"]) == {t for hand in hands for t in hand}
     assert state["players"] == [seat_user(running, i).username for i in (0, 1)]
-    assert state["last_move"] is None or state["last_move"]["player"] != state["you"]
+    assert all(e["player"] != state["you"] for e in state["since_last_move"]["events"]
+               if e["type"] in ("place", "flip"))
 
     waiting = json.loads(signed_in(other).get(f"/games/{running.pk}/state.json").content)
     assert waiting["legal_actions"] == []
