@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.utils import encoders
 
 import engine
+from games.bodies import json_parse
 from games.errors import ServiceError
 
 
@@ -27,8 +28,9 @@ class RequestTooLarge(exceptions.APIException):
 
 
 class BoundedJSONParser(JSONParser):
-    """JSON, refused with a 413 beyond DATA_UPLOAD_MAX_MEMORY_SIZE (which Django
-    applies to forms but not to a body read as a stream)."""
+    """JSON read by games.bodies.json_parse, refused with a 413 beyond
+    DATA_UPLOAD_MAX_MEMORY_SIZE (which Django applies to forms but not to a body
+    read as a stream)."""
 
     def parse(self, stream, media_type=None, parser_context=None):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
@@ -43,10 +45,7 @@ class BoundedJSONParser(JSONParser):
         raw = stream.read(limit + 1)
         if len(raw) > limit:
             raise too_large
-        try:
-            return json.loads(raw.decode("utf-8"))
-        except (ValueError, RecursionError) as exc:
-            raise exceptions.ParseError(f"the body is not valid JSON: {exc}") from None
+        return json_parse(raw)  # depth and NUL characters bounded too
 
 
 class FastJSONRenderer(renderers.JSONRenderer):

@@ -13,6 +13,7 @@ from django.db import DEFAULT_DB_ALIAS, connection
 from django.db.models import Prefetch, QuerySet
 
 import engine
+from engine.actions import EventFieldError, normalise_event
 from engine.record import FORMAT, VERSION
 from engine.state import GameState
 from games import rawsql
@@ -262,12 +263,16 @@ def game_claims_get(
         raise Invalid("claims go with a place or a flip", field="action.type")
     if action.get("player", you) != you:
         raise Forbidden(f"you play seat {you}", code="not_your_seat")
+    try:  # the move as it would be stored: a field a place or flip lacks is refused
+        move = normalise_event({**action, "player": you})
+    except EventFieldError as e:
+        raise Invalid(e.message, code=e.code, field=f"action.{e.field}") from None
     state = game_state_get(game)
-    return engine.claim_options(state, {**action, "player": you})
+    return engine.claim_options(state, move)
 
 
 def invitation_get(token: str) -> Invitation:
-    invitation = Invitation.objects.filter(token=token).select_related("game").first()
+    invitation = Invitation.objects.with_token(token).select_related("game").first()
     if invitation is None:
         raise NotFound("there is no such invitation: ask for a new link")
     return invitation

@@ -7,13 +7,19 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from games.pages.views import login_view, logout_view
 from marram_site.views import healthz
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("games.urls")),
-    # Sign in and out of the browsable API (session auth).
-    path("api/auth/", include("rest_framework.urls")),
+    # Sign in and out of the browsable API (session auth): DRF's pages, reading
+    # their forms as the site's own do.
+    path("api/auth/", include(([
+        path("login/", login_view("submit", template_name="rest_framework/login.html"),
+             name="login"),
+        path("logout/", logout_view(), name="logout"),
+    ], "rest_framework"))),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("healthz", healthz, name="healthz"),

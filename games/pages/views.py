@@ -10,6 +10,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -17,6 +18,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from games import services, throttles
+from games.bodies import form_post
 from games.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 from games.forms import GameCreateForm, InviteForm, SignUpForm
 from games.models import Game, Invitation
@@ -63,9 +65,12 @@ def _sentence(message: str) -> str:
 
 
 def _attempt(request: HttpRequest, action: Callable[[], Any], done: str) -> bool:
-    """Run a service; say what happened as a message either way."""
+    """Run a service; say what happened as a message either way (a game or an
+    invitation that does not exist is a 404 page)."""
     try:
         action()
+    except NotFound as e:
+        raise Http404(e.message) from None
     except ServiceError as e:
         messages.error(request, _sentence(e.message))
         return False
@@ -86,6 +91,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "games/home.html", {"your_turn_count": count})
 
 
+@form_post("username", "email", "password1", "password2")
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("pages:my-games")
@@ -99,20 +105,41 @@ def signup(request: HttpRequest) -> HttpResponse:
         messages.success(request, f"Welcome, {user.get_username()}: find a game in the lobby "
                          "or start one.")
         return redirect("pages:lobby")
-    return render(request, "registration/signup.html", {"form": form})
+    return render(request, "registration/signup.html", {"form": form},
+                  status=400 if form.is_bound else 200)
+
+
+class LoginView(auth_views.LoginView):
+    """Django's sign-in; a refused one is a 400, the form shown again with why."""
+
+    def form_invalid(self, form: Any) -> HttpResponse:
+        return self.render_to_response(self.get_context_data(form=form), status=400)
+
+
+def login_view(*fields: str, **options: Any) -> Callable[..., HttpResponse]:
+    """The sign-in page (the site's, or the browsable API's with its template and
+    its named submit button in ``fields``)."""
+    return form_post("username", "password", "next", *fields)(LoginView.as_view(**options))
+
+
+def logout_view(**options: Any) -> Callable[..., HttpResponse]:
+    return form_post()(auth_views.LogoutView.as_view(**options))
 
 
 # ---------------------------------------------------------------- lists
 
 
 @login_required
+@form_post("variant", "length", "seats", "days_per_move", "emails")
 def lobby(request: HttpRequest) -> HttpResponse:
     form = GameCreateForm(request.POST or None)
+    status = 400 if form.is_bound else 200  # a form shown again has been refused
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         refused = data["emails"] and throttles.check(throttles.InviteThrottle, request)
         try:
             if refused:
+                status = 429
                 raise Invalid(refused, code="throttled")
             # the game and its invitations: both, or neither
             game = services.game_create(user=request.user, variant=data["variant"],
@@ -127,7 +154,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
                              "seat is taken.")
             return redirect("pages:game", game.pk)
     games = reads.listed(game_list(user=request.user, which="open"), request.user)
-    return render(request, "games/lobby.html", {"form": form, "games": games})
+    return render(request, "games/lobby.html", {"form": form, "games": games}, status=status)
 
 
 @login_required
@@ -149,7 +176,11 @@ def finished_games(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = _game_or_404(game_id)
+    return _game_page(request, _game_or_404(game_id), InviteForm())
+
+
+def _game_page(request: HttpRequest, game: Game, invite_form: InviteForm,
+               status: int = 200) -> HttpResponse:
     game_viewed.send(sender=Game, game=game, user=request.user)
     you = seat_index_of(game, request.user)
     state = reads.page_state(game, request.user) if game.is_started else None
@@ -162,9 +193,9 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
         "page_state": state,
         "status": state["status_text"] if state else None,
         "player_rows": reads.player_rows(state) if state else [],
-        "invite_form": InviteForm(),
+        "invite_form": invite_form,
         "can_replay": _may_replay(game, request.user),
-    })
+    }, status=status)
 
 
 @_json_read
@@ -178,6 +209,7 @@ def game_state(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@form_post()
 def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
     def join() -> None:
         joined = services.game_join(game=game_id, user=request.user)
@@ -190,6 +222,7 @@ def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@form_post()
 def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
     if _attempt(request, lambda: services.game_leave(game=game_id, user=request.user),
                 "You left the game."):
@@ -199,12 +232,11 @@ def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@form_post("emails")
 def game_invite(request: HttpRequest, game_id: int) -> HttpResponse:
     form = InviteForm(request.POST)
-    if not form.is_valid():
-        for error in form.errors.get("emails", []):
-            messages.error(request, error)
-        return redirect("pages:game", game_id)
+    if not form.is_valid():  # the game page again, with the addresses and what is wrong
+        return _game_page(request, _game_or_404(game_id), form, status=400)
     emails = form.cleaned_data["emails"]
     if refused := throttles.check(throttles.InviteThrottle, request):
         messages.error(request, _sentence(refused))
@@ -217,6 +249,7 @@ def game_invite(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@form_post()
 def game_resign(request: HttpRequest, game_id: int) -> HttpResponse:
     _attempt(request, lambda: services.game_resign(game=game_id, user=request.user),
              "You resigned: the others play on without you.")
@@ -224,8 +257,10 @@ def game_resign(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @login_required
+@form_post()
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
-    found = Invitation.objects.filter(token=token).select_related("game", "created_by").first()
+    found = Invitation.objects.with_token(token).select_related(
+        "game", "created_by").first()
     if found is None:
         raise Http404("there is no such invitation")
     if request.method == "POST":
