@@ -183,10 +183,15 @@ def _read_int(code: str, what: str) -> Callable[[Any, str], int]:
     return read
 
 
+MAX_NAME = 64
+"""Characters in a tile id, a face, a creature or a token's name: a name, not a text."""
+
+
 def _read_str(code: str, what: str) -> Callable[[Any, str], str]:
     def read(value: Any, name: str) -> str:
-        if not isinstance(value, str):
-            raise EventFieldError(code, f"'{name}' must be {what}, got {_shown(value)}", name)
+        if not isinstance(value, str) or len(value) > MAX_NAME:
+            raise EventFieldError(code, f"'{name}' must be {what} (a name of at most "
+                                  f"{MAX_NAME} characters), got {_shown(value)}", name)
         return value
     return read
 
@@ -199,7 +204,7 @@ def _read_pos(value: Any, name: str) -> Pos:
 
 
 def _read_hops(value: Any, name: str) -> int | str:
-    if isinstance(value, str):
+    if isinstance(value, str) and len(value) <= MAX_NAME:
         return value
     if _is_int(value):
         return int(value)

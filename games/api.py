@@ -56,8 +56,8 @@ def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[st
 def _body(request: Request) -> Any:
     """The parsed body; an empty body reads as {}."""
     data = request.data
-    if data is None:
-        return {}
+    if data is None:  # the JSON document null, which no endpoint takes
+        raise Invalid("the body is null: send a JSON object, or no body", code="invalid")
     return data.dict() if hasattr(data, "dict") else data  # an empty body is a QueryDict
 
 

@@ -73,6 +73,23 @@ def _first_problem(detail: Any, path: str = "") -> tuple[str, str]:
     return path, str(detail)
 
 
+MAX_MESSAGE = 200
+
+
+def _cut(detail: Any) -> Any:
+    """A validation error's detail with each message cut short: DRF quotes the
+    value refused, which may be huge."""
+    if isinstance(detail, dict):
+        return {key: _cut(value) for key, value in detail.items()}
+    if isinstance(detail, list):
+        return [_cut(item) for item in detail]
+    text = str(detail)
+    if len(text) <= MAX_MESSAGE:
+        return detail
+    return exceptions.ErrorDetail(text[:MAX_MESSAGE - 3] + "...",
+                                  code=getattr(detail, "code", None))
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Every error answer is {"code", "message", ...} with the right status."""
     if isinstance(exc, ServiceError):
@@ -88,6 +105,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if response is None:
         return None
     if isinstance(exc, exceptions.ValidationError):
+        exc.detail = _cut(exc.detail)
         field, message = _first_problem(exc.detail)
         codes = exc.get_codes()
         unknown = "unknown_field" in json.dumps(codes)

@@ -15,7 +15,8 @@ from games.models import Event, Game, Length, Seat, Variant
 
 
 class StrictSerializer(serializers.Serializer):
-    """A serializer that names and refuses any field it does not define."""
+    """A serializer that names and refuses any field it does not define, and takes
+    only a string for a text field (DRF would read 12 as "12")."""
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, dict):
@@ -25,6 +26,12 @@ class StrictSerializer(serializers.Serializer):
                     {name: ["unknown field: this endpoint does not take it"] for name in unknown},
                     code="unknown_field",
                 )
+            not_text = [name for name, f in self.fields.items()
+                        if isinstance(f, serializers.CharField) and name in data
+                        and data[name] is not None and not isinstance(data[name], str)]
+            if not_text:
+                raise serializers.ValidationError({name: ["must be a string"]
+                                                   for name in not_text})
         return super().to_internal_value(data)
 
 

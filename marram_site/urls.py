@@ -10,6 +10,8 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from games.pages.views import login_view, logout_view
 from marram_site.views import healthz
 
+handler404 = "marram_site.views.not_found"
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("games.urls")),

@@ -1,7 +1,8 @@
 """Project-level views that belong to no app."""
 
 from django.db import connection
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from django.views.decorators.http import require_GET
 
 
@@ -12,3 +13,11 @@ def healthz(request: HttpRequest) -> JsonResponse:
         cursor.execute("SELECT 1")
         cursor.fetchone()
     return JsonResponse({"status": "ok", "database": connection.vendor})
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """A URL that matches nothing: under /api/ the API's own {"code", "message"}."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"code": "not_found", "message": "there is no such endpoint or "
+                             "object here: see /api/docs/"}, status=404)
+    return defaults.page_not_found(request, exception)

@@ -67,6 +67,9 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     if signing.unsubscribe_token_read(token) is None:
         return render(request, "notifications/unsubscribe.html", {"invalid": True}, status=400)
     if request.method == "POST":
+        if request.POST.get("List-Unsubscribe", "One-Click") != "One-Click":  # RFC 8058
+            return render(request, "games/refused.html", {"message": "A one-click "
+                          "unsubscribe posts List-Unsubscribe=One-Click."}, status=400)
         user = services.mail_unsubscribe(token=token)
         return render(request, "notifications/unsubscribe.html", {"done": True, "who": user})
     return render(request, "notifications/unsubscribe.html", {"token": token})
@@ -102,6 +105,8 @@ def mail_settings(request: HttpRequest) -> HttpResponse:
                 clocks.vacation_stop(user=user)
                 messages.success(request, "Welcome back: your clocks run again.")
                 return redirect("notifications:settings")
+            else:
+                messages.error(request, "Nothing was changed: choose a policy or a vacation.")
         except ServiceError as error:
             messages.error(request, error.message[:1].upper() + error.message[1:] + ".")
     left = clocks.vacation_left(user, on=now)
