@@ -554,3 +554,18 @@ def test_what_is_stored_and_served_is_exactly_the_rules_event(world):
     assert response.status_code == 201, response.content
     assert Event.objects.get(game=world.running, seq=1).payload == {
         **second, "player": 0, "claim": None}
+
+
+@pytest.mark.parametrize("endpoint", [e for e in API if e.method == "POST"], ids=str)
+def test_the_browsable_api_refuses_hostile_input_too(world, endpoint):
+    # a browser asking for HTML gets DRF's browsable API, which renders its forms
+    # from the request: the same refusals, never a 5xx
+    before = snapshot()
+    client = client_for(endpoint.kind, world)
+    for body, kind in ((b"{", "application/json"), (b"[" * 2000 + b"]" * 2000, "application/json"),
+                       (b'{"a": "\\u0000"}', "application/json"), (b"null", "application/json"),
+                       (b"a=1", "application/x-www-form-urlencoded")):
+        response = client.generic("POST", endpoint.path(world), body, content_type=kind,
+                                  HTTP_ACCEPT="text/html")
+        assert 400 <= response.status_code < 500, (body[:20], response.status_code)
+    assert snapshot() == before
