@@ -14,6 +14,7 @@ from django.db import DEFAULT_DB_ALIAS, connection
 from django.db.models import Prefetch, QuerySet
 
 from engine import marram as engine
+from engine.marram.actions import EventFieldError, normalise_event
 from engine.marram.preview import score_preview
 from engine.marram.record import FORMAT, VERSION
 from engine.marram.state import GameState
@@ -268,7 +269,11 @@ def _proposed_move(
         raise Invalid(f"{what} go with a place or a flip", field="action.type")
     if action.get("player", you) != you:
         raise Forbidden(f"you play seat {you}", code="not_your_seat")
-    return game_state_get(game), {**action, "player": you}
+    try:  # the move as it would be stored: a field a place or flip lacks is refused
+        move = normalise_event({**action, "player": you})
+    except EventFieldError as e:
+        raise Invalid(e.message, code=e.code, field=f"action.{e.field}") from None
+    return game_state_get(game), move
 
 
 def _asked_in_turn(state: GameState, query: Callable[[], T]) -> T:
@@ -303,7 +308,7 @@ def game_preview_get(
 
 
 def invitation_get(token: str) -> Invitation:
-    invitation = Invitation.objects.filter(token=token).select_related("game").first()
+    invitation = Invitation.objects.with_token(token).select_related("game").first()
     if invitation is None:
         raise NotFound("there is no such invitation: ask for a new link")
     return invitation

@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from engine import marram as engine
 from engine.marram import fairness
+from engine.marram.actions import EventFieldError, normalise_event
 from engine.marram.game import first_placement
 from engine.marram.state import GameState
 from games import rawsql
@@ -34,15 +35,9 @@ from games.selectors import game_state_get, projection_of
 from games.signals import events_appended, invitations_created
 from games.state_cache import states
 
-# What a player may submit, and the fields each kind of action has. Chance events
-# and timeouts are the server's to append.
-ACTION_FIELDS: dict[str, tuple[str, ...]] = {
-    "place": ("type", "player", "tile", "face", "at", "rotation", "claim"),
-    "flip": ("type", "player", "at", "rotation", "claim"),
-    "pass": ("type", "player"),
-    "guess": ("type", "player", "creature", "hops"),
-    "resign": ("type", "player"),
-}
+# What a player may submit (the rules define each one's fields: see
+# engine.actions). Chance events and timeouts are the server's to append.
+PLAYER_ACTIONS = ("place", "flip", "pass", "guess", "resign")
 
 
 # ---------------------------------------------------------------- appending events
@@ -244,34 +239,35 @@ def game_timeout(
         return app.result()
 
 
+def _shown(value: Any) -> str:
+    """A client's value quoted in a message, cut short: it may be huge."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _normalise_action(action: Any, seat: int) -> dict[str, Any]:
+    """The player's action as the event to store: exactly the fields the rules
+    define for its type (engine.actions.normalise_event), with the player's seat.
+    A field the type does not have is refused (unknown_field), never stripped."""
     if not isinstance(action, Mapping):
         raise Invalid("'action' must be an object such as {\"type\": \"pass\"}", field="action")
     kind = action.get("type")
-    if kind not in ACTION_FIELDS:
+    if not isinstance(kind, str) or kind not in PLAYER_ACTIONS:
         raise Invalid(
-            f"'action.type' must be one of {', '.join(ACTION_FIELDS)}, got {kind!r}",
+            f"'action.type' must be one of {', '.join(PLAYER_ACTIONS)}, got {_shown(kind)}",
             code="not_a_player_action",
             field="action.type",
         )
-    unknown = sorted(set(action) - set(ACTION_FIELDS[kind]))
-    if unknown:
-        raise Invalid(
-            f"unknown field(s) in a {kind} action: {', '.join(unknown)}; a {kind} has "
-            f"{', '.join(ACTION_FIELDS[kind])}",
-            code="unknown_field",
-            field=f"action.{unknown[0]}",
-        )
+    try:
+        event = normalise_event({**action, "player": seat})
+    except EventFieldError as e:
+        raise Invalid(e.message, code=e.code, field=f"action.{e.field}") from None
     player = action.get("player", seat)
     if player != seat:
         raise Forbidden(
-            f"you play seat {seat}, not {player!r}: leave 'player' out or send {seat}",
+            f"you play seat {seat}, not {_shown(player)}: leave 'player' out or send {seat}",
             code="not_your_seat",
         )
-    event = {k: action[k] for k in ACTION_FIELDS[kind] if k in action}
-    event["player"] = seat
-    if kind in ("place", "flip"):
-        event.setdefault("claim", None)
     return event
 
 
@@ -460,7 +456,7 @@ def game_join(*, game: Game | int, user: AbstractBaseUser, token: str | None = N
         game = _lock(game)
         invitation = None
         if token is not None:
-            invitation = Invitation.objects.filter(game=game, token=token).first()
+            invitation = Invitation.objects.with_token(token).filter(game=game).first()
             if invitation is None:
                 raise NotFound("this invitation does not exist for this game", code="bad_token")
             if invitation.accepted_by_id not in (None, user.pk):
@@ -484,7 +480,7 @@ def game_join(*, game: Game | int, user: AbstractBaseUser, token: str | None = N
 
 
 def invitation_accept(*, token: str, user: AbstractBaseUser) -> Game:
-    invitation = Invitation.objects.filter(token=token).first()
+    invitation = Invitation.objects.with_token(token).first()
     if invitation is None:
         raise NotFound("there is no such invitation", code="bad_token")
     return game_join(game=invitation.game_id, user=user, token=token)
@@ -611,7 +607,7 @@ def _projection_set(game: Game, fresh: dict[str, Any]) -> bool:
     return True
 
 
-PLAYER_EVENT_TYPES = frozenset(ACTION_FIELDS)
+PLAYER_EVENT_TYPES = frozenset(PLAYER_ACTIONS)
 
 
 def _import_accounts(accounts: Any, names: list[str]) -> dict[str, AbstractBaseUser]:
@@ -640,6 +636,18 @@ def _import_accounts(accounts: Any, names: list[str]) -> dict[str, AbstractBaseU
     return {name: found[username] for name, username in accounts.items()}
 
 
+def _record_events(events: list[Any]) -> list[dict[str, Any]]:
+    """A record's events as the store keeps them; RecordError for one with a field
+    its type does not have, as for a move (nothing is stripped)."""
+    normal = []
+    for i, event in enumerate(events):
+        try:
+            normal.append(normalise_event(event))
+        except engine.IllegalAction as e:
+            raise engine.RecordError(f"event {i}: {e.message}") from None
+    return normal
+
+
 def game_import(*, record: Any, user: AbstractBaseUser,
                 accounts: Mapping[str, str] | None = None) -> Game:
     """Store a finished game from a record that reveals its seed, once the record
@@ -653,6 +661,7 @@ def game_import(*, record: Any, user: AbstractBaseUser,
         record = {key: value for key, value in record.items() if key != "accounts"}
     try:
         parsed = engine.parse_record(record)
+        events = _record_events(parsed.events)
         seed, published = fairness.seed_from_record(record)
         if parsed.config.catalogue.name != "standard":
             raise engine.RecordError("only games on the standard catalogue can be imported")
@@ -663,7 +672,7 @@ def game_import(*, record: Any, user: AbstractBaseUser,
     if problems:
         raise Invalid("the record does not follow from its seed", code="unfair_record",
                       problems=problems)
-    replay = engine.record.replay_events(parsed.config, parsed.events)
+    replay = engine.record.replay_events(parsed.config, events)
     if replay.error is not None:  # verify reports it too; kept for a clear message
         raise Invalid("the record does not replay", code="bad_record",
                       problems=[f"event {replay.error_index}: {replay.error.message}"])
@@ -689,7 +698,7 @@ def game_import(*, record: Any, user: AbstractBaseUser,
             seed=seed,
             commitment=published,
             config=engine.config_to_json(config),
-            seq=len(parsed.events),
+            seq=len(events),
             projection=projection_of(state),
         )
         for index, name in enumerate(names):
@@ -704,6 +713,6 @@ def game_import(*, record: Any, user: AbstractBaseUser,
                 actor=seat_users[event["player"]] if event["type"] in PLAYER_EVENT_TYPES
                 else None,
             )
-            for i, event in enumerate(parsed.events)
+            for i, event in enumerate(events)
         )
     return game

@@ -1,7 +1,6 @@
 """The games API, mounted under /api/."""
 
 from django.urls import path
-from rest_framework.authtoken.views import ObtainAuthToken
 
 from games import api
 from games.throttles import InviteThrottle, SignupThrottle, TokenThrottle
@@ -11,7 +10,7 @@ urlpatterns = [
     # Throttled: accounts and tokens per address, invitations per player.
     path("auth/signup/", api.Signup.as_view(throttle_classes=[SignupThrottle]),
          name="api-signup"),
-    path("auth/token/", ObtainAuthToken.as_view(throttle_classes=[TokenThrottle]),
+    path("auth/token/", api.TokenObtain.as_view(throttle_classes=[TokenThrottle]),
          name="api-token"),
     path("games/", api.GameList.as_view(), name="api-games"),
     path("games/import/", api.GameImport.as_view(), name="api-game-import"),
