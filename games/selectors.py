@@ -301,7 +301,7 @@ def game_preview_get(
     game: Game, user: AbstractBaseUser, action: dict[str, Any]
 ) -> dict[str, Any]:
     """What the user's place or flip (with its claim) would score now, per seat and
-    why (engine.preview); IllegalAction if the move is not legal. Only the score
+    why (engine.marram.preview); IllegalAction if the move is not legal. Only the score
     changes leave the engine: not the tiles the move would draw."""
     state, move = _proposed_move(game, user, action, "score previews")
     return _asked_in_turn(state, lambda: score_preview(state, move))

@@ -1,4 +1,4 @@
-"""What a move would score before it is made (engine.preview): the move applied to
+"""What a move would score before it is made (engine.marram.preview): the move applied to
 a copy, the awards read off, the state itself untouched. Each expected score is
 worked out from the rule book ("Scoring after each move") in the comment beside it."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The final standings (engine.standings): places with ties, the points and where
+"""The final standings (engine.marram.standings): places with ties, the points and where
 they came from, which always add up to the score; and no award worth nothing."""
 from __future__ import annotations
 
