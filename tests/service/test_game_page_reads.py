@@ -179,7 +179,8 @@ def test_the_preview_shows_nothing_of_the_deck(circle_game):
     ("ann", {"action": json.dumps(["place"])}, 400, "invalid"),
     ("ann", {"action": json.dumps(place("SE", (5, 5)))}, 400, "detached"),
     ("ann", {"action": json.dumps(place("F9", (1, 1)))}, 400, "tile_not_in_hand"),
-    ("bob", {"action": json.dumps(place("F3", (1, 1)))}, 400, "not_your_turn"),
+    # not your turn: a 403 naming the player waited for, as moves and claims say it
+    ("bob", {"action": json.dumps(place("F3", (1, 1)))}, 403, "not_your_turn"),
     ("ann", {"action": json.dumps({**place("SE", (1, 1)), "player": 1})}, 403,
      "not_your_seat"),
 ])
