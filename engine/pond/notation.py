@@ -30,7 +30,7 @@ def _words(text: str) -> list[str]:
     text = re.sub(r"[\[\]()]", " ", text.strip().lower())
     text = re.sub(r"(\d+)\s*,\s*(\d+)", r"\1,\2", text)  # "1, 2" is one position
     text = re.sub(r"(\d),(\d+)\s*-+>?\s*(\d)", r"\1,\2 \3", text)  # "1,2-2,2" or "1,2->2,2"
-    return [w for w in text.replace(";", " ").split() if w not in _FILLER]
+    return [w for w in text.split() if w not in _FILLER]
 
 
 def _position(word: str) -> list[int]:
