@@ -95,7 +95,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         return render(request, "registration/signup.html", {"form": form}, status=429)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend="games.signin.ThrottledModelBackend")
         messages.success(request, f"Welcome, {user.get_username()}: find a game in the lobby "
                          "or start one.")
         return redirect("pages:lobby")
