@@ -60,6 +60,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from marram_site.cache import redis_cache
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -314,15 +316,10 @@ SPECTACULAR_SETTINGS = {
 # The throttles' counts. Shared by every process with CACHE_URL (a Redis database
 # of its own, apart from Celery's queue); in-process memory otherwise. With Redis
 # down the requests that count go on, counted in each process's memory meanwhile
-# (marram_site.cache); short timeouts so that a Redis that does not answer costs
-# a request half a second at most, and only every few seconds.
+# (marram_site.cache).
 CACHE_URL = env_str("CACHE_URL")
 CACHES = {
-    "default": {
-        "BACKEND": "marram_site.cache.FallbackRedisCache",
-        "LOCATION": CACHE_URL,
-        "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
-    }
+    "default": redis_cache(CACHE_URL)
     if CACHE_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
 }
