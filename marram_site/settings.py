@@ -19,6 +19,7 @@ Environment variables:
   worker (the broken connection is then dropped); on, every request pays a round
   trip for that.
 - ``REDIS_URL``: Celery's broker; without it tasks run eagerly.
+  ``CELERY_TASK_ALWAYS_EAGER`` overrides that choice either way.
 - ``CACHE_URL``: a Redis database for the cache (the throttles' counts), e.g.
   ``redis://redis:6379/1``; without it each process counts on its own. While that
   Redis cannot be reached, nothing fails: each process counts in its own memory
@@ -31,7 +32,6 @@ Environment variables:
 - ``MARRAM_PASSWORD_HASHING_SLOTS`` (1), ``MARRAM_PASSWORD_HASHING_WAIT`` (1.0
   seconds): how many password hashes a process computes at once, and how long a
   request waits for its turn before a 503 with Retry-After (``games.passwords``).
-  ``CELERY_TASK_ALWAYS_EAGER`` overrides that choice either way.
 - ``EMAIL_BACKEND``, ``EMAIL_HOST``, ``EMAIL_PORT``, ``EMAIL_HOST_USER``,
   ``EMAIL_HOST_PASSWORD``, ``EMAIL_USE_TLS``, ``EMAIL_USE_SSL``,
   ``DEFAULT_FROM_EMAIL``, ``SERVER_EMAIL``, ``EMAIL_TIMEOUT``: outgoing mail;
