@@ -8,7 +8,8 @@ algorithm names, so stored hashes are unchanged) with three guards:
   before hashing (``games.signin``);
 - at most ``MARRAM_PASSWORD_HASHING_SLOTS`` hashes run at once in a process; a
   request that cannot get a slot within ``MARRAM_PASSWORD_HASHING_WAIT`` seconds
-  is answered 503 with Retry-After, rather than queueing more hashing;
+  (none by default: a thread kept waiting is a thread that serves nobody else)
+  is answered 503 with Retry-After;
 - passwords longer than ``MAX_PASSWORD_LENGTH`` are never hashed: a check fails,
   and ``MaximumLengthValidator`` refuses to set one.
 
