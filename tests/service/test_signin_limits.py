@@ -212,7 +212,7 @@ def test_an_over_long_password_is_never_hashed(hashed):
     assert "This password is too long: use at most 1024 characters." in signup.content.decode()
 
 
-def test_the_site_refuses_to_start_with_a_hasher_without_the_limits(settings):
+def test_the_system_check_flags_a_hasher_without_the_limits(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
     with pytest.raises(SystemCheckError, match="games.E001"):
         call_command("check")
