@@ -37,8 +37,9 @@ class FallbackRedisCache(RedisCache):
     def __init__(self, server: Any, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._where = str(server)
-        # LocMemCache keeps its entries per name, for the whole process.
-        memory = {key: value for key, value in params.items() if key != "OPTIONS"}
+        # LocMemCache keeps its entries per name, for the whole process; room for the
+        # counts of many clients (its default, 300 entries, would forget them).
+        memory = {**params, "OPTIONS": {"max_entries": 10_000}}
         self._memory = LocMemCache(f"redis-fallback:{self._where}", memory)
 
     def _either(self, name: str, *args: Any, **kwargs: Any) -> Any:
