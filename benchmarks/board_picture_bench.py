@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "marram_site.settings")
 
-import engine  # noqa: E402
+from engine import marram as engine  # noqa: E402
 from notifications.board_picture import board_picture  # noqa: E402
 
 TILES = 40

@@ -1,34 +1,34 @@
-"""marram's rules engine: pure Python, no I/O, no Django.
+"""The rules of the games this service plays: pure Python, no I/O, no Django.
 
-    from engine import make_config, new_game, apply, legal_actions
-    state = new_game(make_config("classic", "long", ["ann", "bob"]))
-    state = apply(state, legal_actions(state)[0])
+Each game is a package (``engine.marram``, ...) implementing the protocol of
+``engine.protocol``; this package holds what every game shares: the protocol,
+the registry of games, the errors, fair chance from a committed seed
+(``fairness``), generic replay and the command line (``python -m engine``).
 
-Commands are checked by ``apply`` (IllegalAction with a stable ``code``);
-events fold over the start to rebuild any state (``replay``).
+    from engine import registry, replay
+    game, result = replay.replay(record)      # any game's record, chosen by its format
+    game.awaiting(result.state)               # who or what the game waits for
+
+``docs/adding-a-game.md`` explains how to add a game.
 """
-from .actions import claim_options, flips, legal_actions, placements
-from .catalogue import Catalogue, parse_catalogue, standard
-from .errors import IllegalAction, RecordError
-from .game import (
-    EVENT_TYPES,
-    apply,
-    awaiting,
-    chance_event,
-    chance_odds,
-    make_config,
-    new_game,
-    step,
+from .errors import BadOptions, IllegalAction, NotationError, RecordError
+from .protocol import (
+    AnyGame,
+    Awaiting,
+    Chance,
+    Choice,
+    Game,
+    Option,
+    Projection,
+    Standing,
+    Task,
+    TurnMail,
+    read_options,
+    standings,
 )
-from .record import Record, Replay, config_from_json, config_to_json, parse_record, replay
-from .rules import RULES_VERSION, rules_for
-from .state import GameConfig, GameState
-from .view import player_view, summary
 
 __all__ = [
-    "EVENT_TYPES", "RULES_VERSION", "Catalogue", "GameConfig", "GameState", "IllegalAction",
-    "Record", "RecordError", "Replay", "apply", "awaiting", "chance_event", "chance_odds",
-    "claim_options", "config_from_json", "config_to_json", "flips", "legal_actions",
-    "make_config", "new_game", "parse_catalogue", "parse_record", "placements", "player_view",
-    "replay", "rules_for", "standard", "step", "summary",
+    "AnyGame", "Awaiting", "BadOptions", "Chance", "Choice", "Game", "IllegalAction",
+    "NotationError", "Option", "Projection", "RecordError", "Standing", "Task", "TurnMail",
+    "read_options", "standings",
 ]

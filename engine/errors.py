@@ -1,4 +1,4 @@
-"""Errors that cross the engine's boundary."""
+"""Errors that cross the engine's boundary, the same for every game."""
 from __future__ import annotations
 
 
@@ -19,3 +19,11 @@ class IllegalAction(ValueError):
 
 class RecordError(ValueError):
     """A game record, catalogue or config that cannot be read at all."""
+
+
+class BadOptions(RecordError):
+    """Options or a number of players that make no game; the message says which."""
+
+
+class NotationError(ValueError):
+    """A line that is not a move in the notation; the message says why in plain words."""

@@ -1,31 +1,43 @@
 """Fair chance from one secret seed, verifiable by anyone once it is revealed.
+The same for every game.
 
 At the start a server draws a 32-byte seed and publishes ``commitment(seed)``
-(SHA-256). The deck order and every chance outcome (where the fly and the frog
-appear, where they hop) are derived from the seed:
+(SHA-256). Every hidden order and every chance outcome is derived from the seed:
 
-- the deck: a Fisher-Yates shuffle of the catalogue's tiles, in catalogue order,
-  where step i swaps with index ``u(seed, "deck", i) mod (i + 1)``;
+- a deck (or any hidden order, under its own ``label``): a Fisher-Yates shuffle
+  of the items in the game's fixed order, where step i swaps with index
+  ``u(seed, label, i) mod (i + 1)``; Marram's deck is ``shuffle(seed, tiles)``;
 - the chance event that becomes event number ``n`` of the record: the outcomes
-  sorted by position, each with its exact odds; the outcome is the first whose
+  in the game's fixed order (``Chance.outcomes``; Marram's are sorted by
+  position), each with its exact odds; the outcome is the first whose
   cumulative odds exceed ``u(seed, "draw", n) / 2**256``.
 
 ``u(seed, label, i)`` is HMAC-SHA256(seed, f"{label}:{i}") read as a big-endian
 integer. When the game ends the seed is revealed and ``verify`` replays the
-record, checking the commitment, the deck and every chance event.
+record, checking the commitment, the config and every chance event.
 """
 from __future__ import annotations
 
 import hashlib
 import hmac
 import secrets
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
-from .errors import RecordError
-from .game import chance_event, chance_odds, new_game, step
-from .record import parse_record
-from .types import Pos
+from .errors import IllegalAction, RecordError
+from .protocol import Chance, Game
+
+T = TypeVar("T")
+S = TypeVar("S")
+E = TypeVar("E", bound=Mapping[str, object])
+
+
+class _Sortable(Protocol):
+    def __lt__(self, other: Any, /) -> bool: ...
+
+
+Outcome = TypeVar("Outcome", bound=_Sortable)
 
 SEED_BYTES = 32
 
@@ -43,55 +55,99 @@ def _u(seed: str, label: str, i: int) -> int:
     return int.from_bytes(digest, "big")
 
 
-def deck_from_seed(seed: str, tiles: list[str]) -> list[str]:
-    deck = list(tiles)
+def shuffle(seed: str, items: Sequence[T], label: str = "deck") -> list[T]:
+    """``items`` in the order the seed gives them; each hidden order of a game
+    (a deck, a stack per colour) has its own ``label``."""
+    deck = list(items)
     for i in range(len(deck) - 1, 0, -1):
-        j = _u(seed, "deck", i) % (i + 1)
+        j = _u(seed, label, i) % (i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     return deck
 
 
-def draw(seed: str, event_index: int, odds: dict[Pos, Fraction]) -> Pos:
-    """The outcome of the chance event that becomes event ``event_index``."""
+def deck_from_seed(seed: str, tiles: list[str]) -> list[str]:
+    return shuffle(seed, tiles, "deck")
+
+
+def _pick(seed: str, event_index: int, odds: Sequence[Fraction]) -> int:
     point = Fraction(_u(seed, "draw", event_index), 2**256)
     total = Fraction(0)
-    outcomes = sorted(odds)
-    for pos in outcomes:
-        total += odds[pos]
+    for i, share in enumerate(odds):
+        total += share
         if point < total:
-            return pos
-    return outcomes[-1]
+            return i
+    return len(odds) - 1
 
 
-def verify(raw: dict[str, Any], seed: str, published: str, tiles: list[str]) -> list[str]:
-    """Problems found checking a finished game against its commitment; empty if fair.
-    ``tiles`` is the catalogue's tile list that the deck was shuffled from."""
-    problems = []
+def draw_event(seed: str, event_index: int, chance: Chance[E]) -> E:
+    """The event recording the outcome of the chance event that becomes event
+    ``event_index``, drawn from the seed in the order of ``chance.outcomes``."""
+    if not chance.outcomes:
+        raise ValueError(f"nothing to draw: {chance.what} has no possible outcome")
+    i = _pick(seed, event_index, [share for _, share in chance.outcomes])
+    return chance.outcomes[i][0]
+
+
+def draw(seed: str, event_index: int, odds: Mapping[Outcome, Fraction]) -> Outcome:
+    """The outcome of the chance event that becomes event ``event_index``, the
+    outcomes taken in their sorted order."""
+    outcomes = sorted(odds)
+    return outcomes[_pick(seed, event_index, [odds[o] for o in outcomes])]
+
+
+def check_commitment(seed: str, published: str) -> list[str]:
     try:
         bytes.fromhex(seed)
     except ValueError:
         return ["the seed is not hexadecimal"]
     if commitment(seed) != published:
-        problems.append("the seed does not match the published commitment")
-    record = parse_record(raw)
-    if list(record.config.deck) != deck_from_seed(seed, tiles):
-        problems.append("the deck is not the one the seed gives")
-    state = new_game(record.config)
-    for i, event in enumerate(record.events):
-        odds = chance_odds(state)
-        if odds is not None:
-            expected = chance_event(state, draw(seed, i, odds))
-            if {k: event.get(k) for k in expected} != expected:
-                problems.append(f"event {i}: the seed gives {expected}, the record has {event}")
+        return ["the seed does not match the published commitment"]
+    return []
+
+
+def check_draws(game: Game[S, E], start: S, events: Sequence[object], seed: str) -> list[str]:
+    """Replay ``events`` from ``start`` (left untouched), checking that every chance
+    event is the one the seed gives; stops at the first illegal event."""
+    problems = []
+    state = game.copy(start)
+    for i, raw in enumerate(events):
+        chance = game.chance(state)
+        if chance is not None and chance.outcomes:
+            expected = draw_event(seed, i, chance)
+            got = raw if isinstance(raw, dict) else {}
+            if {k: got.get(k) for k in expected} != expected:
+                problems.append(f"event {i}: the seed gives {expected}, the record has {raw}")
         try:
-            step(state, event)
-        except ValueError as e:
+            state = game.fold(state, game.read_event(raw))
+        except IllegalAction as e:
             problems.append(f"event {i} is illegal: {e}")
             break
     return problems
 
 
-def seed_from_record(raw: dict[str, Any]) -> tuple[str, str]:
+def verify(game: Game[S, E], raw: Mapping[str, object], seed: str, published: str) -> list[str]:
+    """Problems found checking a finished game of ``game`` against its commitment:
+    the seed, the config the seed deals (``game.setup``) and every chance event.
+    Empty if fair; RecordError for a record that cannot be read at all."""
+    problems = check_commitment(seed, published)
+    if problems == ["the seed is not hexadecimal"]:
+        return problems
+    config = raw.get("config")
+    if not isinstance(config, dict):
+        raise RecordError("'config' must be an object")
+    events = raw.get("events", [])
+    if not isinstance(events, list):
+        raise RecordError("'events' must be a list")
+    start = game.start(config)
+    written = game.config(start)
+    dealt = game.setup(game.options(start), tuple(map(str, config.get("players", []))), seed)
+    for key in sorted(set(written) | set(dealt)):
+        if written.get(key) != dealt.get(key):
+            problems.append(f"the {key} is not the one the seed gives")
+    return problems + check_draws(game, start, events, seed)
+
+
+def seed_from_record(raw: Mapping[str, object]) -> tuple[str, str]:
     fair = raw.get("fairness") if isinstance(raw, dict) else None
     if not isinstance(fair, dict) or not {"seed", "commitment"} <= set(fair):
         raise RecordError("the record has no revealed seed: only finished games exported "

@@ -1,146 +1,95 @@
-"""Random self-play: every player picks a legal action at random. It checks
-that the standard tiles play well (few discarded hands, nearly every tile laid,
-every kind of feature completed) and measures the engine's speed."""
+"""Random self-play of any registered game, through the protocol only: each
+awaited seat's bot picks an action (``Game.bot_action``), chance is drawn from a
+seed per game as a server would draw it, and the server's automatic events are
+appended. Every game's record therefore replays and verifies; the summary
+shows that the game ends and how it plays, and measures the engine's speed."""
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import sys
 import time
-from collections import Counter
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TypeVar, cast
 
-from . import board as B
-from .actions import flips
-from .catalogue import parse_catalogue
-from .game import awaiting, chance_event, chance_odds, make_config, new_game, step
-from .record import Record
-from .rules import CREATURE_MAX_HOPS
-from .state import GameState
-from .types import Pos
+from .fairness import commitment, draw_event
+from .protocol import JSON, Game, JSONObject, Options
 
-CLAIM_CHANCE = 0.6
-FLIP_CHANCE = 0.08
+S = TypeVar("S")
+E = TypeVar("E", bound=Mapping[str, object])
+
+MAX_EVENTS = 100_000
+"""A game that has not ended by then never will: a bug in its rules or its bots."""
 
 
-def draw(odds: dict[Pos, Any], rng: random.Random) -> Pos:
-    """An outcome drawn with the given odds."""
-    outcomes = list(odds)
-    return rng.choices(outcomes, weights=[float(odds[o]) for o in outcomes])[0]
+def secret_seed(seed: int) -> str:
+    """The fair-chance seed of self-play game number ``seed``: reproducible, so
+    that a record can be verified (self-play has no secrets to keep)."""
+    return hashlib.sha256(f"selfplay:{seed}".encode()).hexdigest()
 
 
-POLICIES = ("random", "compact")
-"""random: any hole, uniformly; compact: random, but holes with more laid
-neighbours first, as people tend to play (it closes features more often)."""
-
-
-def random_placement(state: GameState, rng: random.Random,
-                     policy: str = "random") -> dict[str, Any] | None:
-    seat = state.current
-    board, feats = state.board, state.features
-    frontier = list(state.frontier)
-    rng.shuffle(frontier)
-    if policy == "compact":
-        frontier.sort(key=lambda p: -sum((p[0] + dx, p[1] + dy) in board
-                                         for dx, dy in ((0, 1), (1, 0), (0, -1), (-1, 0))))
-    options = [(t, f, r) for t in dict.fromkeys(state.hands[seat]) for f in ("front", "back")
-               for r in range(4)]
-    rng.shuffle(options)
-    catalogue = state.config.catalogue
-    for tile_id, face, rotation in options:
-        o = catalogue[tile_id].oriented(face, rotation)  # type: ignore[arg-type]
-        for pos in frontier:
-            if B.fits(board, feats, o, pos):
-                claim = _random_claim(state, o, pos, rng)
-                return {"type": "place", "player": seat, "tile": tile_id, "face": face,
-                        "at": [pos[0], pos[1]], "rotation": rotation, "claim": claim}
-    return None
-
-
-def _random_claim(state: GameState, o: Any, pos: Pos, rng: random.Random) -> dict[str, int] | None:
-    if rng.random() > CLAIM_CHANCE:
-        return None
-    seat = state.current
-    targets: list[dict[str, int]] = [{"arc": r.arcs[0]} for r in o.regions]
-    targets += [{"side": seg.sides[0]} for seg in o.segments]
-    claim = rng.choice(targets)
-    token = "boot" if "arc" in claim or not state.rules.pitchforks_for_beasts else "pitchfork"
-    if state.supply(token)[seat] <= 0 or B.claim_blocked(state, o, pos, claim):
-        return None
-    return claim
-
-
-def random_action(state: GameState, rng: random.Random,
-                  policy: str = "random") -> dict[str, Any]:
-    wait = awaiting(state)
-    if wait["kind"] == "chance":
-        odds = chance_odds(state)
-        assert odds
-        return chance_event(state, draw(odds, rng))
-    if wait["kind"] == "guess":
-        hops = "escape" if rng.random() < 0.15 else rng.randint(1, CREATURE_MAX_HOPS)
-        return {"type": "guess", "player": wait["player"], "creature": wait["creature"],
-                "hops": hops}
-    seat = state.current
-    if state.spades[seat] and rng.random() < FLIP_CHANCE:
-        options = flips(state, seat)
-        if options:
-            return {**rng.choice(options), "claim": None}
-    move = random_placement(state, rng, policy)
-    if move is not None:
-        return move
-    if state.spades[seat] and not state.hands[seat] and rng.random() < 0.5:
-        options = flips(state, seat)
-        if options:
-            return {**rng.choice(options), "claim": None}
-    return {"type": "pass", "player": seat}
-
-
-def play(variant: str, length: str, players: int, seed: int,
-         catalogue: Any = "standard", starter: str | None = None, policy: str = "random",
-         ) -> tuple[GameState, Record, int]:
-    """One random game: its final state, its record and the hands discarded."""
+def play(game: Game[S, E], options: Options, players: Sequence[str], seed: int,
+         policy: str = "random") -> tuple[S, JSONObject]:
+    """One game played by bots: its final state and its record (with the seed)."""
     rng = random.Random(seed)
-    names = [f"p{i + 1}" for i in range(players)]
-    cat = parse_catalogue(catalogue)
-    starter = starter or cat.starter
-    assert starter is not None
-    deck = [t for t in cat.tiles if t != starter]
-    rng.shuffle(deck)
-    config = make_config(variant, length, names, cat, deck, starter)
-    state = new_game(config)
-    record = Record(config)
-    discards = 0
-    while not state.finished:
-        event = random_action(state, rng, policy)
-        if event["type"] == "pass" and state.hands[event["player"]]:
-            discards += 1
-        step(state, event)
-        record.events.append(event)
-    return state, record, discards
+    secret = secret_seed(seed)
+    config = game.setup(options, players, secret)
+    state = game.start(config)
+    events: list[E] = []
+    while not (wait := game.awaiting(state)).finished:
+        if len(events) >= MAX_EVENTS:
+            raise RuntimeError(f"a game of {game.title} did not end in {MAX_EVENTS} events "
+                               f"(self-play seed {seed})")
+        event = game.automatic(state)
+        if event is None and wait.chance is not None:
+            chance = game.chance(state)
+            if chance is None:
+                raise RuntimeError(f"{game.title} awaits {wait.chance} but offers no odds")
+            event = draw_event(secret, len(events), chance)
+        elif event is None:
+            event = game.bot_action(state, rng.choice(wait.players), rng, policy)
+        state = game.fold(state, event)
+        events.append(event)
+    record: JSONObject = {
+        "format": game.record_format, "version": game.record_version, "config": config,
+        "events": cast(JSON, events),
+        "fairness": {"seed": secret, "commitment": commitment(secret)},
+    }
+    return state, record
 
 
-def run(variant: str, length: str, players: int, games: int, seed: int,
+def _mean(values: Sequence[float]) -> str:
+    return f"{sum(values) / len(values):.1f}" if values else "-"
+
+
+def run(game: Game[S, E], options: Options, players: int, games: int, seed: int,
         out: str | None = None, progress: bool = True, policy: str = "random") -> int:
-    totals = Counter[str]()
-    scores = [0] * players
-    moves = discards = laid = 0
+    names = [f"p{i + 1}" for i in range(players)]
+    scores: list[list[float]] = [[] for _ in names]
+    wins = [0] * players
+    lower_wins = False
+    events = 0
+    stats: dict[str, list[float]] = {}
     out_dir = Path(out) if out else None
     if out_dir:
         out_dir.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     for g in range(games):
-        state, record, discarded = play(variant, length, players, seed + g, policy=policy)
-        for s in range(players):
-            scores[s] += state.scores[s]
-        moves += sum(1 for e in record.events if e["type"] in ("place", "flip", "pass"))
-        discards += discarded
-        laid += len(state.board)
-        totals.update(state.completed)
+        state, record = play(game, options, names, seed + g, policy)
+        p = game.projection(state)
+        lower_wins = p.better == "lower"
+        for s, score in enumerate(p.scores):
+            if score is not None:
+                scores[s].append(score)
+        for s in p.winners:
+            wins[s] += 1
+        events += len(cast(list[JSON], record["events"]))
+        for name, value in game.selfplay_stats(state).items():
+            stats.setdefault(name, []).append(value)
         if out_dir:
-            path = out_dir / f"game-{seed + g:05d}.json"
-            path.write_text(json.dumps(record.to_json()))
+            (out_dir / f"game-{seed + g:05d}.json").write_text(json.dumps(record))
         if progress:
             done = (g + 1) * 30 // games
             print(f"\r[{'#' * done}{'.' * (30 - done)}] {g + 1}/{games}", end="",
@@ -149,14 +98,15 @@ def run(variant: str, length: str, players: int, games: int, seed: int,
     if progress:
         print(file=sys.stderr)
     n = max(games, 1)
-    print(f"{games} {variant} {length} games, {players} players, seed {seed}, "
-          f"{policy} play")
-    print("mean scores:     " + ", ".join(f"{s / n:.1f}" for s in scores))
-    print(f"mean moves:      {moves / n:.1f}")
-    print(f"tiles laid:      {laid / n:.1f} of {len(state.config.deck) + 1} a game")
-    print(f"hands discarded: {discards / n:.2f} a game")
-    kinds = ("grass", "sand", "blue", "orange", "worm", "freak")
-    print("completed:       " + ", ".join(f"{k} {totals[k] / n:.1f}" for k in kinds)
-          + " a game")
+    chosen = ", ".join(f"{k} {v}" for k, v in options.items())
+    print(f"{games} {game.title} games ({chosen or 'no options'}), {players} players, "
+          f"seed {seed}, {policy} play")
+    print("mean scores:     " + ", ".join(_mean(s) for s in scores)
+          + (" (lower is better)" if lower_wins else ""))
+    print("games won:       " + ", ".join(str(w) for w in wins) + " (by seat; ties count "
+          "for each)")
+    print(f"mean events:     {events / n:.1f}")
+    for name, values in stats.items():
+        print(f"{name + ':':<16} {_mean(values)} a game")
     print(f"speed:           {games / elapsed:.1f} games/s")
     return 0

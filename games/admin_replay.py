@@ -17,7 +17,7 @@ from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-import engine
+from engine import marram as engine
 from games.management.commands.verify_game import game_problems
 from games.models import Game
 from games.pages.views import replay_json

@@ -39,6 +39,8 @@ from games.serializers import (
     SignupSerializer,
 )
 from games.signals import game_viewed
+from games.throttles import GameCreateThrottle
+from notifications.emails import invitation_url
 
 # ---------------------------------------------------------------- plumbing
 
@@ -103,9 +105,14 @@ class Signup(APIView):
 
 class GamePage(PageNumberPagination):
     page_size = 50
+    invalid_page_message = "there is no page {page_number} of this list: {message}"
 
 
 class GameList(APIView):
+    def get_throttles(self) -> list:
+        # only starting games is counted; reading the lists is not
+        return [GameCreateThrottle()] if self.request.method == "POST" else []
+
     @extend_schema(
         parameters=[
             OpenApiParameter("list", str, enum=list(selectors.LISTS), default="mine",
@@ -122,7 +129,14 @@ class GameList(APIView):
         page = paginator.paginate_queryset(games, request, view=self)
         return paginator.get_paginated_response(GameSerializer(page, many=True).data)
 
-    @extend_schema(request=GameCreateSerializer, responses={201: GameSerializer, 400: ERROR})
+    @extend_schema(
+        request=GameCreateSerializer,
+        responses={201: GameSerializer, 400: ERROR, 409: ERROR, 429: ERROR},
+        description="Start an open game with you in its first seat. 409 "
+        "too_many_open_games: you have MARRAM_MAX_OPEN_GAMES games still waiting for "
+        "players; 429: you have started too many games lately (Retry-After says when to "
+        "try again).",
+    )
     def post(self, request: Request) -> Response:
         data = _valid(GameCreateSerializer, _body(request))
         game = services.game_create(
@@ -215,7 +229,7 @@ class GameInvite(APIView):
             game=game_id,
             user=request.user,
             emails=data["emails"],
-            url_for=lambda token: request.build_absolute_uri(f"/api/invitations/{token}/"),
+            url_for=invitation_url,  # the page: a browser cannot use the API's
         )
         return Response(InvitedSerializer(invited, many=True).data,
                         status=status.HTTP_201_CREATED)

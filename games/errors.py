@@ -4,6 +4,7 @@ the engine's ``IllegalAction``) into ``{"code", "message", ...}``."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 
@@ -35,6 +36,22 @@ class Forbidden(ServiceError):
 
 class NotYourTurn(Forbidden):
     code = "not_your_turn"
+
+    @classmethod
+    def waiting_for(cls, awaiting: dict[str, Any], names: Sequence[str]) -> NotYourTurn:
+        """The engine's ``not_your_turn`` told with the player's name, from what the
+        game awaits (engine.awaiting) and the seats' names. The engine's own message
+        names a seat number, which a player never sees; it stays as it is, since
+        replayed records carry it."""
+        seat = awaiting.get("player")
+        if seat is None or not 0 <= seat < len(names):
+            return cls("it is not your turn: the game waits for the server; fetch the game "
+                       "again in a moment")
+        if awaiting.get("kind") == "guess":
+            doing = f"{names[seat]} to guess the {awaiting['creature']}'s hops"
+        else:
+            doing = f"{names[seat]} to move"
+        return cls(f"it is not your turn: the game waits for {doing}")
 
 
 class NotFound(ServiceError):

@@ -1,4 +1,4 @@
-"""The forms of the pages: sign-up, a new game, invitations."""
+"""The forms of the pages: sign-up, a new game, invitations, a new address."""
 
 from __future__ import annotations
 
@@ -21,6 +21,26 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "email")
+
+
+class EmailChangeForm(forms.Form):
+    """A new address for the user's mail, confirmed with their password: whoever
+    holds the address can reset the password, so a borrowed session must not."""
+
+    email = forms.EmailField(label="New email address")
+    password = forms.CharField(
+        label="Your password", strip=False, help_text="To confirm that it is you.",
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+
+    def __init__(self, user, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError("That is not your password: try again.")
+        return password
 
 
 class EmailListField(forms.CharField):

@@ -16,7 +16,7 @@ from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.utils import encoders
 
-import engine
+from engine import marram as engine
 from games.errors import ServiceError, TryLater
 
 

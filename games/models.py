@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-import engine
+from engine import marram as engine
 
 
 class Variant(models.TextChoices):

@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from games.pages import views
+from games.pages import accounts, views
 
 app_name = "pages"
 
@@ -14,6 +14,18 @@ urlpatterns = [
         next_page="pages:my-games", redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="pages:home"),
          name="logout"),
+    path("accounts/email/", accounts.email_change, name="email-change"),
+    path("accounts/password/", accounts.PasswordChangeView.as_view(), name="password-change"),
+    path("accounts/password/changed/", accounts.PasswordChangeDoneView.as_view(),
+         name="password-change-done"),
+    path("accounts/password/reset/", accounts.PasswordResetView.as_view(),
+         name="password-reset"),
+    path("accounts/password/reset/sent/", accounts.PasswordResetSentView.as_view(),
+         name="password-reset-sent"),
+    path("accounts/password/reset/<uidb64>/<token>/", accounts.PasswordResetConfirmView.as_view(),
+         name="password-reset-confirm"),
+    path("accounts/password/reset/done/", accounts.PasswordResetCompleteView.as_view(),
+         name="password-reset-complete"),
     path("lobby/", views.lobby, name="lobby"),
     path("games/", views.my_games, name="my-games"),
     path("games/finished/", views.finished_games, name="finished-games"),
@@ -22,6 +34,7 @@ urlpatterns = [
     path("games/<int:game_id>/join/", views.game_join, name="game-join"),
     path("games/<int:game_id>/leave/", views.game_leave, name="game-leave"),
     path("games/<int:game_id>/invite/", views.game_invite, name="game-invite"),
+    path("games/<int:game_id>/invite/link/", views.game_invite_link, name="game-invite-link"),
     path("games/<int:game_id>/resign/", views.game_resign, name="game-resign"),
     path("games/<int:game_id>/replay/", views.game_replay, name="replay"),
     path("games/<int:game_id>/replay/steps.json", views.game_replay_steps,

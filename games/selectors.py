@@ -12,11 +12,11 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import DEFAULT_DB_ALIAS, connection
 from django.db.models import Prefetch, QuerySet
 
-import engine
-from engine.record import FORMAT, VERSION
-from engine.state import GameState
+from engine import marram as engine
+from engine.marram.record import FORMAT, VERSION
+from engine.marram.state import GameState
 from games import rawsql
-from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound
+from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound, NotYourTurn
 from games.models import Event, Game, Invitation, Seat
 from games.state_cache import states
 
@@ -178,10 +178,12 @@ def game_list(*, user: AbstractBaseUser, which: str = "mine") -> QuerySet[Game]:
         games = games.filter(status=Game.Status.FINISHED)
     else:
         raise ValueError(f"unknown list {which!r}")
+    # No DISTINCT: "mine" joins the seats, but a user has one seat a game at most
+    # (seat_one_per_user); and DISTINCT over every column made each page of a long
+    # list sort all of its games.
     return (
         games.select_related("created_by")
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-        .distinct()
     )
 
 
@@ -263,7 +265,13 @@ def game_claims_get(
     if action.get("player", you) != you:
         raise Forbidden(f"you play seat {you}", code="not_your_seat")
     state = game_state_get(game)
-    return engine.claim_options(state, {**action, "player": you})
+    try:
+        return engine.claim_options(state, {**action, "player": you})
+    except engine.IllegalAction as refused:
+        if refused.code == "not_your_turn":  # said with the player's name, as moves say it
+            raise NotYourTurn.waiting_for(engine.awaiting(state), state.config.players) \
+                from None
+        raise
 
 
 def invitation_get(token: str) -> Invitation:
@@ -271,6 +279,13 @@ def invitation_get(token: str) -> Invitation:
     if invitation is None:
         raise NotFound("there is no such invitation: ask for a new link")
     return invitation
+
+
+def invitation_links(game: Game, user: AbstractBaseUser) -> QuerySet[Invitation]:
+    """The links to pass on that the user made for the game and nobody has used yet
+    (each gives one seat)."""
+    return Invitation.objects.filter(game=game, created_by=user, email="",
+                                     accepted_by__isnull=True).order_by("created_at", "pk")
 
 
 def game_events_get(game: Game, since: int = 0) -> QuerySet[Event]:

@@ -17,13 +17,15 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-import engine
-from engine import fairness
-from engine.game import first_placement
-from engine.state import GameState
+from engine import marram as engine
+from engine.marram import fairness
+from engine.marram.game import first_placement
+from engine.marram.state import GameState
 from games import rawsql
 from games.batch import Batch
 from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound, NotYourTurn, StaleSeq
@@ -360,10 +362,8 @@ def action_submit(
                 if wait["kind"] == "chance":  # a task draws it right after the last commit
                     raise Conflict(f"waiting for the {wait['creature']} to {wait['event']}: "
                                    "fetch the game again in a moment", code="awaiting_chance")
-                waiting_for = wait["player"]
-                if waiting_for != seat_index:
-                    who = "the server" if waiting_for is None else f"seat {waiting_for}"
-                    raise NotYourTurn(f"it is not your turn: the game waits for {who}")
+                if wait["player"] != seat_index:
+                    raise NotYourTurn.waiting_for(wait, state.config.players)
             app = _Appender(game, state)
             first = app.add(event, actor=user, key=idempotency_key)
             _append_automatic(app, cause=first.seq)
@@ -421,6 +421,7 @@ def game_create(
     if invite and url_for is None:
         raise ValueError("invitations need url_for to make their links")
     with transaction.atomic():
+        _check_open_games(user)
         game = Game.objects.create(
             variant=variant,
             length=length,
@@ -433,6 +434,24 @@ def game_create(
         if invite:
             game_invite(game=game, user=user, emails=list(invite), url_for=url_for)
     return game
+
+
+def _check_open_games(user: AbstractBaseUser) -> None:
+    """Refuse a new game to a player who has started MARRAM_MAX_OPEN_GAMES games that
+    still wait for players. Their user row stays locked until the transaction ends,
+    so that simultaneous requests count one after the other (FOR NO KEY UPDATE: rows
+    that only refer to the user, such as seats and events, do not wait for it)."""
+    limit = settings.MARRAM_MAX_OPEN_GAMES
+    list(get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk)
+         .values_list("pk", flat=True))
+    if Game.objects.filter(created_by=user, status=Game.Status.OPEN).count() >= limit:
+        raise Conflict(
+            f"you have started {limit} games that are still waiting for players, the most "
+            "one player may have: wait until one of them starts, or leave one that "
+            "nobody else has joined, before starting another",
+            code="too_many_open_games",
+            limit=limit,
+        )
 
 
 def game_join(*, game: Game | int, user: AbstractBaseUser, token: str | None = None) -> Game:
@@ -469,6 +488,24 @@ def invitation_accept(*, token: str, user: AbstractBaseUser) -> Game:
     if invitation is None:
         raise NotFound("there is no such invitation", code="bad_token")
     return game_join(game=invitation.game_id, user=user, token=token)
+
+
+# ---------------------------------------------------------------- accounts
+
+
+def user_email_change(*, user: AbstractBaseUser, email: str) -> str:
+    """Send the user's mail to a new address, which replies by mail must then come
+    from too; the address as stored. The caller has checked the user's password."""
+    address = get_user_model().objects.normalize_email(email.strip())
+    try:
+        validate_email(address)
+    except ValidationError:
+        raise Invalid(f"{email!r} is not an email address", field="email") from None
+    if address.lower() == (getattr(user, "email", "") or "").lower():
+        raise Invalid("that is already your address", field="email", code="unchanged")
+    user.email = address  # type: ignore[attr-defined]
+    user.save(update_fields=["email"])
+    return address
 
 
 def game_leave(*, game: Game | int, user: AbstractBaseUser) -> Game:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from engine import GameState
+from engine.marram import GameState
 
 DEFAULT_SIZE = 512
 

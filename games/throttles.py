@@ -1,6 +1,6 @@
 """How often one address may sign up or ask for a token, and one player may send
-invitations: DRF throttles counted in the default cache (Redis in production, so
-that every worker counts the same requests).
+invitations or start games: DRF throttles counted in the default cache (Redis in
+production, so that every worker counts the same requests).
 
 The rates are ``settings.MARRAM_THROTTLE_RATES`` ({scope: "20/hour"}, None for no
 limit), read at each request so that tests can lower them. A rate's period may
@@ -86,16 +86,23 @@ class TokenThrottle(_PerAddress):
     refusal = "too many sign-in attempts from your address lately"
 
 
-class InviteThrottle(_Throttle):
+class _PerPlayer(_Throttle):
     """Counted per player."""
-
-    scope = "invite"
-    refusal = "you have sent too many invitations lately"
 
     def get_cache_key(self, request: Any, view: Any) -> str | None:
         if not request.user.is_authenticated:
-            return None  # refused anyway: only players invite
+            return None  # refused anyway: only players invite or start games
         return self.cache_format % {"scope": self.scope, "ident": request.user.pk}
+
+
+class InviteThrottle(_PerPlayer):
+    scope = "invite"
+    refusal = "you have sent too many invitations lately"
+
+
+class GameCreateThrottle(_PerPlayer):
+    scope = "game_create"
+    refusal = "you have started too many games lately"
 
 
 def check(throttle: type[_Throttle], request: Any) -> str | None:

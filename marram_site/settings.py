@@ -40,8 +40,10 @@ Environment variables:
   ``DEFAULT_FROM_EMAIL``, ``SERVER_EMAIL``, ``EMAIL_TIMEOUT``: outgoing mail;
   with no ``EMAIL_HOST`` mail goes to the console (or, with the filebased
   backend, to files in ``EMAIL_FILE_PATH``, by default tests/artifacts/mail/).
-- ``MARRAM_BASE_URL``: the site's address as mail links give it
-  (``http://127.0.0.1:8000`` by default).
+- ``MARRAM_BASE_URL``: the site's address in every link that leaves it (all
+  mail, invitation links), whatever host a request came in by; ``./dev run
+  ADDR`` sets it from the address it serves (``http://127.0.0.1:8000`` by
+  default). Set it in production.
 - ``REPLY_DOMAIN``: the mail domain of the signed reply addresses
   (``move+...@REPLY_DOMAIN``); its MX must reach ``manage.py mail_listener`` or a
   hosted provider that posts to ``/mail/inbound/``.
@@ -49,6 +51,8 @@ Environment variables:
   the mail sent to them (development only: always off in production).
 - ``MAIL_WEBHOOK_SECRET``: the shared secret a hosted mail provider sends in the
   ``X-Marram-Webhook-Secret`` header; the webhook is off without it.
+- ``MARRAM_MAX_OPEN_GAMES``: how many games one player may have started that still
+  wait for players (20).
 - ``MARRAM_DRAW_INLINE``: draw the fly and frog hops inside the move's
   transaction instead of in a Celery task right after it (off by default).
 - ``DJANGO_SECURE_SSL_REDIRECT``, ``DJANGO_SECURE_HSTS_SECONDS``: production
@@ -156,12 +160,14 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files, served as static files
     "games",
     "notifications",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "marram_site.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -300,18 +306,45 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "games.http.exception_handler",
 }
 # How often (see games.throttles): per address for accounts and tokens, per player
-# for invitations; failed password checks per address and per account (see
-# games.signin); None for no limit.
+# for invitations and new games; failed password checks per address and per
+# account (see games.signin); None for no limit.
 MARRAM_THROTTLE_RATES = {
-    "signup": "20/hour", "token": "20/hour", "invite": "30/hour",
+    "signup": "20/hour", "token": "20/hour", "invite": "30/hour", "game_create": "30/hour",
     "signin_address": "30/15m", "signin_account": "10/15m",
 }
+# How many games one player may have started that still wait for players: the
+# lobby lists every open game, so one account must not be able to fill it.
+MARRAM_MAX_OPEN_GAMES = env_int("MARRAM_MAX_OPEN_GAMES", 20)
+# Games a page of the lobby, my games and finished games (the API gives 50 a page).
+MARRAM_LIST_PAGE_SIZE = 25
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "marram API",
     "DESCRIPTION": "Play Marram by correspondence: games, moves and their history.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # from this site, not a CDN: the Content-Security-Policy allows no other origin
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "/favicon.ico",
+    "REDOC_DIST": "SIDECAR",
+    # no badge from validator.swagger.io: the page loads nothing from elsewhere
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
+}
+
+# --- Content-Security-Policy (marram_site/csp.py) -------------------------------
+
+# Only the site's own files, no inline script or style, no plugins, no framing.
+CONTENT_SECURITY_POLICY = {
+    "default-src": "'self'",
+    "script-src": "'self'",
+    "style-src": "'self'",
+    "img-src": "'self'",
+    "font-src": "'self'",
+    "connect-src": "'self'",
+    "object-src": "'none'",
+    "base-uri": "'none'",
+    "form-action": "'self'",
+    "frame-ancestors": "'none'",
 }
 
 # --- Cache --------------------------------------------------------------------
@@ -330,7 +363,9 @@ CACHES = {
 # --- Celery -------------------------------------------------------------------
 
 REDIS_URL = env_str("REDIS_URL")
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+# Eager tasks still take a producer from the broker's pool; naming the in-memory
+# broker's host keeps kombu from warning that none was given on every move.
+CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 # An eager task that fails should fail the request or test that ran it.
 CELERY_TASK_EAGER_PROPAGATES = True
@@ -381,7 +416,8 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30)
 # ./dev run can keep its mail as files: EMAIL_BACKEND=...filebased.EmailBackend.
 EMAIL_FILE_PATH = env_str("EMAIL_FILE_PATH", str(BASE_DIR / "tests" / "artifacts" / "mail"))
 
-# Links in mail point here; replies to a move mail go to move+...@REPLY_DOMAIN.
+# Links in mail point here (marram_site.links.site_url); replies to a move mail go
+# to move+...@REPLY_DOMAIN.
 MARRAM_BASE_URL = env_str("MARRAM_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
 REPLY_DOMAIN = env_str("REPLY_DOMAIN", "marram.localhost")
 MAIL_WEBHOOK_SECRET = env_str("MAIL_WEBHOOK_SECRET")

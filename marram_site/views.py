@@ -1,8 +1,10 @@
 """Project-level views that belong to no app."""
 
 from django.db import connection
-from django.http import HttpRequest, JsonResponse
-from django.views.decorators.http import require_GET
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views.decorators.http import require_GET, require_safe
+
+from marram_site.favicon import favicon_ico
 
 
 @require_GET
@@ -12,3 +14,11 @@ def healthz(request: HttpRequest) -> JsonResponse:
         cursor.execute("SELECT 1")
         cursor.fetchone()
     return JsonResponse({"status": "ok", "database": connection.vendor})
+
+
+@require_safe
+def favicon(request: HttpRequest) -> HttpResponse:
+    """The site's icon (marram_site.favicon), for every page that browsers ask it of."""
+    response = HttpResponse(favicon_ico(), content_type="image/x-icon")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response

@@ -12,7 +12,7 @@ from notifications.models import Clock, GameVisit, InboundMail, MailSettings, No
 @admin.register(Notification)
 class NotificationAdmin(admin.ModelAdmin):
     list_display = ["id", "kind", "user", "to_email", "game", "status", "attempts", "created_at",
-                    "sent_at"]
+                    "next_attempt_at", "sent_at", "note"]
     list_filter = ["status", "kind"]
     search_fields = ["user__username", "to_email", "dedup_key", "message_id"]
     raw_id_fields = ["user", "game"]
@@ -32,8 +32,9 @@ class NotificationAdmin(admin.ModelAdmin):
 
 @admin.register(InboundMail)
 class InboundMailAdmin(admin.ModelAdmin):
-    list_display = ["received_at", "sender", "recipient", "game", "move", "outcome", "code"]
-    list_filter = ["outcome", "code"]
+    list_display = ["received_at", "sender", "recipient", "game", "move", "outcome", "code",
+                    "answered"]
+    list_filter = ["outcome", "code", "answered"]
     search_fields = ["sender", "recipient", "message_id", "move"]
     readonly_fields = [f.name for f in InboundMail._meta.fields]
 

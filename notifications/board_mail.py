@@ -21,9 +21,9 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.core.mail.message import SafeMIMEMultipart
 
-import engine
-from engine.notation import format_action
-from engine.state import GameState
+from engine import marram as engine
+from engine.marram.notation import format_action
+from engine.marram.state import GameState
 from games.models import Event, Game
 from notifications import signing
 from notifications.board_picture import Picture, board_picture, layout

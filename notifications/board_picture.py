@@ -29,9 +29,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-import engine
-from engine.state import GameState
-from engine.view import face_view, tile_view
+from engine import marram as engine
+from engine.marram.state import GameState
+from engine.marram.view import face_view, tile_view
 
 # ---------------------------------------------------------------- layout
 

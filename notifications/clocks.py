@@ -25,8 +25,8 @@ from django.db import transaction
 from django.db.models import DateTimeField, ExpressionWrapper, F, Sum
 from django.utils import timezone
 
-import engine
-from engine.state import GameState
+from engine import marram as engine
+from engine.marram.state import GameState
 from games import rawsql
 from games import services as game_services
 from games.batch import Batch

@@ -6,15 +6,15 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-import engine
-from engine.notation import describe_event
-from engine.rules import MOVES_PER_TURN
-from engine.state import GameState
+from engine import marram as engine
+from engine.marram.notation import describe_event
+from engine.marram.rules import MOVES_PER_TURN
+from engine.marram.state import GameState
 from games.models import Event, Game
+from marram_site.links import site_url
 from notifications import board_mail, clocks, signing
 from notifications.models import Clock, Notification
 from notifications.selectors import games_waiting_for
@@ -22,16 +22,17 @@ from notifications.selectors import games_waiting_for
 MAX_CHANGES = 40
 
 
-def absolute(path: str) -> str:
-    return settings.MARRAM_BASE_URL + path
-
-
 def game_url(game_id: int) -> str:
-    return absolute(f"/games/{game_id}/")
+    return site_url(f"/games/{game_id}/")
+
+
+def invitation_url(token: str) -> str:
+    """The invitation's page: what a mailed invitation and a link to pass on both give."""
+    return site_url(reverse("pages:invitation", args=[token]))
 
 
 def unsubscribe_url(user_id: int) -> str:
-    return absolute(reverse("notifications:unsubscribe", args=[signing.unsubscribe_token(user_id)]))
+    return site_url(reverse("notifications:unsubscribe", args=[signing.unsubscribe_token(user_id)]))
 
 
 def duration_words(left: timedelta) -> str:
@@ -141,8 +142,8 @@ def render_notification(n: Notification, now: datetime) -> None:
 
 def links(*, user_id: int | None, game: Game | None) -> dict[str, Any]:
     """What every mail's footer and links need."""
-    found: dict[str, Any] = {"game": game, "base_url": settings.MARRAM_BASE_URL,
-                             "settings_url": absolute(reverse("notifications:settings"))}
+    found: dict[str, Any] = {"game": game,
+                             "settings_url": site_url(reverse("notifications:settings"))}
     if game is not None:
         found.update(game_url=game_url(game.pk), variant=game.get_variant_display())
     if user_id is not None:

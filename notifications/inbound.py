@@ -12,6 +12,13 @@ the rules refuse.
 Who sent a mail rests on its From line and on the signed address, which only
 the player it was mailed to has seen. Checking SPF/DKIM is the receiving MTA's
 or the hosted provider's job: point them at this only after those checks.
+
+A From line can be forged, so a refusal is never mailed to it: it goes to the
+player the reply address was mailed to, or, when the address is not one we
+signed, to nobody. At most ANSWERS_PER_HOUR refusals are mailed an hour for
+the mail of one sender, and as many to one player; what a stranger wrote
+(their subject, their text) is not repeated to the player, and what a player
+wrote is repeated only as one bounded line without control characters.
 """
 
 from __future__ import annotations
@@ -19,23 +26,31 @@ from __future__ import annotations
 import hashlib
 import logging
 from dataclasses import dataclass
+from datetime import timedelta
 from email.utils import parseaddr
 from typing import Any
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
-import engine
-from engine.notation import NotationError, describe_event, format_action, parse_action
+from engine import marram as engine
+from engine.marram.notation import NotationError, describe_event, format_action, parse_action
 from games import services as game_services
 from games.errors import ServiceError, StaleSeq
 from games.models import Game, Seat
 from notifications import board_mail, emails, signing
 from notifications.mailparse import mail_parse, move_line
+from notifications.mailsafe import header_text, plain_text
 from notifications.models import InboundMail, Notification
 from notifications.services import notifications_queue
 
 logger = logging.getLogger(__name__)
 Outcome = InboundMail.Outcome
+
+ANSWERS_PER_HOUR = 10
+"""Refusals mailed in an hour, at most, for one sender's mail and to one player."""
+SUBJECT_ECHOED = 150
 
 
 @dataclass(frozen=True)
@@ -44,12 +59,20 @@ class InboundResult:
     """played, refused, ignored or duplicate."""
     code: str = ""
     message: str = ""
+    answered: bool = False
+    """Whether an answer was mailed (to the seat's player)."""
 
 
 class _Refusal(Exception):
-    def __init__(self, code: str, message: str) -> None:
+    """Why a reply is not played, and to whom that is told: the player the reply
+    address was mailed to (None: nobody); ``stranger`` when the mail came from
+    another address than theirs."""
+
+    def __init__(self, code: str, message: str, *, player: AbstractBaseUser | None = None,
+                 stranger: bool = False) -> None:
         super().__init__(message)
         self.code, self.message = code, message
+        self.player, self.stranger = player, stranger
 
 
 def idempotency_key_for(message_id: str) -> str:
@@ -73,7 +96,11 @@ def inbound_reply_handle(
     automatic: bool = False,
 ) -> InboundResult:
     """Play the move a reply holds, or refuse it and say why by mail."""
-    sender = parseaddr(sender)[1].strip().lower()
+    # Whatever arrives (NUL, CR/LF, a megabyte of subject) is made storable here,
+    # the one entrance of the listener, the webhook and the mail page.
+    sender = parseaddr(header_text(sender, 1000))[1].strip().lower()
+    recipient, message_id = header_text(recipient, 250), header_text(message_id, 250)
+    subject, text = header_text(subject, SUBJECT_ECHOED), plain_text(text)
     with transaction.atomic():
         try:
             with transaction.atomic():
@@ -91,53 +118,90 @@ def inbound_reply_handle(
         except _Refusal as refusal:
             record.outcome, record.code, record.detail = Outcome.REFUSED, refusal.code, \
                 refusal.message
-            record.save(update_fields=["outcome", "code", "detail", "game", "move"])
-            _answer(record, subject, template="reply_refused", kind=Notification.Kind.REPLY_REFUSED,
-                    context={"reason": refusal.message, "move": record.move})
-            return InboundResult(Outcome.REFUSED, refusal.code, refusal.message)
-        record.outcome = Outcome.PLAYED
-        record.save(update_fields=["outcome", "game", "move"])
-        _answer(record, subject, template="reply_played", kind=Notification.Kind.REPLY_PLAYED,
-                context=answer, user_id=answer["user_id"], seat=answer["seat"],
-                seq=answer["seq"], reply_to=answer["reply_to"])
-        return InboundResult(Outcome.PLAYED, "played", answer["played"])
+            record.answered = _refusal_answer(record, refusal, subject)
+            record.save(update_fields=["outcome", "code", "detail", "game", "move", "answered"])
+            return InboundResult(Outcome.REFUSED, refusal.code, refusal.message,
+                                 record.answered)
+        record.outcome, record.answered = Outcome.PLAYED, True
+        record.save(update_fields=["outcome", "game", "move", "answered"])
+        _answer(record, _re(subject), template="reply_played",
+                kind=Notification.Kind.REPLY_PLAYED, context=answer, user_id=answer["user_id"],
+                to_email=record.sender, seat=answer["seat"], seq=answer["seq"],
+                reply_to=answer["reply_to"])
+        return InboundResult(Outcome.PLAYED, "played", answer["played"], True)
+
+
+def _refusal_answer(record: InboundMail, refusal: _Refusal, subject: str) -> bool:
+    """Mail the refusal to the player the reply address was mailed to, unless
+    that is nobody or too many went out this hour; whether it was mailed."""
+    player = refusal.player
+    if player is None:
+        return False
+    since = timezone.now() - timedelta(hours=1)
+    by_sender = InboundMail.objects.filter(sender=record.sender, outcome=Outcome.REFUSED,
+                                           answered=True, received_at__gte=since)
+    to_player = Notification.objects.filter(user=player, kind=Notification.Kind.REPLY_REFUSED,
+                                            created_at__gte=since)
+    if by_sender.count() >= ANSWERS_PER_HOUR or to_player.count() >= ANSWERS_PER_HOUR:
+        logger.info("refusal of %s not mailed: %s refusals an hour at most", record.message_id,
+                    ANSWERS_PER_HOUR)
+        return False
+    game = record.game
+    if refusal.stranger:  # their subject and text are not repeated to the player
+        _answer(record, f"Marram game {game.pk}: a mail to your reply address was not played",
+                template="reply_refused", kind=Notification.Kind.REPLY_REFUSED,
+                context={"reason": refusal.message, "stranger": record.sender},
+                user_id=player.pk, to_email=player.email, thread=False)
+    else:
+        _answer(record, _re(subject), template="reply_refused",
+                kind=Notification.Kind.REPLY_REFUSED,
+                context={"reason": refusal.message, "move": record.move}, user_id=player.pk,
+                to_email=player.email)
+    return True
+
+
+def _re(subject: str) -> str:
+    return subject if subject.lower().startswith("re:") else f"Re: {subject or 'your move'}"
 
 
 def _play(record: InboundMail, sender: str, text: str) -> dict[str, Any]:
     """Check the reply and submit its move; _Refusal with the reason otherwise."""
     try:
         bound = signing.reply_address_read(record.recipient)
-    except signing.BadAddress as bad:
+    except signing.BadAddress as bad:  # not an address we mailed to anyone: nobody to tell
         raise _Refusal(bad.code, bad.message) from None
     game = Game.objects.filter(pk=bound.game_id).first()
     seat = Seat.objects.filter(game=game, index=bound.seat).select_related("user").first()
     if game is None or seat is None or seat.user is None:
         raise _Refusal("no_such_seat", f"game {bound.game_id} has no seat {bound.seat} any more")
     record.game = game
-    if not sender or sender != (seat.user.email or "").strip().lower():
+    player = seat.user
+    if not sender or sender != (player.email or "").strip().lower():
         raise _Refusal(
             "wrong_sender",
             f"this reply address belongs to {seat.name}'s seat in game {game.pk}; a move "
-            "through it must come from the address that player's mail went to")
-    record.move = move_line(text)[:200]
+            "through it must come from the address that player's mail went to, and this "
+            f"mail came from {sender}", player=player, stranger=True)
+    record.move = header_text(move_line(text), 200)
     try:
         action = parse_action(record.move, bound.seat)
     except NotationError as error:
-        raise _Refusal("unreadable", f"the first line of your reply is not a move: {error}") \
-            from None
+        raise _Refusal("unreadable", f"the first line of your reply is not a move: {error}",
+                       player=player) from None
     try:
         result = game_services.action_submit(
-            game=game, user=seat.user, action=action, expected_seq=bound.seq,
+            game=game, user=player, action=action, expected_seq=bound.seq,
             idempotency_key=idempotency_key_for(record.message_id))
     except StaleSeq:
         raise _Refusal(
             "stale", "the game has moved on since the mail you answered, so its reply address "
-            "no longer plays; answer the latest mail, or open the game page") from None
+            "no longer plays; answer the latest mail, or open the game page",
+            player=player) from None
     except engine.IllegalAction as error:
-        raise _Refusal(error.code, f"the rules do not allow that move: {error.message}") \
-            from None
+        raise _Refusal(error.code, f"the rules do not allow that move: {error.message}",
+                       player=player) from None
     except ServiceError as error:
-        raise _Refusal(error.code, error.message) from None
+        raise _Refusal(error.code, error.message, player=player) from None
     names = list(engine.config_from_json(game.config).players)
     played, *after = result.events
     yours = result.awaiting.get("player") == bound.seat and result.status == Game.Status.RUNNING
@@ -158,14 +222,16 @@ def _play(record: InboundMail, sender: str, text: str) -> dict[str, Any]:
 
 
 def _answer(record: InboundMail, subject: str, *, template: str, kind: str,
-            context: dict[str, Any], user_id: int | None = None, seat: int | None = None,
-            seq: int | None = None, reply_to: str = "") -> None:
+            context: dict[str, Any], user_id: int, to_email: str, seat: int | None = None,
+            seq: int | None = None, reply_to: str = "", thread: bool = True) -> None:
+    """Queue the answer to a reply, to the player ``user_id`` (``to_email``, their
+    address now, is for the admin: the mail goes to the address their account has
+    when it is sent); with ``thread``, as an answer to the reply."""
     context = {**context, **emails.links(user_id=user_id, game=record.game)}
     text, html = emails.render_bodies(template=template, context=context)
-    subject = subject if subject.lower().startswith("re:") else f"Re: {subject or 'your move'}"
     notifications_queue([Notification(
-        user_id=user_id, to_email=record.sender, game=record.game, seat=seat, seq=seq, kind=kind,
+        user_id=user_id, to_email=to_email, game=record.game, seat=seat, seq=seq, kind=kind,
         dedup_key=f"answer:{hashlib.sha256(record.message_id.encode()).hexdigest()}",
-        subject=subject[:200], body_text=text, body_html=html, in_reply_to=record.message_id,
-        reply_to=reply_to,
+        subject=subject, body_text=text, body_html=html,
+        in_reply_to=record.message_id if thread else "", reply_to=reply_to,
     )], may_exist=True)

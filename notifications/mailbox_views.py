@@ -93,8 +93,9 @@ def _say(request: HttpRequest, result: Any) -> None:
         messages.success(request, f"Sent. The site played {result.message}; its answer is "
                          "below.")
     elif result.outcome == Outcome.REFUSED:
-        messages.error(request, f"Sent. The site refused it ({result.message}); its answer "
-                       "is below, and nothing changed in the game.")
+        answer = "its answer is below" if result.answered else "no answer was mailed"
+        messages.error(request, f"Sent. The site refused it ({result.message}); {answer}, "
+                       "and nothing changed in the game.")
     elif result.outcome == "duplicate":
         messages.info(request, "Sent, but the site had handled this message before.")
     else:

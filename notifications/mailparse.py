@@ -45,8 +45,8 @@ def _text_of(message: EmailMessage) -> str:
 
 
 def _is_automatic(message: EmailMessage, sender: str) -> bool:
-    auto = (message.get("Auto-Submitted") or "no").strip().lower()
-    precedence = (message.get("Precedence") or "").strip().lower()
+    auto = (_header(message, "Auto-Submitted") or "no").strip().lower()
+    precedence = _header(message, "Precedence").strip().lower()
     return (
         auto != "no"
         or precedence in ("bulk", "junk", "list")
@@ -55,23 +55,36 @@ def _is_automatic(message: EmailMessage, sender: str) -> bool:
     )
 
 
+def _headers(message: EmailMessage, name: str) -> list[str]:
+    """The values of the headers named so, decoded; a value the standard
+    library will not decode (an encoded CR/LF in a display name, say) as its
+    raw text instead, so that one odd header does not make the mail unreadable."""
+    try:
+        return [str(value) for value in message.get_all(name, [])]
+    except Exception:  # the header parser raises ValueError, IndexError, ... on hostile input
+        return [value for key, value in message.raw_items() if key.lower() == name.lower()]
+
+
+def _header(message: EmailMessage, name: str) -> str:
+    return next(iter(_headers(message, name)), "")
+
+
 def mail_parse(raw: bytes) -> ParsedMail:
     message = BytesParser(policy=policy.default).parsebytes(raw)
-    sender = parseaddr(str(message.get("From", "")))[1].strip().lower()
+    sender = parseaddr(_header(message, "From"))[1].strip().lower()
     recipients = [
         address for _, address in getaddresses(
-            [str(value) for field in ("Delivered-To", "To", "Cc")
-             for value in message.get_all(field, [])]
+            [value for field in ("Delivered-To", "To", "Cc") for value in _headers(message, field)]
         ) if address
     ]
     # Without a Message-ID the same bytes count as the same message.
-    message_id = str(message.get("Message-ID", "")).strip() or (
+    message_id = _header(message, "Message-ID").strip() or (
         "<sha256-" + hashlib.sha256(raw).hexdigest() + "@no-message-id>")
     return ParsedMail(
         sender=sender,
         recipients=recipients,
         message_id=message_id,
-        subject=str(message.get("Subject", "")).strip(),
+        subject=_header(message, "Subject").strip(),
         text=_text_of(message),
         automatic=_is_automatic(message, sender),
     )

@@ -89,7 +89,9 @@ class Notification(models.Model):
     status = models.CharField(
         max_length=8, choices=Status.choices, default=Status.PENDING, db_index=True
     )
-    note = models.CharField(max_length=200, blank=True, help_text="Why skipped, or the last error.")
+    note = models.CharField(
+        max_length=200, blank=True,
+        help_text="Why skipped or failed, or the last error of a mail still to be retried.")
     attempts = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     next_attempt_at = models.DateTimeField(auto_now_add=True)
@@ -184,7 +186,7 @@ class InboundMail(models.Model):
 
     class Outcome(models.TextChoices):
         PLAYED = "played", "Played"
-        REFUSED = "refused", "Refused (answered)"
+        REFUSED = "refused", "Refused"
         IGNORED = "ignored", "Ignored: not a reply address"
 
     message_id = models.CharField(max_length=250, unique=True)
@@ -197,11 +199,14 @@ class InboundMail(models.Model):
     outcome = models.CharField(max_length=8, choices=Outcome.choices)
     code = models.CharField(max_length=40, blank=True)
     detail = models.TextField(blank=True)
+    answered = models.BooleanField(
+        default=False, help_text="Whether an answer was mailed (to the seat's player only).")
     received_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-received_at", "-id"]
         verbose_name_plural = "inbound mail"
+        indexes = [models.Index(fields=["sender", "received_at"], name="inbound_mail_sender")]
 
     def __str__(self) -> str:
         return f"{self.message_id} from {self.sender}: {self.outcome}"

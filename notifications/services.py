@@ -15,6 +15,12 @@ worker dies after the SMTP server accepted the mail but before the commit, the
 row is still pending and is sent again, with the same Message-ID, which mail
 clients use to fold the copy away. A worker that dies before the server accepted
 the mail sends nothing, and the row is sent once, later.
+
+A mail that fails for a reason a retry cannot cure (a header or an address that
+cannot be sent, a recipient the server refuses for good) ends as failed at once,
+its reason in ``note``; any other failure is retried after 2, 4, 8 ... minutes,
+at most an hour apart, and given up after MAX_ATTEMPTS. Addresses are checked
+before a row is queued, so no mail is ever queued to one that cannot be valid.
 """
 
 from __future__ import annotations
@@ -34,11 +40,12 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.utils import timezone
 
-from engine.state import GameState
+from engine.marram.state import GameState
 from games.batch import Batch
 from games.models import Event, Game
 from games.tasks import enqueue
 from notifications import board_mail, clocks, emails, signing
+from notifications.mailsafe import address_problem, header_text, message_id_or_empty
 from notifications.models import (
     Clock,
     GameVisit,
@@ -55,7 +62,12 @@ LOOKING_NOW = timedelta(minutes=2)
 SWEEP_AFTER = timedelta(seconds=30)
 """The sweep leaves rows this young to the task enqueued on their commit."""
 MAX_ATTEMPTS = 8
+RETRY_FIRST = timedelta(minutes=2)
+RETRY_AT_MOST = timedelta(hours=1)
 SWEEP_BATCH = 500
+SWEEP_LEASE = timedelta(minutes=5)
+"""A row the sweep enqueues is not due again for this long: if its task never
+completes (a worker lost with it), younger rows are reached first next time."""
 
 Kind, Status = Notification.Kind, Notification.Status
 
@@ -77,17 +89,35 @@ def notifications_queue(rows: Sequence[Notification], *, may_exist: bool = False
 
     for row in rows:
         row.message_id = row.message_id or make_msgid(domain=settings.REPLY_DOMAIN)
+        _guard(row)
+    due = {row.message_id for row in rows if row.status == Status.PENDING}
     if writes is not None:
         writes.insert(rows)
     elif may_exist:  # the rows written are those with the Message-IDs just made
         Notification.objects.bulk_create(rows, ignore_conflicts=True)
         rows = list(Notification.objects.filter(message_id__in=[row.message_id for row in rows])
-                    .only("pk"))
+                    .only("pk", "message_id"))
     else:
         Notification.objects.bulk_create(rows)
     # every row has its id by the commit (a batch runs before it)
-    transaction.on_commit(lambda: [enqueue(tasks.notification_deliver, row.pk) for row in rows])
+    transaction.on_commit(lambda: [enqueue(tasks.notification_deliver, row.pk) for row in rows
+                                   if row.message_id in due])
     return [] if writes is not None else [row.pk for row in rows]
+
+
+def _guard(row: Notification) -> None:
+    """Keep what cannot be sent out of a row about to be written: a subject on
+    one bounded line, an In-Reply-To only if it is a Message-ID; a row to an
+    address that cannot be valid is written as failed, never to be sent. (A
+    player's own address is checked as their mail is sent.)"""
+    if row.subject:
+        row.subject = header_text(row.subject, Notification._meta.get_field("subject").max_length)
+    row.in_reply_to = message_id_or_empty(row.in_reply_to)
+    if row.user_id is None and row.status == Status.PENDING:
+        problem = address_problem(row.to_email)
+        if problem:
+            row.status, row.note = Status.FAILED, f"not sent: {problem}"[:200]
+            logger.warning("mail %s to %r not queued: %s", row.kind, row.to_email, problem)
 
 
 def game_events_follow(game: Game, events: Sequence[Event], state: GameState,
@@ -202,40 +232,75 @@ def notification_deliver(notification_id: int, *, now: datetime | None = None) -
             n.status, n.note = Status.SKIPPED, reason
             n.save(update_fields=["status", "note"])
             return n.status
-        if not n.subject:
-            emails.render_notification(n, now)
+        problem = address_problem(n.user.email if n.user_id is not None else n.to_email)
+        if problem:
+            n.status, n.note = Status.FAILED, f"not sent: {problem}"[:200]
+            n.save(update_fields=["status", "note"])
+            return n.status
         n.attempts += 1
         fields = ["subject", "body_text", "body_html", "reply_to", "attempts", "status", "note",
                   "sent_at", "next_attempt_at"]
         try:
-            _message(n).send()
-        except (smtplib.SMTPException, OSError) as error:
-            n.note = f"{type(error).__name__}: {error}"[:200]
-            if n.attempts >= MAX_ATTEMPTS:
-                n.status = Status.FAILED
-            else:  # 2, 4, 8 ... minutes, at most an hour
-                n.next_attempt_at = now + min(timedelta(minutes=2 ** n.attempts),
-                                              timedelta(hours=1))
+            with transaction.atomic():  # a savepoint: a failure in it leaves the row to update
+                if not n.subject:
+                    emails.render_notification(n, now)
+                _message(n).send()
+        except Exception as error:  # whatever it is, it ends in the row, never in a rollback
+            _delivery_failed(n, error, now)
             n.save(update_fields=fields)
-            logger.warning("mail %s to %s failed (attempt %s): %s", n.pk, n.user_id or n.to_email,
-                           n.attempts, error)
             return n.status
         n.status, n.sent_at, n.note = Status.SENT, now, ""
         n.save(update_fields=fields)
         return n.status
 
 
+def _delivery_failed(n: Notification, error: Exception, now: datetime) -> None:
+    """Mark a mail whose sending failed: failed for good, or due again later."""
+    why = header_text(f"{type(error).__name__}: {error}", 200)
+    if _cannot_be_cured(error):
+        n.status, n.note = Status.FAILED, f"cannot be sent: {why}"[:200]
+    elif n.attempts >= MAX_ATTEMPTS:
+        n.status, n.note = Status.FAILED, f"gave up after {n.attempts} attempts: {why}"[:200]
+    else:  # 2, 4, 8 ... minutes, at most an hour
+        n.note = why
+        n.next_attempt_at = now + min(RETRY_FIRST * 2 ** (n.attempts - 1), RETRY_AT_MOST)
+    if isinstance(error, (smtplib.SMTPException, OSError, ValueError)):
+        logger.warning("mail %s to %s failed (attempt %s, %s): %s", n.pk,
+                       n.user_id or n.to_email, n.attempts, n.status, why)
+    else:
+        logger.exception("mail %s could not be sent (attempt %s, %s)", n.pk, n.attempts, n.status)
+
+
+def _cannot_be_cured(error: Exception) -> bool:
+    """Whether sending the same mail again must fail again: the mail itself is at
+    fault (a header or an address Django or IDNA refuses: ValueError), or the
+    server refused its recipient or its content for good (a 5xx). A server that
+    is down, busy, or refuses us (our sender, our login) may be cured, by time or
+    by an admin."""
+    if isinstance(error, smtplib.SMTPRecipientsRefused):
+        return all(code >= 500 for code, _ in error.recipients.values())
+    if isinstance(error, smtplib.SMTPDataError):
+        return error.smtp_code >= 500
+    return isinstance(error, ValueError)
+
+
 def outbox_sweep(*, now: datetime | None = None, after: timedelta = SWEEP_AFTER) -> dict[str, int]:
     """Enqueue the mails still pending and the fly draws still waiting (the games
     app's task): what a broker outage or a dead worker left behind. Safe to run at
-    any time."""
+    any time.
+
+    The mails due longest are taken first, SWEEP_BATCH at a time, and each is put
+    back SWEEP_LEASE (or until its task reschedules it): rows whose delivery never
+    completes cannot keep the sweep from the rows behind them."""
     from games import tasks as game_tasks
     from notifications import tasks
 
     now = now or timezone.now()
-    due = list(Notification.objects.filter(status=Status.PENDING,
-                                           next_attempt_at__lte=now - after)
-               .order_by("next_attempt_at").values_list("pk", flat=True)[:SWEEP_BATCH])
+    with transaction.atomic():  # rows a worker is sending are left alone
+        due = list(Notification.objects.select_for_update(skip_locked=True)
+                   .filter(status=Status.PENDING, next_attempt_at__lte=now - after)
+                   .order_by("next_attempt_at", "pk").values_list("pk", flat=True)[:SWEEP_BATCH])
+        Notification.objects.filter(pk__in=due).update(next_attempt_at=now + SWEEP_LEASE)
     mailed = sum(enqueue(tasks.notification_deliver, pk) for pk in due)
     waiting = list(Game.objects.filter(status=Game.Status.RUNNING,
                                        projection__awaiting__kind="chance")

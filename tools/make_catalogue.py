@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate the standard Marram tile catalogue (engine/data/standard.json).
+"""Generate the standard Marram tile catalogue (engine/marram/data/standard.json).
 
     python tools/make_catalogue.py              # write the catalogue (and check it)
     python tools/make_catalogue.py --summary    # print the counts below
@@ -72,7 +72,7 @@ Simulated random play (--simulate, 2 players, 1000 games a policy)
 -------------------------------------------------------------------
 The throwaway simulation uses only the spec's matching rules (terrain triples,
 beast type presence, one concrete type a beast) and no flips. "engine" copies
-engine/selfplay.py (a random tile, face and rotation that fits somewhere, then
+engine/marram/selfplay.py (a random tile, face and rotation that fits somewhere, then
 a random position where it fits); "compact" always takes a position with the
 most neighbours, a stand-in for players who fill holes.
 
@@ -111,9 +111,9 @@ Seg = tuple[str, str, tuple[int, ...]]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-from engine.catalogue_check import runs  # noqa: E402  (the checker's geometry, shared)
+from engine.marram.catalogue_check import runs  # noqa: E402  (the checker's geometry, shared)
 
-OUT_PATH = os.path.join(ROOT, "engine", "data", "standard.json")
+OUT_PATH = os.path.join(ROOT, "engine", "marram", "data", "standard.json")
 
 SEED = 0x4D617272616D  # "Marram"; the only source of randomness below.
 
@@ -787,7 +787,7 @@ def simulate(cat: dict[str, Any], games: int, seed: int, players: int,
                         break
                     tot["hands_looked"] += 1
                     if policy == "engine":
-                        # like engine/selfplay.py: a random (tile, face, rotation) that fits
+                        # like engine/marram/selfplay.py: a random (tile, face, rotation) that fits
                         # somewhere, then a random position where it fits
                         cand = [(tid, o) for tid in hand for o in ors[tid]]
                         rng.shuffle(cand)
@@ -882,7 +882,7 @@ def main(argv: list[str] | None = None) -> int:
         fh.write(text)
     sys.path.insert(0, ROOT)
     try:
-        from engine.catalogue_check import check_catalogue  # type: ignore
+        from engine.marram.catalogue_check import check_catalogue  # type: ignore
     except Exception:  # the checker is optional for the generator
         return 0
     problems = check_catalogue(cat["tiles"], cat["starter"])

@@ -9,16 +9,31 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import OuterRef, Subquery
+from django.core.paginator import Page, Paginator
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
 
-from engine.notation import format_action
+from engine.marram.notation import format_action
 from games.models import Event, Game, Seat
 from games.selectors import game_fairness, game_list, game_state_view, seat_index_of
 from games.serializers import GameSerializer
 from notifications.clocks import clock_remaining
-from notifications.models import Clock
+from notifications.models import Clock, Vacation
 
 # ---------------------------------------------------------------- lists
 
@@ -81,12 +96,20 @@ class Listed:
         return [names.get(w, "?") for w in self.game.projection.get("winners") or []]
 
 
+SECTIONS = ("your_turn", "their_turn", "open", "finished")
+
+
 @dataclass
 class MyGames:
+    """One page of a user's games, by section (see my_games)."""
+
     your_turn: list[Listed] = field(default_factory=list)
     their_turn: list[Listed] = field(default_factory=list)
     open: list[Listed] = field(default_factory=list)
     finished: list[Listed] = field(default_factory=list)
+    totals: dict[str, int] = field(default_factory=dict)
+    """How many games each section has over every page."""
+    page: Page | None = None
 
 
 def _last_event_at() -> Subquery:
@@ -102,20 +125,40 @@ def _listed(game: Game, user: AbstractBaseUser) -> Listed:
     return Listed(game, seat_index_of(game, user), waiting_for, since, user.pk)
 
 
-def my_games(user: AbstractBaseUser) -> MyGames:
-    """The user's games: those waiting for them first, longest waiting first."""
-    games = game_list(user=user, which="mine").annotate(last_event_at=_last_event_at())
-    mine = MyGames()
-    for game in games:
-        item = _listed(game, user)
-        if game.status == Game.Status.RUNNING:
-            (mine.your_turn if item.your_turn else mine.their_turn).append(item)
-        elif game.status == Game.Status.OPEN:
-            mine.open.append(item)
-        elif game.status == Game.Status.FINISHED:
-            mine.finished.append(item)
-    mine.your_turn.sort(key=lambda i: i.since)
-    mine.their_turn.sort(key=lambda i: i.since, reverse=True)
+def _my_games_in_order(user: AbstractBaseUser) -> QuerySet[Game]:
+    """The user's games in the order the page lists them, sorted by the database so
+    that a page is a slice: those waiting for the user (longest waiting first), those
+    waiting for others (latest move first), open games, finished games (newest
+    first). ``section`` is the index in SECTIONS."""
+    seat = Seat.objects.filter(game=OuterRef("pk"), user=user).values("index")[:1]
+    running = Q(status=Game.Status.RUNNING)
+    return (
+        game_list(user=user, which="mine")
+        .annotate(last_event_at=_last_event_at(), my_seat=Subquery(seat),
+                  awaiting_seat=Cast(KT("projection__awaiting__player"), IntegerField()))
+        .annotate(since=Coalesce("last_event_at", "started_at", "created_at"),
+                  section=Case(When(running & Q(awaiting_seat=F("my_seat")), then=Value(0)),
+                               When(running, then=Value(1)),
+                               When(status=Game.Status.OPEN, then=Value(2)),
+                               default=Value(3)))
+        # each section's own order: the others' rows have NULL here
+        .annotate(waited_since=Case(When(section=0, then="since")),
+                  moved_at=Case(When(section=1, then="since")))
+        .order_by("section", "waited_since", F("moved_at").desc(), "-created_at", "-id")
+    )
+
+
+def my_games(user: AbstractBaseUser, number: int | str = 1) -> MyGames:
+    """A page of the user's games, those waiting for them first (see
+    _my_games_in_order); InvalidPage for a page that does not exist."""
+    games = _my_games_in_order(user)
+    page = Paginator(games, settings.MARRAM_LIST_PAGE_SIZE).page(number)
+    totals = dict.fromkeys(SECTIONS, 0)
+    for section, count in games.order_by().values_list("section").annotate(n=Count("pk")):
+        totals[SECTIONS[section]] = count
+    mine = MyGames(totals=totals, page=page)
+    for game in page.object_list:
+        getattr(mine, SECTIONS[game.section]).append(_listed(game, user))
     return mine
 
 
@@ -133,26 +176,107 @@ def listed(games, user: AbstractBaseUser) -> list[Listed]:
     return [_listed(g, user) for g in games.annotate(last_event_at=_last_event_at())]
 
 
+def listed_page(games: QuerySet[Game], user: AbstractBaseUser, number: int | str) -> Page:
+    """One page of a list of games, as Listed; InvalidPage for a page that does not
+    exist."""
+    page = Paginator(games, settings.MARRAM_LIST_PAGE_SIZE).page(number)
+    page.object_list = listed(page.object_list, user)
+    return page
+
+
 # ---------------------------------------------------------------- the game page
+
+
+def _days(n: int) -> str:
+    return f"{n} day{'s' if n != 1 else ''}"
+
+
+def time_words(seconds: float) -> str:
+    """A time left in words, to the nearest hour (to the minute under an hour):
+    "6 days", "5 days 23 hours", "1 day 1 hour", "7 hours", "40 minutes"."""
+    if seconds < 3600:
+        minutes = max(int(seconds // 60), 1)
+        return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    hours = round(seconds / 3600)
+    days, hours = divmod(hours, 24)
+    said = [_days(days)] if days else []
+    if hours:
+        said.append(f"{hours} hour{'s' if hours != 1 else ''}")
+    return " ".join(said)
+
+
+def clock_text(days_per_move: int, seconds_left: float | None, *,
+               on_vacation: bool = False) -> str:
+    """The clock of the seat to play, in plain words, with the rule that fills it
+    (notifications.clocks: a bank of 2d to begin with; a turn played in time adds d,
+    up to 3d): "6 days left on the clock. Each turn played in time adds 3 days, up
+    to 9 days." """
+    rule = f"Each turn played in time adds {_days(days_per_move)}, up to " \
+        f"{_days(3 * days_per_move)}."
+    if seconds_left is None:  # the clock is made as the turn begins
+        return f"{_days(2 * days_per_move)} on the clock to begin with. {rule}"
+    if seconds_left <= 0:
+        return "No time left on the clock: the turn passes to the next player within minutes."
+    still = " It stands still while they are on vacation." if on_vacation else ""
+    return f"{time_words(seconds_left)} left on the clock.{still} {rule}"
 
 
 def move_clock(game: Game, now: datetime | None = None) -> dict[str, Any] | None:
     """The time left to the seat the game waits for, from its clock (kept by the
-    notifications app: a time bank per seat); just the days per move when there
-    is no clock yet. None for an untimed game or one that is not running."""
+    notifications app: a time bank per seat), and that in words (``text``); just
+    the days per move when there is no clock yet. None for an untimed game or one
+    that is not running."""
     if not game.days_per_move or game.status != Game.Status.RUNNING:
         return None
-    answer: dict[str, Any] = {"days_per_move": game.days_per_move, "seconds_left": None}
+    answer: dict[str, Any] = {"days_per_move": game.days_per_move, "seconds_left": None,
+                              "text": clock_text(game.days_per_move, None)}
     seat = ((game.projection or {}).get("awaiting") or {}).get("player")
     clock = Clock.objects.filter(game_id=game.pk, seat=seat).first() if seat is not None \
         else None
     if clock is None or clock.bank is None:
         return answer
-    left = clock_remaining(clock, now or timezone.now())
+    now = now or timezone.now()
+    left = clock_remaining(clock, now)
     if left is not None:
+        away = Vacation.objects.filter(user_id=clock.user_id, starts_at__lte=now,
+                                       ends_at__gt=now).exists()
         answer["seconds_left"] = int(left.total_seconds())
         answer["running"] = clock.started_at is not None
+        answer["text"] = clock_text(game.days_per_move, left.total_seconds(), on_vacation=away)
     return answer
+
+
+@dataclass
+class ResignOutcome:
+    """What resigning would do, told before the player confirms it."""
+
+    others: list[str]
+    """The players who have not resigned, in seat order, but the one resigning."""
+
+    @property
+    def ends_game(self) -> bool:
+        # The engine ends the game when one seat is left, and that seat wins.
+        return len(self.others) == 1
+
+    @property
+    def text(self) -> str:
+        if self.ends_game:
+            return (f"If you resign, the game ends now and {self.others[0]} wins. "
+                    "Your points stay on the score sheet.")
+        others = f"{', '.join(self.others[:-1])} and {self.others[-1]}"
+        return ("If you resign, you cannot win and your tiles in hand are put aside; your "
+                f"points stay on the score sheet, and {others} play on without you.")
+
+
+def resign_outcome(game: Game, user: AbstractBaseUser) -> ResignOutcome | None:
+    """What the user's resigning would do; None if they cannot resign (no seat, not
+    running, or already resigned)."""
+    if game.status != Game.Status.RUNNING:
+        return None
+    seats = sorted((s for s in game.seats.all() if s.index is not None), key=lambda s: s.index)
+    if not any(s.user_id == user.pk and not s.resigned for s in seats):
+        return None
+    return ResignOutcome([s.name for s in seats if s.user_id != user.pk and not s.resigned])
 
 
 def last_move(game: Game, you: int | None) -> dict[str, Any] | None:

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import engine
-from engine.notation import describe_event
-from engine.record import replay_events
-from engine.state import GameState
+from engine import marram as engine
+from engine.marram.notation import describe_event
+from engine.marram.record import replay_events
+from engine.marram.state import GameState
 from games.models import Event, Game
 from games.selectors import public_state
 

@@ -11,18 +11,21 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import InvalidPage
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import services, throttles
 from games.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 from games.forms import GameCreateForm, InviteForm, SignUpForm
 from games.models import Game, Invitation
 from games.pages import reads, replay
-from games.selectors import game_get, game_list, seat_index_of
+from games.selectors import game_get, game_list, invitation_links, seat_index_of
 from games.signals import game_viewed
+from notifications.emails import invitation_url
 
 # ---------------------------------------------------------------- plumbing
 
@@ -73,8 +76,14 @@ def _attempt(request: HttpRequest, action: Callable[[], Any], done: str) -> bool
     return True
 
 
-def _invite_url(request: HttpRequest) -> Callable[[str], str]:
-    return lambda token: request.build_absolute_uri(reverse("pages:invitation", args=[token]))
+def _next_page(request: HttpRequest) -> str | None:
+    """The page to go on to (``?next=``, or the form's ``next``) if it is one of
+    this site's: an invitation that sent a visitor to sign up, say."""
+    wanted = request.POST.get("next") or request.GET.get("next")
+    if wanted and url_has_allowed_host_and_scheme(wanted, allowed_hosts={request.get_host()},
+                                                 require_https=request.is_secure()):
+        return wanted
+    return None
 
 
 # ---------------------------------------------------------------- accounts
@@ -90,57 +99,88 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("pages:my-games")
     form = SignUpForm(request.POST or None)
+    next_page = _next_page(request)
+    context = {"form": form, "next": next_page}
     if request.method == "POST" and (refused := throttles.check(throttles.SignupThrottle, request)):
         form.add_error(None, _sentence(refused))
-        return render(request, "registration/signup.html", {"form": form}, status=429)
+        return render(request, "registration/signup.html", context, status=429)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="games.signin.ThrottledModelBackend")
+        if next_page:  # where the visitor was going: an invitation, say
+            messages.success(request, f"Welcome, {user.get_username()}.")
+            return redirect(next_page)
         messages.success(request, f"Welcome, {user.get_username()}: find a game in the lobby "
                          "or start one.")
         return redirect("pages:lobby")
-    return render(request, "registration/signup.html", {"form": form})
+    return render(request, "registration/signup.html", context)
 
 
 # ---------------------------------------------------------------- lists
 
 
+def _no_such_page(request: HttpRequest) -> HttpResponse:
+    """A page number past the end of a list, or no number at all (404)."""
+    asked = request.GET.get("page", "")
+    return render(request, "games/no_such_page.html",
+                  {"asked": asked[:20], "first": request.path}, status=404)
+
+
 @login_required
 def lobby(request: HttpRequest) -> HttpResponse:
     form = GameCreateForm(request.POST or None)
+    status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        refused = data["emails"] and throttles.check(throttles.InviteThrottle, request)
         try:
-            if refused:
+            if too_often := throttles.check(throttles.GameCreateThrottle, request):
+                status = 429
+                raise Invalid(too_often, code="throttled")
+            if data["emails"] and (refused := throttles.check(throttles.InviteThrottle,
+                                                               request)):
                 raise Invalid(refused, code="throttled")
             # the game and its invitations: both, or neither
             game = services.game_create(user=request.user, variant=data["variant"],
                                         length=data["length"], seats=data["seats"],
                                         days_per_move=data["days_per_move"],
-                                        invite=data["emails"], url_for=_invite_url(request))
+                                        invite=data["emails"], url_for=invitation_url)
         except ServiceError as e:
             form.add_error(None, _sentence(e.message))
+            if e.code == "too_many_open_games":
+                status = e.status
         else:
             invited = f" and invited {len(data['emails'])}" if data["emails"] else ""
             messages.success(request, f"Game {game.pk} is open{invited}: it starts when every "
                              "seat is taken.")
             return redirect("pages:game", game.pk)
-    games = reads.listed(game_list(user=request.user, which="open"), request.user)
-    return render(request, "games/lobby.html", {"form": form, "games": games})
+    open_games = game_list(user=request.user, which="open")
+    try:
+        page = reads.listed_page(open_games, request.user, request.GET.get("page", 1))
+    except InvalidPage:
+        return _no_such_page(request)
+    return render(request, "games/lobby.html",
+                  {"form": form, "games": page.object_list, "page": page}, status=status)
 
 
 @login_required
 @require_GET
 def my_games(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/my_games.html", {"mine": reads.my_games(request.user)})
+    try:
+        mine = reads.my_games(request.user, request.GET.get("page", 1))
+    except InvalidPage:
+        return _no_such_page(request)
+    return render(request, "games/my_games.html", {"mine": mine, "page": mine.page})
 
 
 @login_required
 @require_GET
 def finished_games(request: HttpRequest) -> HttpResponse:
-    games = reads.listed(game_list(user=request.user, which="finished")[:200], request.user)
-    return render(request, "games/finished.html", {"games": games})
+    finished = game_list(user=request.user, which="finished")
+    try:
+        page = reads.listed_page(finished, request.user, request.GET.get("page", 1))
+    except InvalidPage:
+        return _no_such_page(request)
+    return render(request, "games/finished.html", {"games": page.object_list, "page": page})
 
 
 # ---------------------------------------------------------------- one game
@@ -163,7 +203,11 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
         "status": state["status_text"] if state else None,
         "player_rows": reads.player_rows(state) if state else [],
         "invite_form": InviteForm(),
+        "invite_links": [invitation_url(i.token)
+                         for i in invitation_links(game, request.user)]
+        if seated and game.status == Game.Status.OPEN else [],
         "can_replay": _may_replay(game, request.user),
+        "resign": reads.resign_outcome(game, request.user),
     })
 
 
@@ -210,16 +254,46 @@ def game_invite(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, _sentence(refused))
         return redirect("pages:game", game_id)
     _attempt(request, lambda: services.game_invite(game=game_id, user=request.user,
-                                                   emails=emails, url_for=_invite_url(request)),
+                                                   emails=emails, url_for=invitation_url),
              f"Invited {', '.join(emails)}.")
     return redirect("pages:game", game_id)
 
 
 @login_required
 @require_POST
+def game_invite_link(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A link to pass on (no address): it gives its seat to whoever takes it first."""
+    if refused := throttles.check(throttles.InviteThrottle, request):
+        messages.error(request, _sentence(refused))
+        return redirect("pages:game", game_id)
+    _attempt(request, lambda: services.game_invite(game=game_id, user=request.user, emails=[],
+                                                   url_for=invitation_url),
+             "Here is a link to pass on: it gives a seat to the first person who takes it.")
+    return redirect("pages:game", game_id)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
 def game_resign(request: HttpRequest, game_id: int) -> HttpResponse:
-    _attempt(request, lambda: services.game_resign(game=game_id, user=request.user),
-             "You resigned: the others play on without you.")
+    """GET asks to confirm, saying what resigning does in this game; POST resigns."""
+    game = _game_or_404(game_id)
+    outcome = reads.resign_outcome(game, request.user)
+    if request.method == "GET":
+        if outcome is None:
+            messages.info(request, "You cannot resign from this game: you have no seat in it "
+                          "that is still playing, or it is not running.")
+            return redirect("pages:game", game_id)
+        return render(request, "games/resign.html", {"game": game, "outcome": outcome})
+    try:
+        result = services.game_resign(game=game_id, user=request.user)
+    except ServiceError as e:
+        messages.error(request, _sentence(e.message))
+    else:
+        if result.status == Game.Status.FINISHED:
+            winner = f" and {outcome.others[0]} wins" if outcome and outcome.ends_game else ""
+            messages.success(request, f"You resigned: the game is over{winner}.")
+        else:
+            messages.success(request, "You resigned: the others play on without you.")
     return redirect("pages:game", game_id)
 
 

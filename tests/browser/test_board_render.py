@@ -57,9 +57,9 @@ PAGE = """<!doctype html>
 
 @pytest.fixture(scope="module")
 def game() -> dict[str, Any]:
-    import engine
-    from engine.record import replay_events
-    from engine.selfplay import play
+    from engine import marram as engine
+    from engine.marram.record import replay_events
+    from engine.marram.selfplay import play
 
     state, record, _ = play("animals", "long", 3, seed=5)
     mid = replay_events(record.config, record.events[:60]).state

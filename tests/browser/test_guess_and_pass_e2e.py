@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-import engine
-from engine.actions import flips, placements
+from engine import marram as engine
+from engine.marram.actions import flips, placements
 from games.models import Event, Game
 from games.selectors import game_state_get
 from tests.browser.conftest import DESKTOP

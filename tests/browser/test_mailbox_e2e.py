@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-import engine
-from engine.notation import format_action
+from engine import marram as engine
+from engine.marram.notation import format_action
 from games.models import Event
 from games.selectors import game_state_get
 from notifications.models import InboundMail, Notification

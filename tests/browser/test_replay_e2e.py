@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-import engine
-from engine.record import replay_events
+from engine import marram as engine
+from engine.marram.record import replay_events
 from games import services
 from games.models import Event, Game
 from games.selectors import game_state_get

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import apply, make_config, new_game
-from engine.state import GameState
+from engine.marram import apply, make_config, new_game
+from engine.marram.state import GameState
 
 
 def tile(terrain: str = "GGGGGGGG", *beasts: dict, items: list[tuple[int, str]] = (),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import IllegalAction, player_view, summary
+from engine.marram import IllegalAction, player_view, summary
 
 from .helpers import game, place, seg, tile
 

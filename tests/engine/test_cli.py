@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.record import FORMAT
+from engine.marram.record import FORMAT
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT.parent / "shared" / "spec" / "examples"

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import pytest
 
-from engine import IllegalAction, apply, awaiting, chance_odds, player_view
+from engine.marram import IllegalAction, apply, awaiting, chance_odds, player_view
 
 from .helpers import flip, game, place, seg, tile
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import RecordError, apply, player_view, summary
+from engine.marram import RecordError, apply, player_view, summary
 
 from .helpers import flip, game, pass_, place, seg, tile
 
@@ -305,7 +305,7 @@ def test_no_knockout_by_a_flip_once_every_tile_is_laid():
     # to be played or as the last tile has just been played"; afterwards unfinished
     # features are counted. Here the last tile is laid short of the target, then a flip
     # closes a sand circle holding 19 flowers: 1 bulge x 5 + 19 x 4 = 81 >= 80.
-    from engine import make_config, new_game
+    from engine.marram import make_config, new_game
 
     from .test_flips import REFORM
 

@@ -9,10 +9,10 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
-from engine import apply, chance_event, chance_odds, make_config, new_game, standard
-from engine.fairness import commitment, deck_from_seed, draw, new_seed, verify
-from engine.record import Record
-from engine.selfplay import random_action
+from engine.marram import apply, chance_event, chance_odds, make_config, new_game, standard
+from engine.marram.fairness import commitment, deck_from_seed, draw, new_seed, verify
+from engine.marram.record import Record
+from engine.marram.selfplay import random_action
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = "ab" * 32

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import IllegalAction, apply, player_view, summary
+from engine.marram import IllegalAction, apply, player_view, summary
 
 from .helpers import flip, game, place, seg, tile
 

@@ -1,7 +1,7 @@
 """The move notation: every action written and read back, and plain-words errors."""
 import pytest
 
-from engine.notation import NotationError, format_action, parse_action
+from engine.marram.notation import NotationError, format_action, parse_action
 
 ACTIONS = [
     {"type": "place", "player": 1, "tile": "T17", "face": "back", "at": [1, -2], "rotation": 2,
@@ -47,7 +47,7 @@ def test_unparseable_moves_say_why(text, says):
 
 
 def test_events_told_as_a_story():
-    from engine.notation import describe_event
+    from engine.marram.notation import describe_event
 
     names = ["ann", "bob"]
     assert describe_event(ACTIONS[0] | {"player": 0}, names) == \

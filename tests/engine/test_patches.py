@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import summary
+from engine.marram import summary
 
 from .helpers import game, place, seg, tile
 

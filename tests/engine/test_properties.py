@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import apply, legal_actions, player_view, replay
-from engine.selfplay import play
-from engine.state import GameState
+from engine.marram import apply, legal_actions, player_view, replay
+from engine.marram.selfplay import play
+from engine.marram.state import GameState
 
 GAMES = [(v, n) for v in ("classic", "pitchfork", "animals") for n in (2, 3, 4)]
 
@@ -75,7 +75,7 @@ def test_every_step_conserves_and_apply_is_pure(variant: str, players: int, seed
     rng = random.Random(seed)
     state, record, _ = play(variant, "long", players, seed)
     # walk the same game again with the pure apply, checking after every event
-    from engine import make_config, new_game
+    from engine.marram import make_config, new_game
 
     cfg = record.config
     walk = new_game(make_config(cfg.variant, cfg.length, cfg.players, cfg.catalogue,
@@ -99,11 +99,11 @@ def test_every_step_conserves_and_apply_is_pure(variant: str, players: int, seed
 def test_a_copy_and_its_original_never_change_each_other(variant: str, players: int):
     """Copies share their features until one side changes them (copy on write):
     stepping either one in place leaves the other exactly as it was."""
-    from engine import step
+    from engine.marram import step
 
     state, record, _ = play(variant, "long", players, 11)
     config = record.config
-    from engine import make_config, new_game
+    from engine.marram import make_config, new_game
 
     original = new_game(make_config(config.variant, config.length, config.players,
                                     config.catalogue, config.deck, config.starter))
@@ -124,9 +124,9 @@ def test_a_copy_and_its_original_never_change_each_other(variant: str, players: 
 def test_play_from_the_legal_action_list_never_raises(variant: str, players: int):
     """Choose every action from legal_actions: each is accepted, the game ends."""
     rng = random.Random(7)
-    from engine import chance_event, chance_odds, make_config, new_game
-    from engine.catalogue import standard
-    from engine.selfplay import draw
+    from engine.marram import chance_event, chance_odds, make_config, new_game
+    from engine.marram.catalogue import standard
+    from engine.marram.selfplay import draw
 
     deck = standard().deck_ids()
     rng.shuffle(deck)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import IllegalAction, apply, awaiting, summary
+from engine.marram import IllegalAction, apply, awaiting, summary
 
 from .helpers import game, pass_, place, seg, tile
 

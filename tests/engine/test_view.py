@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import json
 
-from engine import player_view, replay
-from engine.record import parse_record
+from engine.marram import player_view, replay
+from engine.marram.record import parse_record
 
 from .test_cli import EXAMPLES, GOLDEN
 

@@ -16,8 +16,8 @@ from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-import engine
-from engine import fairness
+from engine import marram as engine
+from engine.marram import fairness
 from games import services
 from games.auth import CachedTokenAuthentication
 from games.models import Event, Game, Seat

@@ -9,8 +9,8 @@ from email.message import EmailMessage
 
 from django.utils import timezone
 
-import engine
-from engine.notation import format_action
+from engine import marram as engine
+from engine.marram.notation import format_action
 from games import services
 from games.models import Game
 from games.selectors import game_state_get

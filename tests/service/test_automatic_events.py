@@ -3,8 +3,8 @@ nothing else, and chance events drawn from the game's committed seed."""
 
 import pytest
 
-import engine
-from engine import fairness
+from engine import marram as engine
+from engine.marram import fairness
 from games import services
 from games.models import Event
 from games.selectors import game_replay, game_state_get

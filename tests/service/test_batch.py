@@ -106,7 +106,7 @@ def test_fetch_reads_rows_as_the_orm_does_with_extra_columns(users):
 def test_the_statements_of_every_move_are_prepared_once_per_connection(users):
     """Server-side binding (settings): after a few runs PostgreSQL keeps the plan of
     the lock, the game read and the batched writes instead of planning each time."""
-    import engine
+    from engine import marram as engine
     from games import selectors
 
     game = services.game_create(user=users[0], variant="classic", length="long", seats=2)

@@ -1,6 +1,7 @@
 """With the cache's Redis down, everything that counts requests in the cache (sign
--up, tokens, sign-in, invitations, on the pages and in the API) still answers as
-it would, never a 500: each process counts in its own memory until Redis is back.
+-up, tokens, sign-in and password checks, invitations, new games, on the pages
+and in the API) still answers as it would, never a 500: each process counts in
+its own memory until Redis is back.
 
 Each test runs its own redis-server as the cache, settings as production builds
 them from CACHE_URL, and stops it."""
@@ -107,6 +108,11 @@ def api_invite(game) -> int:
         format="json").status_code
 
 
+def api_game_create(game) -> int:
+    return client_for(game.created_by).post("/api/games/", {
+        "variant": "classic", "length": "long", "seats": 2}, format="json").status_code
+
+
 def page_signup() -> int:
     return Client(REMOTE_ADDR="203.0.113.43").post("/accounts/signup/", {
         "username": "fay", "email": "fay@example.org",
@@ -129,19 +135,25 @@ def page_invite(game) -> int:
         f"/games/{game.pk}/invite/", {"emails": "hal@example.org"}).status_code
 
 
-def page_password_change(game) -> int:
+def page_password_change(game, url: str = "/accounts/password/") -> int:
     ann = game.created_by
     ann.is_staff = True
     ann.save()
-    return signed_in_page(ann).post("/admin/password_change/", {
+    return signed_in_page(ann).post(url, {
         "old_password": PASSWORD, "new_password1": "marram-tide-77",
         "new_password2": "marram-tide-77"}).status_code
+
+
+def page_email_change(game) -> int:
+    return signed_in_page(game.created_by).post(
+        "/accounts/email/", {"email": "ann@new.example", "password": PASSWORD}).status_code
 
 
 REQUESTS = {
     "api signup": (lambda game: api_signup(), 201),
     "api token": (lambda game: api_token(), 200),
     "api invite": (api_invite, 201),
+    "api new game": (api_game_create, 201),
     "page signup": (lambda game: page_signup(), 302),
     "sign-in page": (lambda game: page_sign_in("/accounts/login/"), 302),
     "admin sign-in": (lambda game: page_sign_in("/admin/login/"), 302),
@@ -149,6 +161,9 @@ REQUESTS = {
     "lobby with invitations": (page_lobby, 302),
     "game page invitation": (page_invite, 302),
     "password change": (page_password_change, 302),
+    "admin password change": (lambda game: page_password_change(game, "/admin/password_change/"),
+                              302),
+    "email change": (page_email_change, 302),
 }
 
 

@@ -3,8 +3,8 @@ meanwhile the game waits for the fly and refuses moves, and no clock runs."""
 
 import pytest
 
-import engine
-from engine import fairness
+from engine import marram as engine
+from engine.marram import fairness
 from games import services, tasks
 from games.models import Event, Game
 from games.selectors import game_state_get

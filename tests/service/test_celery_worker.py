@@ -31,7 +31,7 @@ from django.db import connection
 from games.models import Event
 from marram_site.celery import app as celery_app
 from notifications import services as notes
-from notifications.models import Notification
+from notifications.models import InboundMail, Notification
 from notifications.signing import reply_address
 from tests.service.conftest import make_user, seat_user, start_game
 from tests.service.mail_kit import awaited, first_move_text, play_turn, reply_bytes
@@ -308,7 +308,8 @@ def test_a_reply_by_smtp_plays_once_even_when_delivered_twice(worker, listener, 
     assert Notification.objects.filter(in_reply_to="<once@client>").count() == 1
 
 
-def test_forged_and_stale_replies_by_smtp_are_refused_and_answered(worker, listener, mailbox):
+def test_forged_and_stale_replies_by_smtp_are_refused_and_the_player_answered(worker, listener,
+                                                                             mailbox):
     ann, bob = make_user("ann"), make_user("bob")
     game = start_game([ann, bob])
     first = seat_user(game, 0)
@@ -326,11 +327,16 @@ def test_forged_and_stale_replies_by_smtp_are_refused_and_answered(worker, liste
         # not a reply address at all: refused at RCPT, nothing relayed
         with pytest.raises(smtplib.SMTPRecipientsRefused):
             client.sendmail(first.email, ["someone@example.org"], b"Subject: x\r\n\r\nx")
-    for sender, _, message_id, reason in cases:
-        [answer] = wait_for(lambda s=sender, m=message_id: [
-            x for x in mailbox.to(s) if x["In-Reply-To"] == m], f"the answer to {message_id}")
-        text = answer.get_body(("plain",)).get_content()
-        assert reason in text and "Nothing has changed in the game." in text
+    # Issue 10, item 3: the stale reply, through an address mailed to its sender,
+    # is answered; the forged one is answered to nobody (it was answered to its
+    # From line before).
+    sender, _, message_id, reason = cases[0]
+    [answer] = wait_for(lambda: [x for x in mailbox.to(sender)
+                                 if x["In-Reply-To"] == message_id], "the answer to the stale")
+    text = answer.get_body(("plain",)).get_content()
+    assert reason in text and "Nothing has changed in the game." in text
+    assert InboundMail.objects.get(message_id="<forged@client>").code == "bad_signature"
+    assert not Notification.objects.filter(in_reply_to="<forged@client>").exists()
     assert Event.objects.filter(game=game).count() == before
 
 
@@ -338,7 +344,7 @@ def test_the_worker_draws_the_fly(worker, settings):
     settings.MARRAM_DRAW_INLINE = False
     ann, bob = make_user("ann"), make_user("bob")
     game = start_game([ann, bob], variant="animals")
-    from engine import legal_actions
+    from engine.marram import legal_actions
     from games import services
     from games.selectors import game_state_get
 

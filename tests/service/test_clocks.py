@@ -64,7 +64,7 @@ def test_a_turn_in_time_banks_what_is_left_plus_a_day_up_to_three(game, now):
 
 @pytest.mark.django_db
 def test_the_first_move_of_two_keeps_the_clock_running(game, now):
-    from engine import legal_actions
+    from engine.marram import legal_actions
 
     now.advance(hours=3)
     action = legal_actions(services.game_state_get(game))[0]
@@ -147,7 +147,7 @@ def test_a_second_timeout_in_a_row_resigns_the_seat(game, now):
 
 @pytest.mark.django_db
 def test_a_move_between_two_timeouts_breaks_the_row(game, now):
-    from engine import legal_actions
+    from engine.marram import legal_actions
 
     now.advance(days=2, seconds=1)
     notes.clocks_check()  # seat 0 times out

@@ -7,7 +7,7 @@ import threading
 import pytest
 from django.db import connection
 
-import engine
+from engine import marram as engine
 from games.models import Event, Game
 from games.selectors import game_state_get
 from tests.service.conftest import client_for, make_user, seat_user, start_game

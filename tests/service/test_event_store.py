@@ -4,7 +4,7 @@ writes it in as few round trips as it can."""
 import pytest
 from django.db import DatabaseError, IntegrityError, connection, transaction
 
-import engine
+from engine import marram as engine
 from games import selectors
 from games.models import Event
 from tests.service.conftest import custom_game, make_user, tile

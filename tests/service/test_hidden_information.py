@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-import engine
+from engine import marram as engine
 from games import services
 from games.selectors import game_state_get
 from tests.service.conftest import (

@@ -8,8 +8,8 @@ import smtplib
 import pytest
 from django.core import mail
 
-import engine
-from engine import fairness
+from engine import marram as engine
+from engine.marram import fairness
 from games import services
 from games.errors import Conflict, Forbidden
 from games.models import Event, Game, Invitation

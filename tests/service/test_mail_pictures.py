@@ -18,9 +18,9 @@ import pytest
 from django.core import mail
 from PIL import Image
 
-import engine
-from engine.notation import format_action, parse_action
-from engine.view import tile_view
+from engine import marram as engine
+from engine.marram.notation import format_action, parse_action
+from engine.marram.view import tile_view
 from games.selectors import game_state_get
 from notifications import board_picture as bp
 from notifications import services as notes

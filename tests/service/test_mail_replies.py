@@ -111,13 +111,17 @@ def refused(game, result, code: str, reason: str, *, to: str) -> Notification:
 
 
 @pytest.mark.django_db
-def test_a_forged_address_is_refused_and_answered(game):
+def test_a_forged_address_is_refused_and_answers_nobody(game):
+    # Issue 10, item 3: a forged address was answered to whatever From it came
+    # with; nobody was given that address, so nobody is answered now.
     before = events(game)
     good = reply_address(game.pk, 1, game.seq)  # bob tries to move for ann...
     forged = good.replace(f"move+{game.pk}.1.", f"move+{game.pk}.0.")
     bob = seat_user(game, 1)
     result = reply(game, body=first_move_text(game), sender=bob.email, to=forged)
-    refused(game, result, "bad_signature", "signature does not match", to=bob.email)
+    assert (result.outcome, result.code) == ("refused", "bad_signature")
+    assert "signature does not match" in result.message
+    assert answers() == [] and not InboundMail.objects.get().answered
     assert events(game) == before
 
 
@@ -151,10 +155,22 @@ def test_an_illegal_move_is_refused_with_the_rule(game):
 
 
 @pytest.mark.django_db
-def test_a_reply_from_another_address_is_refused(game):
+def test_a_reply_from_another_address_is_refused_and_told_to_the_player(game):
+    # Issue 10, item 3: the refusal went to the From line (anyone's address); it
+    # goes to the player the reply address was mailed to, without the stranger's
+    # subject or text.
+    player = seat_user(game, 0)
     before = events(game)
-    result = reply(game, body=first_move_text(game), sender="mallory@evil.example")
-    refused(game, result, "wrong_sender", "must come from the address", to="mallory@evil.example")
+    result = reply(game, body="Buy cheap pills\nflip 3,0 r1", sender="mallory@evil.example",
+                   subject="=?utf-8?q?WIN_A_PRIZE=0D=0ABcc:_victim@example.net?=")
+    answer = refused(game, result, "wrong_sender", "must come from the address", to=player.email)
+    assert answer.user == player
+    assert answer.subject == f"Marram game {game.pk}: a mail to your reply address was not played"
+    assert answer.body_text.startswith("A mail to your reply address was not played")
+    assert "came from mallory@evil.example" in answer.body_text
+    assert "pills" not in answer.body_text and "PRIZE" not in answer.body_text
+    assert mail.outbox[-1].to == [player.email] and mail.outbox[-1].bcc == []
+    assert "In-Reply-To" not in mail.outbox[-1].extra_headers
     assert events(game) == before
 
 

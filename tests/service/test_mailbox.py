@@ -15,8 +15,8 @@ from django.core import mail
 from django.test import Client
 from PIL import Image
 
-import engine
-from engine.notation import format_action
+from engine import marram as engine
+from engine.marram.notation import format_action
 from games.models import Event
 from games.selectors import game_state_get
 from notifications import inbound

@@ -11,8 +11,8 @@ from django.core import mail
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-import engine
-from engine.notation import format_action
+from engine import marram as engine
+from engine.marram.notation import format_action
 from games import services
 from games.models import Event
 from notifications import services as notes

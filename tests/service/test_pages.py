@@ -13,7 +13,7 @@ from django.contrib import admin
 from django.core import mail
 from django.test import Client
 
-import engine
+from engine import marram as engine
 from games import services
 from games.models import Event, Game
 from games.selectors import game_state_get
@@ -378,7 +378,7 @@ def test_the_replay_of_a_running_game_never_shows_the_deck_or_the_seed(ann, bob)
 
 
 def test_the_game_page_shows_the_commitment_and_the_seed_only_at_the_end(running, finished):
-    from engine import fairness
+    from engine.marram import fairness
 
     page = text(signed_in(seat_user(running, 0)).get(f"/games/{running.pk}/"))
     assert f"<code>{running.commitment}</code>" in page

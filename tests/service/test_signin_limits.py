@@ -119,29 +119,36 @@ def test_signing_in_does_not_use_up_the_limit(settings):
     assert page_sign_in("/accounts/login/", "ann", RIGHT).status_code == 429
 
 
-def test_a_form_asking_for_the_current_password_is_limited_too(hashed):
-    # Django's password change form (here the admin's) checks the password without
-    # authenticate(): the hashers count it, against the signed-in account.
-    ann = make_user("ann", staff=True)
+PASSWORD_FORMS = {
+    # url: (the form with the password given, the words of a wrong one)
+    "/accounts/password/": (lambda old: {"old_password": old, "new_password1": "marram-tide-77",
+                                         "new_password2": "marram-tide-77"}, "incorrectly"),
+    "/admin/password_change/": (lambda old: {
+        "old_password": old, "new_password1": "marram-tide-77",
+        "new_password2": "marram-tide-77"}, "incorrectly"),
+    "/accounts/email/": (lambda old: {"email": "ann@new.example", "password": old},
+                         "That is not your password"),
+}
+
+
+@pytest.mark.parametrize("url", PASSWORD_FORMS)
+def test_a_form_asking_for_the_current_password_is_limited_too(url, ann, hashed):
+    # These forms check the password without authenticate(): the hashers count the
+    # check, against the signed-in account.
+    form, wrong_words = PASSWORD_FORMS[url]
     client = Client(REMOTE_ADDR="203.0.113.30")
     client.force_login(ann)
-
-    def change(old: str):
-        return client.post("/admin/password_change/", {
-            "old_password": old, "new_password1": "marram-tide-77",
-            "new_password2": "marram-tide-77"})
-
     for n in range(10):
-        wrong = change(f"{WRONG}{n}")
-        assert wrong.status_code == 200 and "incorrectly" in wrong.content.decode()
+        wrong = client.post(url, form(f"{WRONG}{n}"))
+        assert wrong.status_code == 200 and wrong_words in wrong.content.decode()
     hashed.clear()
-    refused = change(RIGHT)
+    refused = client.post(url, form(RIGHT))
     assert refused.status_code == 429
     assert "Too many failed sign-ins to this account lately" in refused.content.decode()
     assert 0 < retry_after(refused) <= 15 * 60
     assert hashed == []
     ann.refresh_from_db()
-    assert ann.check_password(RIGHT)  # unchanged
+    assert ann.check_password(RIGHT) and ann.email == "ann@example.org"  # unchanged
     # the same account's sign-in is refused too: one count per account
     assert page_sign_in("/accounts/login/", "ann", RIGHT, "198.51.100.7").status_code == 429
 

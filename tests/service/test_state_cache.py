@@ -3,7 +3,7 @@ came from the cache, from a catch-up on newer events, or from a full replay."""
 
 import pytest
 
-import engine
+from engine import marram as engine
 from games import services
 from games.selectors import game_replay, game_state_get, projection_of
 from games.state_cache import StateCache, states

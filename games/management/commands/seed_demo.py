@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-import engine
+from engine import marram as engine
 from games import services
 from games.models import Game
 from games.selectors import game_state_get

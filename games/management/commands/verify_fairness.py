@@ -3,8 +3,8 @@ that the seed matches the commitment published at the start."""
 
 from django.core.management.base import CommandError
 
-import engine
-from engine import fairness
+from engine import marram as engine
+from engine.marram import fairness
 from games.errors import Conflict
 from games.management.commands._checks import GameCheckCommand
 from games.models import Game

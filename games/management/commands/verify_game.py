@@ -2,7 +2,7 @@
 with what the service stored. Exits non-zero on any problem."""
 
 
-import engine
+from engine import marram as engine
 from games.management.commands._checks import GameCheckCommand
 from games.models import Event, Game
 from games.selectors import game_replay, projection_of

@@ -62,23 +62,11 @@ export function tileSvg(faceView, { label = "", size = null, className = "" } = 
   return svg;
 }
 
-/** "3 days left", "5 hours left", "time is up". */
-export function timeLeft(seconds) {
-  if (seconds === null || seconds === undefined) return "";
-  if (seconds <= 0) return "time is up";
-  const days = Math.floor(seconds / 86400);
-  const hours = Math.floor((seconds % 86400) / 3600);
-  if (days >= 2) return `${days} days left`;
-  if (days === 1) return hours ? `1 day ${hours} h left` : "1 day left";
-  if (hours >= 1) return `${hours} hour${hours === 1 ? "" : "s"} left`;
-  return `${Math.max(1, Math.floor(seconds / 60))} min left`;
-}
-
 /**
  * The players' panels. ``state`` is the API's (or a replay step's) state: scores,
  * supply, hands, hand_tiles, resigned, winners, awaiting, finished.
- * Options: you (seat or null), variant, clock ({seconds_left, days_per_move}),
- * clockAt (Date.now() when the clock was read), showHands, hideHandOf (a seat whose
+ * Options: you (seat or null), variant, clock ({text, seconds_left, days_per_move}),
+ * showHands, hideHandOf (a seat whose
  * hand is shown elsewhere).
  */
 export function renderPlayers(list, players, state, options = {}) {
@@ -114,18 +102,9 @@ export function renderPlayers(list, players, state, options = {}) {
     h("div", { class: "player-head" }, swatch(seat, players),
       h("span", { class: "player-name", dataset: { name: "" } }, name), ...tags),
     stats);
-    if (seat === waitingFor && options.clock) {
-      const c = options.clock;
-      let text;
-      if (c.seconds_left === null || c.seconds_left === undefined) {
-        text = `${c.days_per_move} day${c.days_per_move === 1 ? "" : "s"} per move to play`;
-      } else {
-        const elapsed = options.clockAt ? (Date.now() - options.clockAt) / 1000 : 0;
-        const left = timeLeft(c.seconds_left - elapsed);
-        text = `${left[0].toUpperCase()}${left.slice(1)} to move (${c.days_per_move} day`
-          + `${c.days_per_move === 1 ? "" : "s"} per move)`;
-      }
-      item.append(h("p", { class: "clock" }, text));
+    if (seat === waitingFor && options.clock?.text) {
+      // in words by the server, which knows the clock's rule (games.pages.reads.clock_text)
+      item.append(h("p", { class: "clock" }, options.clock.text));
     }
     const hand = (state.hands || [])[seat] || [];
     const showHand = options.showHands !== false && seat !== options.hideHandOf;

@@ -3,8 +3,10 @@
 Point REPLY_DOMAIN's MX (or the site's MTA, as a transport for that domain) at
 it. Only reply addresses (``move+...@REPLY_DOMAIN``) are accepted at RCPT, so
 it relays nothing. A message is acknowledged (250) once it has been handled and
-committed; if handling fails the sender is told to try later (451), and the
-sending MTA's retry is safe: a Message-ID is handled once.
+committed. If handling fails for a reason that may pass (the database is down
+or unreachable) the sender is told to try later (451), and the sending MTA's
+retry is safe: a Message-ID is handled once. Any other failure would recur on
+every retry, so it is refused for good (554) and the sender's MTA stops trying.
 """
 
 from __future__ import annotations
@@ -18,13 +20,15 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.management.base import BaseCommand
-from django.db import close_old_connections
+from django.db import InterfaceError, OperationalError, close_old_connections
 
 from notifications import signing
 from notifications.inbound import inbound_mail_handle
 
 logger = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES = 1024 * 1024
+TRANSIENT = (OperationalError, InterfaceError, OSError)
+"""Failures a later try may not meet: the database down, restarting, unreachable."""
 
 
 def _handle(raw: bytes, recipients: list[str]) -> str:
@@ -52,9 +56,12 @@ class ReplyHandler:
         try:
             outcome = await sync_to_async(_handle, thread_sensitive=True)(
                 raw, list(envelope.rcpt_tos))
-        except Exception:
-            logger.exception("could not handle a reply from %s", envelope.mail_from)
+        except TRANSIENT:
+            logger.exception("could not handle a reply from %s now", envelope.mail_from)
             return "451 4.3.0 Could not handle the message now; try again later"
+        except Exception:  # the message itself: the same bytes would fail again
+            logger.exception("could not handle a reply from %s", envelope.mail_from)
+            return "554 5.6.0 The message could not be read; it will not be accepted"
         logger.info("reply from %s to %s: %s", envelope.mail_from, envelope.rcpt_tos, outcome)
         return "250 Message accepted"
 

@@ -8,7 +8,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from .errors import RecordError
+from ..errors import RecordError
 from .tiles import TileDef, parse_tile
 
 STANDARD = "standard"
@@ -36,7 +36,7 @@ class Catalogue:
 
 
 def standard_raw() -> dict[str, Any]:
-    text = resources.files("engine").joinpath("data/standard.json").read_text()
+    text = resources.files("engine.marram").joinpath("data/standard.json").read_text()
     raw: dict[str, Any] = json.loads(text)
     return raw
 

@@ -18,11 +18,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..errors import NotationError
 from .types import Seat
 
-
-class NotationError(ValueError):
-    """A line that is not a move in the notation; the message says why in plain words."""
+__all__ = ["NotationError", "describe_event", "format_action", "parse_action"]
 
 
 _POS = re.compile(r"^\(?\[?(-?\d+)\s*,\s*(-?\d+)\]?\)?$")

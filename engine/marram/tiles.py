@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import RecordError
+from ..errors import RecordError
 from .types import Arc, BeastType, Face, ItemKind, Rotation, Side, side_arcs
 
 BEAST_KINDS: dict[str, dict[str, int]] = {

@@ -1,12 +1,18 @@
 """The game record (format ``marram-game-record``, version 1) and replay."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import IllegalAction, RecordError
-from .game import make_config, new_game, step
+from ..errors import RecordError
+from ..replay import Replay
+from ..replay import replay_events as generic_replay
+from .game import make_config, new_game
 from .state import GameConfig, GameState
+
+__all__ = ["FORMAT", "VERSION", "Record", "Replay", "config_from_json", "config_to_json",
+           "parse_record", "replay", "replay_events"]
 
 FORMAT = "marram-game-record"
 VERSION = 1
@@ -20,19 +26,6 @@ class Record:
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "version": VERSION, "config": config_to_json(self.config),
                 "events": list(self.events)}
-
-
-@dataclass(slots=True)
-class Replay:
-    """The state after the valid prefix of a record, and the first failure if any."""
-
-    state: GameState
-    error: IllegalAction | None = None
-    error_index: int | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
 
 
 def config_to_json(config: GameConfig) -> dict[str, Any]:
@@ -74,22 +67,14 @@ def parse_record(raw: Any) -> Record:
     return Record(config_from_json(raw.get("config")), events)
 
 
-def replay_events(config: GameConfig, events: list[dict[str, Any]]) -> Replay:
+def replay_events(config: GameConfig, events: Sequence[object]) -> Replay[GameState]:
     """Fold the events over the start; stop at the first illegal one."""
-    state = new_game(config)
-    for i, event in enumerate(events):
-        try:
-            step(state, event)
-        except IllegalAction as e:
-            # the fold works in place: rebuild the valid prefix from scratch
-            state = new_game(config)
-            for earlier in events[:i]:
-                step(state, earlier)
-            return Replay(state, e, i)
-    return Replay(state)
+    from .adapter import GAME  # the adapter reads configs with this module
+
+    return generic_replay(GAME, new_game(config), events)
 
 
-def replay(raw: Any) -> Replay:
+def replay(raw: Any) -> Replay[GameState]:
     """Replay a record given as parsed JSON."""
     record = parse_record(raw)
     return replay_events(record.config, record.events)

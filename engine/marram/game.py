@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..errors import IllegalAction, RecordError
 from . import board as B
 from .catalogue import Catalogue, parse_catalogue
 from .creatures import ORDER, appearance_odds, guess_awards, has_head, hop_odds
-from .errors import IllegalAction, RecordError
 from .features import Feature, Features
 from .rules import (
     CREATURE_MAX_HOPS,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors import IllegalAction
 from . import board as B
-from .errors import IllegalAction
 from .game import flip_problem, step
 from .rules import CREATURE_MAX_HOPS
 from .state import GameState

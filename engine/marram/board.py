@@ -90,20 +90,22 @@ Need = tuple[tuple[int, str, "str | None"], ...]
 def frontier_needs(state: GameState) -> list[tuple[Pos, Need]]:
     """Each empty position next to the board with what its neighbours ask of a tile,
     computed once so that many tiles can be tried against it cheaply."""
+    return [(pos, need_at(state, pos)) for pos in sorted(state.frontier)]
+
+
+def need_at(state: GameState, pos: Pos) -> Need:
+    """What the neighbours of an empty position ask of a tile laid there."""
     board, feats = state.board, state.features
-    out = []
-    for pos in sorted(state.frontier):
-        x, y = pos
-        need = []
-        for s in range(4):
-            nb = board.get((x + _DX[s], y + _DY[s]))
-            if nb is not None:
-                s2 = (s + 2) % 4
-                theirs = nb.live_segment(s2)
-                need.append((s, nb.o.side_rev[s2],
-                             None if theirs is None else feats.of(theirs).btype))
-        out.append((pos, tuple(need)))
-    return out
+    x, y = pos
+    need = []
+    for s in range(4):
+        nb = board.get((x + _DX[s], y + _DY[s]))
+        if nb is not None:
+            s2 = (s + 2) % 4
+            theirs = nb.live_segment(s2)
+            need.append((s, nb.o.side_rev[s2],
+                         None if theirs is None else feats.of(theirs).btype))
+    return tuple(need)
 
 
 def meets(state: GameState, o: Oriented, pos: Pos, need: Need) -> bool:

@@ -1,0 +1,239 @@
+"""Marram as the platform sees it: the Game protocol (``engine.protocol``) over
+the rules modules of this package, which it only calls. Nothing here decides a
+rule; it translates between the protocol's vocabulary and Marram's."""
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
+from ..errors import BadOptions, IllegalAction
+from ..fairness import deck_from_seed
+from ..protocol import (
+    JSON,
+    Awaiting,
+    Chance,
+    Choice,
+    Game,
+    JSONObject,
+    Option,
+    Options,
+    Projection,
+    Query,
+    Seat,
+    Task,
+    TurnMail,
+)
+from . import actions, board, game, notation, selfplay, view
+from .catalogue import standard
+from .events import MarramEvent, Pass, Resign, Timeout
+from .record import FORMAT, VERSION, config_from_json, config_to_json
+from .rules import MOVES_PER_TURN, RULES_VERSION, rules_for
+from .state import GameState
+from .types import Face
+
+VARIANTS = (Choice("classic", "Classic"), Choice("pitchfork", "Pitchfork"),
+            Choice("animals", "Animals"))
+LENGTHS = (Choice("long", "Long game"), Choice("short", "Short game (to a target score)"))
+EXAMPLES_IN_MAIL = 3
+FACES: tuple[Face, ...] = ("front", "back")
+
+
+def _some_tile_fits(state: GameState, seat: Seat) -> bool:
+    """Whether a tile of the seat's hand fits anywhere. Stops at the first fit, and
+    usually finds one at the first few positions: far cheaper, asked after every
+    move, than listing the needs of the whole frontier first (``first_placement``)."""
+    catalogue = state.config.catalogue
+    orientations = [catalogue[t].oriented(face, r) for t in dict.fromkeys(state.hands[seat])
+                    for face in FACES for r in range(4)]
+    for pos in state.frontier:
+        need = board.need_at(state, pos)
+        if any(board.meets(state, o, pos, need) for o in orientations):
+            return True
+    return False
+
+
+def _action_arg(args: Mapping[str, JSON], seat: Seat | None) -> dict[str, Any]:
+    """The ``action`` argument of a query, as the asking seat's own."""
+    action = args.get("action")
+    if not isinstance(action, dict):
+        raise IllegalAction("bad_query", "give the move as 'action': a JSON object")
+    if seat is None:
+        return action
+    if action.get("player", seat) != seat:
+        raise IllegalAction("not_your_seat", f"you play seat {seat}")
+    return {**action, "player": seat}
+
+
+class Marram(Game[GameState, MarramEvent]):
+    key = "marram"
+    title = "Marram"
+    rules_version = RULES_VERSION
+    record_format = FORMAT
+    record_version = VERSION
+    seat_counts = (2, 3, 4)
+    options_declared = (
+        Option("variant", "Variant", VARIANTS, "classic"),
+        Option("length", "Length", LENGTHS, "long", help="Animals is played long only"),
+    )
+    event_types = game.EVENT_TYPES
+    bot_policies = selfplay.POLICIES
+
+    def __init__(self) -> None:
+        self.queries: Mapping[str, Query[GameState]] = {
+            "claims": self._claims, "score_preview": self._score_preview}
+
+    # -- options and the start
+
+    def check_options(self, options: Options, seats: int) -> None:
+        try:
+            rules_for(str(options["variant"]), str(options["length"]), seats)
+        except ValueError as e:
+            raise BadOptions(str(e)) from None
+
+    def setup(self, options: Options, players: Sequence[str], seed: str) -> JSONObject:
+        deck = deck_from_seed(seed, standard().deck_ids())
+        config = game.make_config(str(options["variant"]), str(options["length"]), players,
+                                  deck=deck)
+        return config_to_json(config)
+
+    def start(self, config: Mapping[str, JSON]) -> GameState:
+        return game.new_game(config_from_json(config))
+
+    def config(self, state: GameState) -> JSONObject:
+        return config_to_json(state.config)
+
+    def options(self, state: GameState) -> Options:
+        return {"variant": state.config.variant, "length": state.config.length}
+
+    # -- events
+
+    def fold(self, state: GameState, event: MarramEvent) -> GameState:
+        game.step(state, event)
+        return state
+
+    def copy(self, state: GameState) -> GameState:
+        return state.copy()
+
+    # -- who acts
+
+    def awaiting(self, state: GameState) -> Awaiting:
+        wait = game.awaiting(state)
+        kind = wait["kind"]
+        if kind == "finished":
+            return Awaiting.over()
+        if kind == "chance":
+            verb = "appears" if wait["event"] == "appear" else "hops"
+            return Awaiting.draw(f"where the {wait['creature']} {verb}")
+        if kind == "guess":
+            creature = wait["creature"]
+            return Awaiting.seats(Task(
+                wait["player"], "guess", f"guess how many hops the {creature} makes before "
+                "it is caught, or that it escapes", {"creature": creature}))
+        return Awaiting.seats(Task(
+            wait["player"], "move", f"make move {wait['move']} of {MOVES_PER_TURN}: lay a "
+            "tile, flip one, or pass when no tile fits", {"move": wait["move"]}))
+
+    def legal_actions(self, state: GameState, seat: Seat) -> list[MarramEvent]:
+        if seat not in self.awaiting(state).players:
+            return []
+        return cast(list[MarramEvent], actions.legal_actions(state))
+
+    def chance(self, state: GameState) -> Chance[MarramEvent] | None:
+        odds = game.chance_odds(state)
+        if odds is None:
+            return None
+        what = self.awaiting(state).chance or "chance"
+        # sorted by position: the order fairness has always drawn Marram's outcomes in
+        return Chance(what, tuple((cast(MarramEvent, game.chance_event(state, pos)), odds[pos])
+                                  for pos in sorted(odds)))
+
+    def automatic(self, state: GameState) -> MarramEvent | None:
+        """The pass the player to move must make when nothing else is legal."""
+        wait = game.awaiting(state)
+        if wait["kind"] != "move":
+            return None
+        if _some_tile_fits(state, wait["player"]):
+            return None  # a quick way to the usual answer: some tile fits, so no pass
+        only_pass = Pass(type="pass", player=wait["player"])
+        return only_pass if actions.legal_actions(state) == [only_pass] else None
+
+    def timeout(self, state: GameState, seat: Seat) -> list[MarramEvent]:
+        return [Timeout(type="timeout", player=seat)]
+
+    def resign(self, state: GameState, seat: Seat) -> list[MarramEvent]:
+        return [Resign(type="resign", player=seat)]
+
+    # -- what people see
+
+    def view(self, state: GameState, seat: Seat | None) -> JSONObject:
+        return view.player_view(state, seat)
+
+    def summary(self, state: GameState) -> JSONObject:
+        return view.summary(state)
+
+    def projection(self, state: GameState) -> Projection:
+        left_alone = state.finished and len(state.active_seats()) == 1 and bool(state.resigned)
+        return Projection(
+            finished=state.finished, scores=tuple(state.scores),
+            winners=tuple(state.winners), to_act=self.awaiting(state).players,
+            out=tuple(sorted(state.resigned)), end="resign" if left_alone else None)
+
+    def _claims(self, state: GameState, seat: Seat | None, args: Mapping[str, JSON]) -> JSON:
+        """The claims that may go with a place or flip (``{"action": ...}``)."""
+        action = _action_arg(args, seat)
+        if action.get("type") not in ("place", "flip"):
+            raise IllegalAction("bad_query", "claims go with a place or a flip")
+        return cast(JSON, actions.claim_options(state, action))
+
+    def _score_preview(self, state: GameState, seat: Seat | None,
+                       args: Mapping[str, JSON]) -> JSON:
+        """What a move (``{"action": ...}``, claim included) would score at once:
+        the points each seat gains and the awards, as the score log writes them."""
+        action = _action_arg(args, seat)
+        if action.get("type") not in ("place", "flip", "pass", "guess"):
+            raise IllegalAction("bad_query", "a preview is of a place, flip, pass or guess")
+        after = self.fold(state.copy(), self.read_event(action))
+        return {"gains": [a - b for a, b in zip(after.scores, state.scores, strict=True)],
+                "awards": cast(JSON, after.log[len(state.log):])}
+
+    # -- words
+
+    def parse_action(self, text: str, seat: Seat) -> MarramEvent:
+        return cast(MarramEvent, notation.parse_action(text, seat))
+
+    def format_action(self, action: MarramEvent) -> str:
+        return notation.format_action(dict(action))
+
+    def describe_event(self, event: MarramEvent, names: Sequence[str], *,
+                       forced: bool = False) -> str:
+        return notation.describe_event(dict(event), list(names), forced=forced)
+
+    def turn_mail(self, state: GameState, seat: Seat) -> TurnMail | None:
+        task = self.awaiting(state).task(seat)
+        if task is None:
+            return None
+        if task.kind == "guess":
+            creature = task.detail["creature"]
+            return TurnMail("your guess", f"Guess how many hops the {creature} makes before "
+                            f"it is caught, or that it escapes: reply 'guess {creature} 7' or "
+                            f"'guess {creature} escape'.",
+                            (f"guess {creature} 7", f"guess {creature} escape"))
+        examples = tuple(self.format_action(a)
+                         for a in self.legal_actions(state, seat)[:EXAMPLES_IN_MAIL])
+        return TurnMail("your move", f"It is your turn: move {task.detail['move']} of "
+                        f"{MOVES_PER_TURN}. Reply with your move on the first line.", examples)
+
+    # -- bots and self-play
+
+    def bot_action(self, state: GameState, seat: Seat, rng: random.Random,
+                   policy: str = "random") -> MarramEvent:
+        return cast(MarramEvent, selfplay.random_action(state, rng, policy))
+
+    def selfplay_stats(self, state: GameState) -> Mapping[str, float]:
+        kinds = ("grass", "sand", "blue", "orange", "worm", "freak")
+        return {"tiles laid": len(state.board), "tiles discarded": len(state.discarded),
+                **{f"completed {k}": state.completed.get(k, 0) for k in kinds}}
+
+
+GAME = Marram()

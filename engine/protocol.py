@@ -1,0 +1,449 @@
+"""What a game declares so that the platform can serve it: the Game protocol.
+
+The platform (store, API, pages, mail, clocks, bots, the command line) knows a
+game only through this protocol and the registry (``engine.registry``); it
+never imports a game's own modules. A game is one object, in the manner of
+boardgame.io's ``Game`` and Rally the Troops' rules modules, and its rules are a
+pure package under ``engine/<key>/`` (no Django, no I/O), typed for
+``mypy --strict``. ``docs/adding-a-game.md`` walks through writing one.
+
+How a game author implements it
+-------------------------------
+Subclass ``Game[State, Event]`` (the defaults below then come for free) and
+register an instance in ``engine.registry``:
+
+- **State** is the game's own type, opaque to the platform. ``fold`` may update
+  a state in place and return it (fast replays) or return a new one (immutable
+  states); ``copy`` gives an independent copy. The platform calls
+  ``engine.replay.apply`` (copy, then fold) wherever the old state must survive.
+- **Event** is the union of the game's event ``TypedDict`` s: JSON objects with
+  a ``"type"`` and, for a seat's own action, ``"player"`` (its seat). An action a
+  player submits *is* the event appended to the log; the server adds its own
+  events (chance draws, ``timeout``, ``resign``, automatic ones). Events are
+  past facts: renaming a field needs a new record version and an upcaster.
+- **Describe** the game: ``key`` (``"marram"``, the package name), ``title``,
+  ``rules_version`` (bump it when a fix could change a stored game's outcome),
+  ``record_format`` and ``record_version`` (the record of
+  ``shared/spec/<game>.md``), ``seat_counts``, and ``options``: each a named
+  choice with a default (variants, lengths, board sizes, modes). The generic
+  ``read_options`` checks names, choices and defaults; ``check_options`` adds
+  what depends on several options or on the number of seats.
+- **Start**: ``setup(options, players, seed)`` is the record's ``config`` for a
+  new game, every hidden order (decks, stacks) drawn from ``seed`` with
+  ``engine.fairness.shuffle``; ``start(config)`` reads a record's config (a
+  ``RecordError`` saying what is wrong) and returns the state before any event.
+  ``config(state)`` and ``options(state)`` give them back, canonical.
+- **Events**: ``read_event`` checks that a JSON value is an event of this game
+  at all (the default checks the object and its ``type`` against
+  ``event_types``); ``fold`` checks it against the rules, raising
+  ``IllegalAction(code, message)`` with a stable code, and applies it.
+- **Who acts**: ``awaiting(state)`` is an ``Awaiting``: the game is over, or a
+  chance draw is due (the server draws it), or one *or several* seats must act
+  (several at once when players choose in secret at the same time), each with a
+  ``Task`` saying what that seat must do. ``legal_actions(state, seat)`` lists
+  what the seat may do now (empty when nothing is awaited of it).
+- **Chance**: ``chance(state)`` is ``None`` or a ``Chance``: every outcome as the
+  event that records it, with its exact odds as ``Fraction`` s, in a fixed
+  order; ``engine.fairness.draw_event`` picks one from the committed seed.
+  Replays never draw: chance arrives as events and ``fold`` checks each is
+  possible.
+- **Automatic events**: ``automatic(state)`` is an event the server must append
+  by itself now (a forced pass), or ``None``; the platform appends it and asks
+  again.
+- **Views**: ``view(state, seat)`` is what that seat may see, ``seat=None`` a
+  spectator's; both strip every secret (deck orders, the seed, future draws,
+  others' hidden choices) until the game is over. ``summary(state)`` is the
+  ``python -m engine replay`` output of the game's note (always ``finished``,
+  ``winners`` and ``current_player``).
+- **Results**: ``projection(state)`` is the small ``Projection`` kept for lists
+  (scores, whose turn, winners, finished), with ``better`` saying whether higher
+  or lower scores win and ``cooperative`` for games everybody wins or loses
+  together; ``standings`` ranks it.
+- **Queries**: ``queries`` maps names to functions the pages call with the
+  state, the asking seat and JSON arguments (Marram's ``claims``, a score
+  preview). A bad argument is an ``IllegalAction`` too.
+- **Words**: ``parse_action(text, seat)`` reads one line of the game's notation
+  (``NotationError`` says why not), ``format_action`` writes it,
+  ``describe_event`` tells any event in words; ``turn_mail(state, seat)`` is what
+  a "your turn" mail asks of that seat.
+- **Time and leaving**: ``timeout(state, seat)`` and ``resign(state, seat)``
+  are the events the server appends when a seat's time runs out or it leaves;
+  what they do is the game's fold.
+- **Bots**: ``bot_action`` picks a random legal action by default; a game may
+  name better ``bot_policies``. ``selfplay_stats`` adds the game's own figures
+  to ``python -m engine selfplay``.
+
+Nothing here knows a game's rules, and no game's rules know the platform.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Generic, Literal, Protocol, TypeVar, cast
+
+from .errors import BadOptions, IllegalAction
+
+JSON = None | bool | int | float | str | list["JSON"] | dict[str, "JSON"]
+"""A JSON value, as records, views and query answers are written."""
+
+JSONObject = dict[str, JSON]
+
+Seat = int
+"""A player's index in the record's ``config.players`` (the seat order)."""
+
+OptionValue = str | int | bool
+Options = dict[str, OptionValue]
+"""A game's options by name, every declared option present (defaults filled in)."""
+
+Score = int | float | None
+"""A seat's score: points, a distance, or None where it has none (yet)."""
+
+ScoreOrder = Literal["higher", "lower"]
+"""Which scores win: ``higher`` (points) or ``lower`` (Make-a-snake's distances)."""
+
+StateT = TypeVar("StateT")
+EventT = TypeVar("EventT", bound=Mapping[str, object])
+StateIn = TypeVar("StateIn", contravariant=True)
+
+
+# ---------------------------------------------------------------- options
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    value: OptionValue
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One option of a game, offered as a choice in the lobby."""
+
+    name: str
+    label: str
+    choices: tuple[Choice, ...]
+    default: OptionValue
+    help: str = ""
+
+    def values(self) -> tuple[OptionValue, ...]:
+        return tuple(c.value for c in self.choices)
+
+
+# ---------------------------------------------------------------- who acts
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """What one awaited seat must do."""
+
+    seat: Seat
+    kind: str
+    """The kind of action due, in the game's words ("move", "guess", "keep", "take")."""
+    prompt: str
+    """The same in a sentence, for pages and mail ("choose a tile to keep")."""
+    detail: JSONObject = field(default_factory=dict)
+    """Game-specific facts about it (Marram: ``{"move": 2}`` or ``{"creature": "fly"}``)."""
+
+    def to_json(self) -> JSONObject:
+        return {"seat": self.seat, "kind": self.kind, "prompt": self.prompt,
+                "detail": dict(self.detail)}
+
+
+@dataclass(frozen=True, slots=True)
+class Awaiting:
+    """What the game waits for: nothing (it is over), a chance draw, or seats.
+
+    Several seats are awaited at once when they act in secret at the same time
+    (Animals on Board's first ``keep``); each seat's clock runs until its own
+    action is in, and any of them may act first.
+    """
+
+    tasks: tuple[Task, ...] = ()
+    chance: str | None = None
+    """The chance event due, in words ("the fly hops"); the server draws it."""
+    finished: bool = False
+
+    @classmethod
+    def over(cls) -> Awaiting:
+        return cls(finished=True)
+
+    @classmethod
+    def draw(cls, what: str) -> Awaiting:
+        return cls(chance=what)
+
+    @classmethod
+    def seats(cls, *tasks: Task) -> Awaiting:
+        if not tasks:
+            raise ValueError("a game that awaits seats awaits at least one")
+        return cls(tasks=tasks)
+
+    @property
+    def players(self) -> tuple[Seat, ...]:
+        """The seats awaited, in seat order."""
+        return tuple(sorted(t.seat for t in self.tasks))
+
+    def task(self, seat: Seat) -> Task | None:
+        return next((t for t in self.tasks if t.seat == seat), None)
+
+    def to_json(self) -> JSONObject:
+        return {"finished": self.finished, "chance": self.chance,
+                "seats": [t.to_json() for t in sorted(self.tasks, key=lambda t: t.seat)]}
+
+
+@dataclass(frozen=True, slots=True)
+class Chance(Generic[EventT]):
+    """The chance event due: each outcome as the event recording it, with its odds.
+
+    The order of ``outcomes`` is part of the game's rules (draws are verified
+    against it), so it must not depend on anything but the state; the odds are
+    exact and add up to 1.
+    """
+
+    what: str
+    outcomes: tuple[tuple[EventT, Fraction], ...]
+
+
+# ---------------------------------------------------------------- results
+
+@dataclass(frozen=True, slots=True)
+class Projection:
+    """The small picture of a game kept for lists: scores, whose turn, winners.
+
+    ``winners`` is empty until the game ends (and stays empty for a lost
+    co-operative game); ``to_act`` is empty when the game waits for a chance
+    draw or is over.
+    """
+
+    finished: bool
+    scores: tuple[Score, ...]
+    winners: tuple[Seat, ...]
+    to_act: tuple[Seat, ...]
+    out: tuple[Seat, ...] = ()
+    """Seats that resigned or were taken out: they cannot win."""
+    better: ScoreOrder = "higher"
+    cooperative: bool = False
+    """Every seat plays for one shared result: all win or all lose."""
+    end: str | None = None
+    """Why the game ended, in the game's words ("target", "resign", "won", "lost")."""
+
+    @property
+    def result(self) -> Literal["won", "lost"] | None:
+        """A finished co-operative game's shared result; None otherwise."""
+        if not (self.cooperative and self.finished):
+            return None
+        return "won" if self.winners else "lost"
+
+    def to_json(self) -> JSONObject:
+        return {"finished": self.finished, "scores": list(self.scores),
+                "winners": list(self.winners), "to_act": list(self.to_act),
+                "out": list(self.out), "better": self.better,
+                "cooperative": self.cooperative, "result": self.result, "end": self.end}
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    seat: Seat
+    score: Score
+    rank: int
+    """1 for the best; seats that tie share a rank (1, 1, 3)."""
+    won: bool
+    out: bool
+
+
+def standings(p: Projection) -> list[Standing]:
+    """The seats from best to worst. Scores rank in the projection's order
+    (``lower`` for distances); seats without a score, then seats that are out,
+    come last. In a co-operative game everybody shares rank 1: one result."""
+    seats = range(len(p.scores))
+    if p.cooperative:
+        return [Standing(s, p.scores[s], 1, s in p.winners, s in p.out) for s in seats]
+    sign = 1 if p.better == "lower" else -1
+
+    def key(s: Seat) -> tuple[int, int, float]:
+        score = p.scores[s]
+        return (s in p.out, score is None, sign * score if score is not None else 0.0)
+
+    order = sorted(seats, key=key)
+    out: list[Standing] = []
+    for i, s in enumerate(order):
+        rank = out[-1].rank if out and key(order[i - 1]) == key(s) else i + 1
+        out.append(Standing(s, p.scores[s], rank, s in p.winners, s in p.out))
+    return out
+
+
+# ---------------------------------------------------------------- words
+
+@dataclass(frozen=True, slots=True)
+class TurnMail:
+    """What a "your turn" mail asks of a seat."""
+
+    subject: str
+    """Short, after the game's name: "your move", "your guess"."""
+    prompt: str
+    """What to do and how to reply, one paragraph."""
+    examples: tuple[str, ...] = ()
+    """Some legal actions in the notation, ready to paste into a reply."""
+
+
+class Query(Protocol[StateIn]):
+    """A named read the pages ask for (``Game.queries``)."""
+
+    def __call__(self, state: StateIn, seat: Seat | None, args: Mapping[str, JSON]) -> JSON: ...
+
+
+# ---------------------------------------------------------------- the game
+
+class Game(Protocol[StateT, EventT]):
+    """One game's rules, as the platform sees them (see the module's docstring)."""
+
+    key: str
+    title: str
+    rules_version: str
+    record_format: str
+    record_version: int
+    seat_counts: tuple[int, ...]
+    options_declared: tuple[Option, ...]
+    event_types: tuple[str, ...]
+    queries: Mapping[str, Query[StateT]]
+    bot_policies: tuple[str, ...] = ("random",)
+
+    # -- options and the start
+
+    def check_options(self, options: Options, seats: int) -> None:
+        """Refuse (``BadOptions``) what the declared choices cannot say alone."""
+        return None
+
+    def setup(self, options: Options, players: Sequence[str], seed: str) -> JSONObject:
+        """The record's ``config`` of a new game; hidden orders drawn from ``seed``."""
+        ...
+
+    def start(self, config: Mapping[str, JSON]) -> StateT:
+        """The state before any event; ``RecordError`` for a config it cannot read."""
+        ...
+
+    def config(self, state: StateT) -> JSONObject:
+        """The state's config as a record writes it (canonical)."""
+        ...
+
+    def options(self, state: StateT) -> Options:
+        ...
+
+    # -- events
+
+    def read_event(self, raw: object) -> EventT:
+        """``raw`` as one of this game's events, its fields still unchecked."""
+        if not isinstance(raw, dict):
+            raise IllegalAction("bad_event", f"an event is a JSON object, got {raw!r}")
+        kind = raw.get("type")
+        if kind not in self.event_types:
+            raise IllegalAction("bad_event", f"unknown event type {kind!r}: expected one of "
+                                + ", ".join(self.event_types))
+        return cast(EventT, raw)
+
+    def fold(self, state: StateT, event: EventT) -> StateT:
+        """Check ``event`` against the rules and apply it. May update ``state`` in
+        place: after an ``IllegalAction`` the caller throws ``state`` away."""
+        ...
+
+    def copy(self, state: StateT) -> StateT:
+        ...
+
+    # -- who acts, and what they may do
+
+    def awaiting(self, state: StateT) -> Awaiting:
+        ...
+
+    def legal_actions(self, state: StateT, seat: Seat) -> list[EventT]:
+        ...
+
+    def chance(self, state: StateT) -> Chance[EventT] | None:
+        ...
+
+    def automatic(self, state: StateT) -> EventT | None:
+        """An event the server appends by itself now, or None."""
+        return None
+
+    def timeout(self, state: StateT, seat: Seat) -> list[EventT]:
+        ...
+
+    def resign(self, state: StateT, seat: Seat) -> list[EventT]:
+        ...
+
+    # -- what people see
+
+    def view(self, state: StateT, seat: Seat | None) -> JSONObject:
+        ...
+
+    def summary(self, state: StateT) -> JSONObject:
+        ...
+
+    def projection(self, state: StateT) -> Projection:
+        ...
+
+    # -- words
+
+    def parse_action(self, text: str, seat: Seat) -> EventT:
+        ...
+
+    def format_action(self, action: EventT) -> str:
+        ...
+
+    def describe_event(self, event: EventT, names: Sequence[str], *,
+                       forced: bool = False) -> str:
+        """One line of the game's story; ``forced``: an automatic event."""
+        ...
+
+    def turn_mail(self, state: StateT, seat: Seat) -> TurnMail | None:
+        """None when nothing is awaited of the seat."""
+        ...
+
+    # -- bots and self-play
+
+    def bot_action(self, state: StateT, seat: Seat, rng: random.Random,
+                   policy: str = "random") -> EventT:
+        """A bot's action for an awaited seat: by default any legal one."""
+        return rng.choice(self.legal_actions(state, seat))
+
+    def selfplay_stats(self, state: StateT) -> Mapping[str, float]:
+        """Figures of a finished game that self-play averages and prints."""
+        return {}
+
+
+AnyGame = Game[Any, Any]
+"""A game of any state and event types, as the registry holds them."""
+
+
+def read_options(game: Game[StateT, EventT], raw: Mapping[str, object] | None,
+                 seats: int) -> Options:
+    """Options as the lobby or a command line gives them, checked, with every
+    default filled in; ``BadOptions`` says what is wrong."""
+    if seats not in game.seat_counts:
+        counts = ", ".join(map(str, game.seat_counts))
+        raise BadOptions(f"{game.title} is for {counts} players, not {seats}")
+    raw = raw or {}
+    declared = {o.name: o for o in game.options_declared}
+    unknown = sorted(set(raw) - set(declared))
+    if unknown:
+        raise BadOptions(f"{game.title} has no option {unknown[0]!r}: its options are "
+                         + (", ".join(declared) or "none"))
+    options: Options = {}
+    for name, option in declared.items():
+        value = raw.get(name, option.default)
+        # True == 1 in Python: an option's value matches only its own type
+        if not any(type(value) is type(v) and value == v for v in option.values()):
+            choices = ", ".join(repr(v) for v in option.values())
+            raise BadOptions(f"{option.label} must be one of {choices}, not {value!r}")
+        options[name] = cast(OptionValue, value)
+    game.check_options(options, seats)
+    return options
+
+
+def query(game: Game[StateT, EventT], state: StateT, name: str, seat: Seat | None,
+          args: Mapping[str, JSON]) -> JSON:
+    """Run one of the game's named queries; an unknown name is an IllegalAction."""
+    run: Callable[[StateT, Seat | None, Mapping[str, JSON]], JSON] | None = \
+        game.queries.get(name)
+    if run is None:
+        raise IllegalAction("unknown_query", f"{game.title} answers no query {name!r}: "
+                            "it answers " + (", ".join(game.queries) or "none"))
+    return run(state, seat, args)
