@@ -17,8 +17,12 @@ from rest_framework.response import Response
 from rest_framework.utils import encoders
 
 from engine import marram as engine
+<<<<<<< HEAD
 from games.bodies import json_parse
 from games.errors import ServiceError
+=======
+from games.errors import ServiceError, TryLater
+>>>>>>> h-auth
 
 
 class RequestTooLarge(exceptions.APIException):
@@ -93,7 +97,8 @@ def _cut(detail: Any) -> Any:
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Every error answer is {"code", "message", ...} with the right status."""
     if isinstance(exc, ServiceError):
-        return Response(exc.as_dict(), status=exc.status)
+        retry = {"Retry-After": str(exc.retry_after)} if isinstance(exc, TryLater) else None
+        return Response(exc.as_dict(), status=exc.status, headers=retry)
     if isinstance(exc, engine.IllegalAction):
         return Response(exc.as_dict(), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, RequestDataTooBig):  # Django's own check, as DRF reads request.body

@@ -129,7 +129,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         return render(request, "registration/signup.html", context, status=429)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend="games.signin.ThrottledModelBackend")
         if next_page:  # where the visitor was going: an invitation, say
             messages.success(request, f"Welcome, {user.get_username()}.")
             return redirect(next_page)
