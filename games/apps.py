@@ -6,8 +6,7 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
-<<<<<<< HEAD
-        from games import schema  # noqa: F401  (registers the schema's extensions)
-=======
-        from games import passwords  # noqa: F401  (registers its system check)
->>>>>>> h-auth
+        from games import (
+            passwords,  # noqa: F401  (registers its system check)
+            schema,  # noqa: F401  (registers the schema's extensions)
+        )

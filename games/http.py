@@ -17,12 +17,8 @@ from rest_framework.response import Response
 from rest_framework.utils import encoders
 
 from engine import marram as engine
-<<<<<<< HEAD
 from games.bodies import json_parse
-from games.errors import ServiceError
-=======
 from games.errors import ServiceError, TryLater
->>>>>>> h-auth
 
 
 class RequestTooLarge(exceptions.APIException):
