@@ -85,3 +85,25 @@ def turns(players: int, moves: list[tuple[str, str]], first: int = 0) -> list[di
     for i, (colour, side) in enumerate(moves):
         events += turn((first + i) % players, colour, side)
     return events
+
+
+def other_colour(colour: str) -> str:
+    return COLOURS[(COLOURS.index(colour) + 1) % len(COLOURS)]
+
+
+def moves(state: State, *plan: str) -> State:
+    """Whole turns by whoever's turn it is: each 'red' or 'red down' takes the
+    top red tile (the die showing red and the next colour) and connects it;
+    'timeout' lets the time run out after the roll."""
+    for step in plan:
+        if step == "timeout":
+            state = play(state, roll(), {"type": "timeout", "player": state.current})
+            continue
+        colour, _, side = step.partition(" ")
+        state = play(state, roll(colour, other_colour(colour)),
+                     take(state.current, colour), connect(state.current, side or "up"))
+    return state
+
+
+def summary(state: State) -> dict:
+    return GAME.summary(state)
