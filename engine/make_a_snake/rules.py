@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
+from typing import cast
 
 from ..errors import IllegalAction
 from . import advanced, scoring
@@ -72,9 +73,9 @@ def fold(state: State, event: SnakeEvent) -> State:
         raise IllegalAction("game_finished", "the game is over")
     kind = event["type"]
     if kind == "roll":
-        _roll(state, event)  # type: ignore[arg-type]
+        _roll(state, cast(Roll, event))
     elif kind == "resign":
-        _resign(state, event)  # type: ignore[arg-type]
+        _resign(state, cast(Resign, event))
     else:
         seat = _seat(state, event.get("player"))
         if seat in state.resigned:
@@ -83,11 +84,11 @@ def fold(state: State, event: SnakeEvent) -> State:
             raise IllegalAction("not_your_turn", f"it is seat {state.current}'s turn, "
                                 f"not seat {seat}'s")
         if kind == "take":
-            _take(state, event)  # type: ignore[arg-type]
+            _take(state, cast(Take, event))
         elif kind == "connect":
-            _connect(state, event)  # type: ignore[arg-type]
+            _connect(state, cast(Connect, event))
         elif kind == "timeout":
-            _timeout(state, event)  # type: ignore[arg-type]
+            _timeout(state, cast(Timeout, event))
         else:
             raise IllegalAction("bad_event", f"unknown event type {kind!r}")
     state.events += 1
