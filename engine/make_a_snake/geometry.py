@@ -46,6 +46,7 @@ So no answer depends on rounding: "exactly 4 apart" is never "less than
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 
 from .exact import HALF_SQRT2, Q2, sign_with_root
@@ -449,35 +450,32 @@ def _boxes_apart(a: Box, b: Box, gap: float) -> bool:
     return a[0] - b[2] > gap or b[0] - a[2] > gap or a[1] - b[3] > gap or b[1] - a[3] > gap
 
 
-def closer(p: Placed, q: Placed, limit: Fraction) -> bool:
-    """Whether the two centre lines come closer than ``limit``: decided by
-    floating point only when it is far from the limit, else exactly (module
-    docstring)."""
+def _filtered(box: Box, other: Box, fdistance: Callable[[], float],
+              exactly: Callable[[], bool], limit: Fraction) -> bool:
+    """"Closer than ``limit``?" by bounding boxes, then floating point far from
+    the limit, else exactly (module docstring)."""
     fl = float(limit)
-    if _boxes_apart(p.box, q.box, fl + MARGIN):
+    if _boxes_apart(box, other, fl + MARGIN):
         return False
-    d = distance(p, q)
+    d = fdistance()
     if d < fl - MARGIN:
         return True
     if d > fl + MARGIN:
         return False
-    return closer_exactly(p, q, limit)
+    return exactly()
+
+
+def closer(p: Placed, q: Placed, limit: Fraction) -> bool:
+    """Whether the two centre lines come closer than ``limit``."""
+    return _filtered(p.box, q.box, lambda: distance(p, q),
+                     lambda: closer_exactly(p, q, limit), limit)
 
 
 def point_closer(p: Vec, part: Placed, limit: Fraction) -> bool:
     """Whether the point comes closer than ``limit`` to the part's centre line."""
-    fl = float(limit)
     fp = to_float(p)
-    box = part.box
-    if box[0] - fp[0] > fl + MARGIN or fp[0] - box[2] > fl + MARGIN \
-            or box[1] - fp[1] > fl + MARGIN or fp[1] - box[3] > fl + MARGIN:
-        return False
-    d = fpoint_distance(fp, part)
-    if d < fl - MARGIN:
-        return True
-    if d > fl + MARGIN:
-        return False
-    return _xpoint(p, part, limit)
+    return _filtered((fp[0], fp[1], fp[0], fp[1]), part.box, lambda: fpoint_distance(fp, part),
+                     lambda: _xpoint(p, part, limit), limit)
 
 
 def point_closer_exactly(p: Vec, part: Placed, limit: Fraction) -> bool:
