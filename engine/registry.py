@@ -13,6 +13,7 @@ from .protocol import AnyGame
 BUILTIN: tuple[str, ...] = (
     "engine.marram:GAME",
     "engine.pond:GAME",
+    "engine.make_a_snake:GAME",
 )
 """``module:attribute`` of each game's object, in the order games are listed."""
 
