@@ -66,15 +66,8 @@ def end_round(state: State) -> None:
 def _game_end(state: State) -> str | None:
     if any(len(state.arks[s]) >= TARGET_ARK for s in state.active()):
         return "ark"
-    if state.stack():
-        return None
-    left = sum(len(group) for group in state.middle)
-    if left == 0:
+    if not state.stack() and not any(state.middle):
         return "empty"
-    # Not in the note: a lone tile that nobody can pay for would make every
-    # later round the same round of passes, so the game ends here instead.
-    if left == 1 and not any(state.crates[s] for s in state.active()):
-        return "stuck"
     return None
 
 

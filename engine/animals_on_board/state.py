@@ -39,7 +39,7 @@ class State:
     resigned: list[Seat] = field(default_factory=list)
     finished: bool = False
     end: str | None = None
-    """Why the game ended: "ark", "empty", "stuck" or "resign"."""
+    """Why the game ended: "ark" (an ark of 10), "empty" (no tile left) or "resign"."""
 
     @classmethod
     def new(cls, config: Config) -> State:
