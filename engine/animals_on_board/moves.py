@@ -5,6 +5,8 @@ part and its complement leave different group numbers), the face-down tile as
 ``"?"``, so a list never names it."""
 from __future__ import annotations
 
+from itertools import combinations
+
 from .events import Event, Keep, Pass, Split, Take
 from .state import State
 from .tiles import Seat, shown
@@ -34,11 +36,12 @@ def stuck(state: State, seat: Seat) -> bool:
 
 
 def splits(state: State, seat: Seat, group: int) -> list[Split]:
+    """Every split of the group, smaller parts first (8190 for 13 tiles)."""
     tiles = shown(state.middle[group], state.face_down)
-    n = len(tiles)
-    return [Split(type="split", player=seat, group=group,
-                  part=[t for i, t in enumerate(tiles) if mask >> i & 1])
-            for mask in range(1, (1 << n) - 1)]
+    out: list[Split] = [{"type": "split", "player": seat, "group": group, "part": list(part)}
+                        for size in range(1, len(tiles))
+                        for part in combinations(tiles, size)]
+    return out
 
 
 def legal_actions(state: State, seat: Seat) -> list[Event]:

@@ -115,3 +115,36 @@ def position(arks: list[list[str]], middle: list[list[str]], crates: list[int], 
         else in_round
     state.current = current
     return state
+
+
+def random_game(seed: int, seats: int, *, leave: bool = True,
+                ) -> tuple[dict[str, Any], list[State]]:
+    """A game played to its end by random bots as a server would run it (the
+    forced passes appended by themselves), with now and then a seat out of
+    time or resigning when ``leave``: its record and the state after each event
+    (the first is the start)."""
+    import random
+
+    from engine.selfplay import secret_seed
+
+    rng = random.Random(seed)
+    cfg = GAME.setup({}, PLAYERS[:seats], secret_seed(seed))
+    states = [GAME.start(cfg)]
+    events: list[dict[str, Any]] = []
+    while not (wait := GAME.awaiting(states[-1])).finished:
+        state = states[-1]
+        event: Any = GAME.automatic(state)
+        if event is None:
+            seat = rng.choice(wait.players)
+            roll = rng.random() if leave else 1.0
+            if roll < 0.01 and len(state.active()) > 1:
+                event = GAME.resign(state, rng.choice(state.active()))[0]
+            elif roll < 0.05:
+                event = GAME.timeout(state, seat)[0]
+            else:
+                event = GAME.bot_action(state, seat, rng)
+        states.append(apply(GAME, state, event))
+        events.append(dict(event))
+    record = {"format": GAME.record_format, "version": GAME.record_version,
+              "config": cfg, "events": events}
+    return record, states
