@@ -119,6 +119,20 @@ def test_a_seat_resigning_out_of_turn_leaves_the_last_one_its_final_turn():
     assert summary(state)["final_turn"] and summary(state)["current_player"] == 0
 
 
+def test_a_resign_that_leaves_the_seat_to_move_alone_makes_its_turn_the_last():
+    # three seats: ann and bob split, cat takes and leaves; ann is to move when
+    # bob resigns: she is alone in the round, so this turn is her last
+    state = start(seats=3)
+    deck = GAME.config(state)["deck"]
+    state = play(state, *(keep(s, deck[3 * s]) for s in range(3)))
+    a, b = summary(state)["middle"][0][:2]
+    state = play(state, split(0, 0, a), split(1, 0, b), take(2, 1), resign(1))
+    s = summary(state)
+    assert s["in_round"] == [0] and s["current_player"] == 0 and s["final_turn"]
+    c = s["middle"][0][0]
+    assert summary(play(state, split(0, 0, c)))["round"] == 2
+
+
 def test_a_seat_resigning_before_keeping_puts_its_three_tiles_in_the_middle():
     # three seats: bob resigns before choosing; ann keeps B2 and cat G2. Ann's
     # A1 C3, bob's D4 E5 F1 and cat's H3 A4 go face up: 7; the stack adds three

@@ -3,13 +3,17 @@ a species at two), a lone tile by its number, a herd of three to five at 5 a
 tile, a crate at 1; the winner by points, then species, else a shared win."""
 from __future__ import annotations
 
-from engine.animals_on_board import score_ark
+from engine.animals_on_board import ArkScore, score_ark
 
 from .helpers import opened, play, position, summary, take
 
 
+def scored(ark: str, crates: int = 0) -> ArkScore:
+    return score_ark(ark.split(), crates)
+
+
 def points(ark: str, crates: int = 0) -> int:
-    return score_ark(ark.split(), crates).points
+    return scored(ark, crates).points
 
 
 def test_a_lone_tile_scores_its_number():
@@ -25,7 +29,7 @@ def test_every_tile_of_a_herd_of_three_to_five_scores_five():
 
 def test_a_species_of_exactly_two_tiles_is_returned():
     # A3 A4 A5 herd 15, B1 B2 returned, C5 5: 20 (the spec's first example)
-    score = score_ark("A3 A4 A5 B1 B2 C5".split(), 0)
+    score = scored("A3 A4 A5 B1 B2 C5")
     assert score.points == 20
     assert score.pairs == ("B1", "B2")
     assert score.kept == ("A3", "A4", "A5", "C5")
@@ -40,7 +44,7 @@ def test_an_ark_above_ten_returns_the_tiles_that_cost_least():
     # A1-A5 herd 25, B1 B2 B3 herd 15, singles C5 D4 E3 F1: 12 tiles, 2 must go.
     # Returning E3 and F1 loses 4 (45 + C5 + D4 = 49); A down to 4 and F1
     # loses 6; B down to 1 loses 12.
-    score = score_ark("A1 A2 A3 A4 A5 B1 B2 B3 C5 D4 E3 F1".split(), 0)
+    score = scored("A1 A2 A3 A4 A5 B1 B2 B3 C5 D4 E3 F1")
     assert score.points == 49
     assert score.reduced == ("E3", "F1")
     assert len(score.kept) == 10
@@ -49,7 +53,7 @@ def test_an_ark_above_ten_returns_the_tiles_that_cost_least():
 def test_a_reduction_never_leaves_a_species_at_two():
     # herds A, B, C of three (45) and singles D5 E5: 11 tiles, one must go.
     # A herd cannot drop to two, and dropping to one leaves 9: a single goes.
-    score = score_ark("A1 A2 A3 B1 B2 B3 C1 C2 C3 D5 E5".split(), 0)
+    score = scored("A1 A2 A3 B1 B2 B3 C1 C2 C3 D5 E5")
     assert score.points == 50
     assert len(score.kept) == 10
     assert {t[0] for t in score.reduced} <= {"D", "E"}
@@ -59,17 +63,28 @@ def test_on_equal_points_the_reduction_keeps_more_species_and_higher_numbers():
     # A1-A5 (25) and six singles of 5 (30): 11 tiles. Dropping a single or
     # shrinking the herd to four both lose 5; shrinking the herd keeps 7
     # species instead of 6, and it returns A1, the lowest of A.
-    score = score_ark("A1 A2 A3 A4 A5 B5 C5 D5 E5 F5 G5".split(), 0)
+    score = scored("A1 A2 A3 A4 A5 B5 C5 D5 E5 F5 G5")
     assert score.points == 50
     assert score.species == 7
     assert score.reduced == ("A1",)
+
+
+def test_more_species_come_before_higher_numbers_in_the_reduction():
+    # A1 A2 A3 (15), B2 B3 B4 B5 (20), singles C5 D5 E5 F5 G5 H5 (30): 13
+    # tiles, three must go, and several choices lose 15 points. Returning the
+    # whole A herd keeps the higher numbers (44 in all, 7 species); shrinking B
+    # to its B5 keeps all 8 species (numbers 41): more species come first.
+    score = scored("A1 A2 A3 B2 B3 B4 B5 C5 D5 E5 F5 G5 H5")
+    assert score.points == 50
+    assert score.species == 8
+    assert score.reduced == ("B2", "B3", "B4")
 
 
 def test_a_herd_shrinks_to_one_tile_when_that_keeps_more_species():
     # herds A3 A4 A5 and B3 B4 B5 (30) and singles C5 D5 E5 F5 G5 H5 (30): 12
     # tiles, two must go. Two singles lose 10 and two species; a herd down to
     # its 5 (15 -> 5) also loses 10 but keeps all 8 species.
-    score = score_ark("A3 A4 A5 B3 B4 B5 C5 D5 E5 F5 G5 H5".split(), 0)
+    score = scored("A3 A4 A5 B3 B4 B5 C5 D5 E5 F5 G5 H5")
     assert score.points == 50
     assert score.species == 8
     assert score.reduced in (("A3", "A4"), ("B3", "B4"))
