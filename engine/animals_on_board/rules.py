@@ -78,8 +78,9 @@ def step(state: State, event: Event) -> None:
 
 def _keep(state: State, seat: Seat, tile: object) -> None:
     if not isinstance(tile, str) or tile not in state.drawn[seat]:
-        raise IllegalAction("not_your_tile", f"{tile!r} is not one of your three tiles: "
-                            "keep " + ", ".join(state.drawn[seat]))
+        # the message does not list the seat's tiles: it may be read by whoever sent it
+        raise IllegalAction("not_your_tile", f"{tile!r} is not one of the three tiles you "
+                            "drew: keep one of those your view shows")
     state.kept[seat] = tile
     state.arks[seat].append(tile)
     if not awaited(state):
