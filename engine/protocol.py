@@ -54,7 +54,10 @@ register an instance in ``engine.registry``:
   spectator's; both strip every secret (deck orders, the seed, future draws,
   others' hidden choices) until the game is over. ``summary(state)`` is the
   ``python -m engine replay`` output of the game's note (always ``finished``,
-  ``winners`` and ``current_player``).
+  ``winners`` and ``current_player``). ``event_view(state, event, seat)`` is an
+  event of the log as that seat (or a spectator) may read it: a game whose
+  events carry a secret (Animals on Board's ``keep``) strips it there until the
+  game is over; by default events are public.
 - **Results**: ``projection(state)`` is the small ``Projection`` kept for lists
   (scores, whose turn, winners, finished), with ``better`` saying whether higher
   or lower scores win and ``cooperative`` for games everybody wins or loses
@@ -373,6 +376,12 @@ class Game(Protocol[StateT, EventT]):
 
     def view(self, state: StateT, seat: Seat | None) -> JSONObject:
         ...
+
+    def event_view(self, state: StateT, event: EventT, seat: Seat | None) -> JSONObject:
+        """``event`` as ``seat`` (None: a spectator) may read it in the event list
+        of the game now in ``state``: what it must not know yet removed. By default
+        events are public and shown whole."""
+        return cast(JSONObject, dict(event))
 
     def summary(self, state: StateT) -> JSONObject:
         ...
