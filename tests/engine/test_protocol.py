@@ -261,7 +261,7 @@ def test_the_command_line_lists_replays_plays_and_verifies_a_registered_game(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     assert main(["games"]) == 0
     listed = capsys.readouterr().out
-    assert "tictactoe" in listed and "tictactoe-game-record v1, 2-2 players" in listed
+    assert "tictactoe" in listed and "tictactoe-game-record v1, 2 players" in listed
     assert "opening: plain*, secret, dice" in listed and "marram" in listed
 
     assert main(["selfplay", "--game", "tictactoe", "--option", "opening=dice",
