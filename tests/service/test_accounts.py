@@ -89,6 +89,21 @@ def test_signing_up_from_an_invitation_comes_back_to_it(ann):
     assert Invitation.objects.get(token=link["token"]).accepted_by.username == "eve"
 
 
+def test_the_headers_sign_up_and_sign_in_keep_the_invitation_too(ann):
+    game = services.game_create(user=ann, variant="classic", length="long", seats=2)
+    [link] = body(client_for(ann).post(f"/api/games/{game.pk}/invite/", {}, format="json"))
+    page = f"/invitations/{link['token']}/"
+    visitor = Client()
+    # the sign-in page the invitation sends a visitor to: its header's Sign up button
+    header = text(visitor.get(f"/accounts/login/?next={page}")).split("</header>", 1)[0]
+    assert f'href="/accounts/signup/?next={page}">Sign up</a>' in header
+    header = text(visitor.get(f"/accounts/signup/?next={page}")).split("</header>", 1)[0]
+    assert f'href="/accounts/login/?next={page}">Sign in</a>' in header
+    # and never to another site
+    header = text(visitor.get("/accounts/login/?next=https://evil.example/"))
+    assert "evil" not in header.split("</header>", 1)[0]
+
+
 @pytest.mark.parametrize("elsewhere", ["https://evil.example/", "//evil.example/x"])
 def test_sign_up_never_sends_on_to_another_site(db, elsewhere):
     visitor = Client()
