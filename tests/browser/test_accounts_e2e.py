@@ -1,9 +1,8 @@
 """Accounts in a browser: a link to pass on copied from the waiting game's page and
 followed by someone without an account, who signs up (from the form or the
-header) and takes the seat; every
-account page reached from the header's menu, with a password reset by mail; and
-resigning from a two-player game, asked first and told as the end of the game,
-beside the clock in words."""
+header) and takes the seat; every account page reached from the header's menu,
+with a password reset by mail; and resigning from a two-player game, asked first
+and told as the end of the game, beside the clock in words."""
 
 from __future__ import annotations
 
