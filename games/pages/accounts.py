@@ -37,10 +37,19 @@ def email_change(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, f"Your mail now goes to {address}.")
             return redirect("pages:email-change")
-    return render(request, "accounts/email_change.html", {"form": form})
+    return render(request, "accounts/email_change.html", {"form": form},
+                  status=400 if form.is_bound else 200)
 
 
-class PasswordChangeView(auth_views.PasswordChangeView):
+class RefusedIs400:
+    """A refused form is a 400, shown again with why, as every form of the site's."""
+
+    def form_invalid(self, form: Any) -> HttpResponse:
+        return self.render_to_response(  # type: ignore[attr-defined]
+            self.get_context_data(form=form), status=400)  # type: ignore[attr-defined]
+
+
+class PasswordChangeView(RefusedIs400, auth_views.PasswordChangeView):
     template_name = "accounts/password_change.html"
     success_url = reverse_lazy("pages:password-change-done")
 
@@ -49,7 +58,7 @@ class PasswordChangeDoneView(auth_views.PasswordChangeDoneView):
     template_name = "accounts/password_change_done.html"
 
 
-class PasswordResetView(auth_views.PasswordResetView):
+class PasswordResetView(RefusedIs400, auth_views.PasswordResetView):
     template_name = "accounts/password_reset.html"
     subject_template_name = "accounts/password_reset_subject.txt"
     email_template_name = "accounts/password_reset_mail.txt"
@@ -69,9 +78,14 @@ class PasswordResetSentView(auth_views.PasswordResetDoneView):
         return {**super().get_context_data(**kwargs), "timeout_days": days}
 
 
-class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+class PasswordResetConfirmView(RefusedIs400, auth_views.PasswordResetConfirmView):
     template_name = "accounts/password_reset_confirm.html"
     success_url = reverse_lazy("pages:password-reset-complete")
+
+    def render_to_response(self, context: dict[str, Any], **kwargs: Any) -> HttpResponse:
+        if not context.get("validlink"):  # a link used, expired or made up
+            kwargs["status"] = 400
+        return super().render_to_response(context, **kwargs)
 
 
 class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):

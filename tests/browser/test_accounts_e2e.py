@@ -1,8 +1,8 @@
 """Accounts in a browser: a link to pass on copied from the waiting game's page and
-followed by someone without an account, who signs up and takes the seat; every
-account page reached from the header's menu, with a password reset by mail; and
-resigning from a two-player game, asked first and told as the end of the game,
-beside the clock in words."""
+followed by someone without an account, who signs up (from the form or the
+header) and takes the seat; every account page reached from the header's menu,
+with a password reset by mail; and resigning from a two-player game, asked first
+and told as the end of the game, beside the clock in words."""
 
 from __future__ import annotations
 
@@ -73,6 +73,30 @@ def test_a_link_copied_from_the_waiting_page_brings_a_new_player_to_the_seat(
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING
     assert sorted(s.user.username for s in game.seats.all()) == ["ann", "eve"]
+
+
+def test_the_headers_sign_up_button_keeps_the_invitation(site_here, visitors, live_server):
+    ann = make_user("ann")
+    game = services.game_create(user=ann, variant="classic", length="long", seats=2)
+    host = visitors(DESKTOP)
+    host.sign_in("ann")
+    host.page.goto(f"{live_server.url}/games/{game.pk}/")
+    host.page.get_by_role("button", name="Make a link to pass on").click()
+    host.page.wait_for_url(f"{live_server.url}/games/{game.pk}/")
+    url = host.page.get_by_label("Link to pass on").input_value()
+
+    g = visitors(DESKTOP).page
+    g.goto(url)
+    g.wait_for_url(re.compile(r".*/accounts/login/\?next=.*"))
+    # the header's button, not the form's link
+    g.get_by_role("banner").get_by_role("link", name="Sign up").click()
+    g.get_by_label("Username").fill("eve")
+    g.get_by_label("Email").fill("eve@example.org")
+    g.get_by_label("Password", exact=True).fill("sea-holly-77")
+    g.get_by_label("Password confirmation").fill("sea-holly-77")
+    g.get_by_role("button", name="Sign up").click()
+    g.wait_for_url(url)  # back on the invitation, signed in
+    assert "ann invites you" in g.locator("main").inner_text()
 
 
 def test_every_account_page_is_in_the_menu_and_a_reset_mail_sets_a_new_password(

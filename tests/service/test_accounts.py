@@ -89,6 +89,21 @@ def test_signing_up_from_an_invitation_comes_back_to_it(ann):
     assert Invitation.objects.get(token=link["token"]).accepted_by.username == "eve"
 
 
+def test_the_headers_sign_up_and_sign_in_keep_the_invitation_too(ann):
+    game = services.game_create(user=ann, variant="classic", length="long", seats=2)
+    [link] = body(client_for(ann).post(f"/api/games/{game.pk}/invite/", {}, format="json"))
+    page = f"/invitations/{link['token']}/"
+    visitor = Client()
+    # the sign-in page the invitation sends a visitor to: its header's Sign up button
+    header = text(visitor.get(f"/accounts/login/?next={page}")).split("</header>", 1)[0]
+    assert f'href="/accounts/signup/?next={page}">Sign up</a>' in header
+    header = text(visitor.get(f"/accounts/signup/?next={page}")).split("</header>", 1)[0]
+    assert f'href="/accounts/login/?next={page}">Sign in</a>' in header
+    # and never to another site
+    header = text(visitor.get("/accounts/login/?next=https://evil.example/"))
+    assert "evil" not in header.split("</header>", 1)[0]
+
+
 @pytest.mark.parametrize("elsewhere", ["https://evil.example/", "//evil.example/x"])
 def test_sign_up_never_sends_on_to_another_site(db, elsewhere):
     visitor = Client()
@@ -185,7 +200,7 @@ def test_the_account_menu_links_every_account_page(ann):
 ])
 def test_changing_email_needs_the_password_and_a_new_address(ann, email, password, error):
     answer = signed_in(ann).post("/accounts/email/", {"email": email, "password": password})
-    assert answer.status_code == 200 and error in text(answer)
+    assert answer.status_code == 400 and error in text(answer)
     ann.refresh_from_db()
     assert ann.email == "ann@example.org"
 
@@ -205,7 +220,7 @@ def test_changing_the_password(ann):
     wrong = client.post("/accounts/password/", {"old_password": "nope",
                                                 "new_password1": "sea-holly-77",
                                                 "new_password2": "sea-holly-77"})
-    assert wrong.status_code == 200 and "error-text" in text(wrong)
+    assert wrong.status_code == 400 and "error-text" in text(wrong)
     answer = client.post("/accounts/password/", {"old_password": PASSWORD,
                                                  "new_password1": "sea-holly-77",
                                                  "new_password2": "sea-holly-77"})
@@ -240,12 +255,23 @@ def test_a_password_reset_by_mail(ann):
     ann.refresh_from_db()
     assert ann.check_password("sea-holly-77")
     again = Client().get(link.removeprefix(BASE), follow=True)
-    assert "This link does not work" in text(again)
+    assert again.status_code == 400 and "This link does not work" in text(again)
+    # nor does a password the rules refuse, on a link that works
+    visitor.post("/accounts/password/reset/", {"email": "ann@example.org"})
+    form = visitor.get(reset_link(mail.outbox[-1]).removeprefix(BASE), follow=True)
+    short = visitor.post(form.redirect_chain[-1][0], {"new_password1": "sea",
+                                                      "new_password2": "sea"})
+    assert short.status_code == 400 and "error-text" in text(short)
+    ann.refresh_from_db()
+    assert ann.check_password("sea-holly-77")
 
 
 def test_a_reset_for_an_unknown_address_says_the_same_and_mails_nobody(db):
     answer = Client().post("/accounts/password/reset/", {"email": "nobody@example.org"})
     assert answer["Location"] == "/accounts/password/reset/sent/"
+    assert mail.outbox == []
+    refused = Client().post("/accounts/password/reset/", {"email": "not an address"})
+    assert refused.status_code == 400 and "Enter a valid email address" in text(refused)
     assert mail.outbox == []
 
 

@@ -24,6 +24,7 @@ from tests.service.conftest import (
     event_count,
     json_strings,
     make_user,
+    play,
     seat_user,
     start_game,
 )
@@ -128,6 +129,46 @@ def test_a_long_absence_lists_the_latest_events_and_says_there_are_more(circle_g
         assert [e["seq"] for e in short["events"]] == [3] and short["more"] is True
     finally:
         reads.SINCE_SHOWN = reads_limit
+
+
+def test_a_flipped_tile_is_outlined_and_told_too():
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start_game([ann, bob], seed="f11b" * 16)
+
+    def last_event() -> Event | None:
+        return Event.objects.filter(game=game).order_by("-seq").first()
+
+    def last_is_a_flip(state) -> bool:
+        last = last_event()
+        return last is not None and last.type == "flip"
+
+    def choose(actions: list[dict]) -> dict:
+        # a flip of a tile laid before this turn, whenever the rules allow one
+        last = last_event()
+        just_laid = last.payload.get("at") if last is not None else None
+        return next((a for a in actions if a["type"] == "flip" and a["at"] != just_laid),
+                    next((a for a in actions if a["type"] == "place"), actions[0]))
+
+    play(game, until=last_is_a_flip, choose=choose)
+    game.refresh_from_db()
+    flip = Event.objects.filter(game=game).order_by("-seq").first()
+    assert flip.type == "flip"
+    flipper = flip.payload["player"]
+    other = seat_user(game, 1 - flipper)
+    since = page_state(other, game)["since_last_move"]
+    told = [e for e in since["events"] if e["seq"] == flip.seq]
+    assert [e["text"] for e in told] == [describe_event(flip.payload, since_names(game))]
+    assert told[0]["text"].split(": ", 1)[1].startswith(f"flip {flip.payload['at'][0]},"
+                                                        f"{flip.payload['at'][1]} ")
+    # outlined, though no tile was laid there since
+    laid = [e["at"] for e in since["events"] if e["type"] == "place"]
+    assert flip.payload["at"] not in laid
+    assert flip.payload["at"] in since["tiles"]
+
+
+def since_names(game: Game) -> list[str]:
+    return [s.name for s in sorted((s for s in game.seats.all() if s.index is not None),
+                                   key=lambda s: s.index)]
 
 
 # ---------------------------------------------------------------- the score preview

@@ -20,7 +20,7 @@ from PIL import Image
 
 from engine import marram as engine
 from engine.marram.notation import format_action, parse_action
-from engine.marram.view import tile_view
+from engine.marram.view import face_view, tile_view
 from games.selectors import game_state_get
 from notifications import board_picture as bp
 from notifications import services as notes
@@ -122,6 +122,26 @@ def check_pixels(picture: Image.Image, state, seat: int) -> None:
         assert any(near(p, bp.OPEN_INK, 40) for p in label), pos  # the written position
 
 
+def check_hand(picture: Image.Image, state, seat: int) -> None:
+    """Below the board, each tile of the hand, front then back as printed: the
+    corners of each face show the terrain of its corner arcs."""
+    plan = bp.layout(state, seat)
+    hand = state.hands[seat]
+    assert hand
+    tile = bp.TILE_PX
+    insets = {0: (10, 10), 2: (90, 10), 4: (90, 90), 6: (10, 90)}
+    for i, tile_id in enumerate(hand):
+        for j, face in enumerate(("front", "back")):
+            left = bp.MARGIN + i * (2 * tile + bp.HAND_GAP + bp.HAND_SPACING) \
+                + j * (tile + bp.HAND_GAP)
+            terrain = face_view(state.config.catalogue[tile_id], face)["terrain"]
+            for arc, (ux, uy) in insets.items():
+                got = picture.getpixel((int(left + ux * tile / 100),
+                                        int(plan.hand_top + uy * tile / 100)))
+                expected = bp.GRASS if terrain[arc] == "G" else bp.SAND
+                assert near(got, expected), (tile_id, face, arc, got, expected)
+
+
 @pytest.fixture
 def game(users):
     """ann and bob a few turns in, ann to move."""
@@ -152,6 +172,7 @@ def test_a_your_turn_mail_shows_the_board_with_open_places_and_the_hand(game):
     # the hand is in the picture's words too
     assert all(t in html for t in state.hands[0])
     check_pixels(picture, state, 0)
+    check_hand(picture, state, 0)
 
 
 @pytest.mark.django_db
@@ -178,7 +199,9 @@ def test_the_answer_to_a_first_move_by_mail_gives_the_hand_moves_and_board_for_t
     moves = listed_moves(text)
     legal = {format_action(a) for a in engine.legal_actions(state)}
     assert moves and set(moves) <= legal, moves
-    check_pixels(shown_picture(html, images), state, 0)
+    picture = shown_picture(html, images)
+    check_pixels(picture, state, 0)
+    check_hand(picture, state, 0)
 
     # and the second move, from that answer, plays
     second = inbound_mail_handle(reply_bytes(
