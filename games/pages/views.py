@@ -180,6 +180,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 raise Invalid(too_often, code="throttled")
             if data["emails"] and (refused := throttles.check(throttles.InviteThrottle,
                                                                request)):
+                status = 429
                 raise Invalid(refused, code="throttled")
             # the game and its invitations: both, or neither
             game = services.game_create(user=request.user, variant=data["variant"],
