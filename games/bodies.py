@@ -46,12 +46,10 @@ def _refused(code: str, message: str, field: str | None) -> Invalid:
     return Invalid(message, code=code, **({"field": field} if field else {}))
 
 
-def json_parse(raw: bytes | str, *, field: str | None = None, limit: int | None = None,
-               nul_ok: bool = False) -> Any:
+def json_parse(raw: bytes | str, *, field: str | None = None, limit: int | None = None) -> Any:
     """The JSON document in ``raw`` (a body, or the query-string parameter ``field``),
     or a ServiceError naming the limit it crosses. A body over ``limit`` bytes is a
-    413; a parameter over its limit a 400. ``nul_ok`` takes NUL characters in
-    strings (a relayed mail, which the inbound path makes safe as the listener's)."""
+    413; a parameter over its limit a 400."""
     what = f"'{field}'" if field else "the body"
     if limit is not None and len(raw) > limit:
         if field:
@@ -63,7 +61,7 @@ def json_parse(raw: bytes | str, *, field: str | None = None, limit: int | None 
         if "depth" in str(e):  # orjson's own limit, far above ours
             raise _refused("too_deep", _too_deep(what), field) from None
         raise _refused("malformed_json", f"{what} is not valid JSON: {e}", field) from None
-    _check(data, what, field, nul_ok)
+    _check(data, what, field)
     return data
 
 
@@ -71,13 +69,13 @@ def _too_deep(what: str) -> str:
     return f"{what} nests arrays and objects more than {MAX_DEPTH} deep"
 
 
-def _check(data: Any, what: str, field: str | None, nul_ok: bool) -> None:
+def _check(data: Any, what: str, field: str | None) -> None:
     """Depth and NUL characters, walked without recursion."""
     stack: list[tuple[Any, int]] = [(data, 0)]
     while stack:
         value, depth = stack.pop()
         if isinstance(value, str):
-            if not nul_ok and "\x00" in value:
+            if "\x00" in value:
                 raise _refused("nul_character", f"{what} holds a NUL character (\\u0000): "
                                "no field takes one", field)
         elif isinstance(value, (dict, list)):

@@ -41,12 +41,11 @@ def mail_inbound(request: HttpRequest) -> JsonResponse:
         return _problem(403, "bad_secret",
                         f"send the shared secret in the {WEBHOOK_SECRET_HEADER} header")
     try:
-        data = json_parse(request.body, limit=settings.DATA_UPLOAD_MAX_MEMORY_SIZE,
-                          nul_ok=True)  # a mail's NULs are made safe as the listener's
+        data = json_parse(request.body, limit=settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
     except RequestDataTooBig:  # Django's own check, as request.body is read
         return _problem(413, "too_large",
                         f"the body is over {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes")
-    except ServiceError as e:  # not JSON, or too deep
+    except ServiceError as e:  # not JSON, too deep, a NUL character
         return _problem(e.status, e.code, e.message)
     if not isinstance(data, dict) or not all(isinstance(data.get(k), str) for k in WEBHOOK_FIELDS):
         return _problem(400, "invalid", f"the body needs the strings {', '.join(WEBHOOK_FIELDS)}")

@@ -6,7 +6,9 @@ from __future__ import annotations
 import contextlib
 import json
 import secrets
+import time
 from collections.abc import Callable, Iterator
+from types import SimpleNamespace
 from typing import Any
 from unittest import mock
 
@@ -18,7 +20,7 @@ from rest_framework.test import APIClient
 
 from engine import marram as engine
 from engine.marram import fairness
-from games import services
+from games import services, signin
 from games.auth import CachedTokenAuthentication
 from games.models import Event, Game, Seat
 from games.selectors import game_state_get, projection_of
@@ -49,6 +51,15 @@ def empty_caches():
     states.clear()
     CachedTokenAuthentication.forget_all()
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def steady_signin_clock(monkeypatch):
+    """The sign-in limits count in fixed windows (games.signin): a test that ran
+    across a window's end would see its counts start again. Their clock stands still
+    at 7.5 minutes past an hour, the middle of a 15-minute window (and of a minute)."""
+    still = int(time.time()) // 3600 * 3600 + 450
+    monkeypatch.setattr(signin, "time", SimpleNamespace(time=lambda: still))
 
 
 def make_user(name: str, *, staff: bool = False):

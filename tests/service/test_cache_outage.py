@@ -201,7 +201,7 @@ def test_the_counts_go_to_redis_and_go_on_in_memory_while_it_is_down(
     make_user("ann")
     wrong = [Client().post("/accounts/login/", {"username": "ann", "password": "x"}).status_code
              for _ in range(3)]
-    assert wrong == [400, 400, 429]  # two wrong passwords refused, then the limit
+    assert wrong == [400, 400, 429]  # a wrong password is a refused form (400), then the limit
     cache_redis.start()  # back, empty: it counts again
     assert sign_up("jo").status_code == 201
     assert "is back" in caplog.text

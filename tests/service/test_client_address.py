@@ -4,13 +4,16 @@ limits by writing the header itself."""
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import yaml
 from django.contrib.auth import get_user_model
 from django.test import Client, RequestFactory
 from rest_framework.test import APIClient
@@ -75,7 +78,7 @@ def test_a_client_writing_x_forwarded_for_is_still_counted_by_its_address(settin
     pages = [Client(REMOTE_ADDR="203.0.113.7", HTTP_X_FORWARDED_FOR=f"198.51.100.{n}").post(
         "/accounts/login/", {"username": f"user{n}", "password": "wrong"}).status_code
         for n in range(5)]
-    assert pages == [400, 400, 400, 429, 429]  # three wrong passwords refused, then the limit
+    assert pages == [400, 400, 400, 429, 429]  # three wrong passwords, then the limit
 
 
 @pytest.mark.django_db
@@ -137,3 +140,34 @@ def test_the_proxy_settings_are_checked_at_start():
     done = subprocess.run([sys.executable, "-c", "import marram_site.settings"], cwd=ROOT,
                           env=env, capture_output=True, text=True, timeout=60)
     assert "MARRAM_NUM_PROXIES is no longer read: set MARRAM_TRUSTED_PROXIES" in done.stderr
+
+
+def compose_default(value: str) -> str:
+    """A docker-compose value with nothing set in the environment: each
+    ``${NAME:-default}`` (nested too) is its default."""
+    inner = re.compile(r"\$\{[A-Z_]+:-([^${}]*)\}")
+    while inner.search(value):
+        value = inner.sub(r"\1", value)
+    assert "${" not in value, value
+    return value
+
+
+def test_docker_compose_believes_only_nginx(settings):
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    services = compose["services"]
+    trusted = compose_default(services["web"]["environment"]["MARRAM_TRUSTED_PROXIES"])
+    nginx = compose_default(services["nginx"]["networks"]["default"]["ipv4_address"])
+    [subnet] = [compose_default(c["subnet"])
+                for c in compose["networks"]["default"]["ipam"]["config"]]
+    assert trusted.split(",") == [nginx]  # nginx's own address, no network
+    assert ipaddress.ip_address(nginx) in ipaddress.ip_network(subnet)
+    assert "ports" not in services["web"]  # reached through nginx only
+    # what nginx forwards for a client that reached it through Docker's gateway
+    # (docker-proxy) and wrote its own X-Forwarded-For: counted as the gateway,
+    # not as whoever it claims to be; an outside client as itself
+    settings.MARRAM_TRUSTED_PROXIES = trusted.split(",")
+    gateway = str(next(ipaddress.ip_network(subnet).hosts()))
+    assert address(nginx, f"6.6.6.6, {gateway}") == gateway
+    assert address(nginx, "6.6.6.6, 203.0.113.9") == "203.0.113.9"
+    # and a request straight to gunicorn from inside the network proves nothing
+    assert address(gateway, "6.6.6.6") == gateway

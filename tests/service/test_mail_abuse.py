@@ -148,16 +148,29 @@ def test_nul_and_encoded_line_breaks_anywhere_are_read_not_errors(game):
 
 
 @pytest.mark.django_db
-def test_the_webhook_takes_a_nul_in_any_field_without_a_500(game, client, settings):
+def test_the_webhook_refuses_a_nul_in_any_field_and_reads_a_cr_lf_without_a_500(
+        game, client, settings):
     settings.MAIL_WEBHOOK_SECRET = "s3cret"
     player = seat_user(game, 0)
-    payload = {"recipient": reply_address(game.pk, 0, game.seq), "sender": "Ev\x00e <e@x.org>",
-               "message_id": "<w\x00@provider>", "text": "pa\x00ss\n", "subject": "a\r\nb"}
-    answer = client.post("/mail/inbound/", data=json.dumps(payload),
-                         content_type="application/json", HTTP_X_MARRAM_WEBHOOK_SECRET="s3cret")
+
+    def post(payload):
+        return client.post("/mail/inbound/", data=json.dumps(payload),
+                           content_type="application/json",
+                           HTTP_X_MARRAM_WEBHOOK_SECRET="s3cret")
+
+    payload = {"recipient": reply_address(game.pk, 0, game.seq), "sender": "Ev\r\ne <e@x.org>",
+               "message_id": "<w@provider>", "text": "pass\n", "subject": "a\r\nb"}
+    # a NUL anywhere: the webhook's JSON is refused as all JSON with one (a 400 the
+    # provider will not retry), before anything is stored or mailed
+    for field in ("sender", "message_id", "text", "subject"):
+        refused = post({**payload, field: payload[field][:2] + "\x00" + payload[field][2:]})
+        assert (refused.status_code, refused.json()["code"]) == (400, "nul_character")
+    assert not InboundMail.objects.exists() and refusals() == []
+    # CR/LF in the display name and the subject: read, and refused as a stranger's
+    answer = post(payload)
     assert answer.status_code == 200 and answer.json()["code"] == "wrong_sender"
     [refusal] = refusals()
-    assert refusal.user == player
+    assert refusal.user == player and "\n" not in refusal.subject
 
 
 @pytest.mark.parametrize("failure, code", [
