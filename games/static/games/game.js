@@ -416,7 +416,8 @@ async function loadClaims() {
   try {
     const resp = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
     const data = await resp.json().catch(() => ({}));
-    if (ticket !== claimsRequest) return;
+    // a move cancelled or sent meanwhile: its claims no longer apply
+    if (ticket !== claimsRequest || !ui.at) return;
     if (!resp.ok) {
       ui.claims = [];
       ui.claimsError = data.message || `the server answered ${resp.status}`;
@@ -424,7 +425,7 @@ async function loadClaims() {
       ui.claims = data.claims || [];
     }
   } catch (e) {
-    if (ticket !== claimsRequest) return;
+    if (ticket !== claimsRequest || !ui.at) return;
     ui.claims = [];
     ui.claimsError = "could not reach the server to list the claims";
   }
@@ -435,6 +436,7 @@ async function loadClaims() {
 /** What the move, with its claim, would score: asked of the server (the engine
  * plays it on a copy), never worked out here. */
 async function loadPreview() {
+  if (!ui.at) return; // no move chosen any more: nothing to preview
   const ticket = ++previewRequest;
   ui.preview = null;
   ui.previewError = null;
