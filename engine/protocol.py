@@ -143,6 +143,9 @@ class Task:
     """The same in a sentence, for pages and mail ("choose a tile to keep")."""
     detail: JSONObject = field(default_factory=dict)
     """Game-specific facts about it (Marram: ``{"move": 2}`` or ``{"creature": "fly"}``)."""
+    short: str = ""
+    """The task in a few words after "the game waits for Ann to" ("move"); the
+    kind when empty."""
 
     def to_json(self) -> JSONObject:
         return {"seat": self.seat, "kind": self.kind, "prompt": self.prompt,
@@ -306,6 +309,14 @@ class Game(Protocol[StateT, EventT]):
     event_types: tuple[str, ...]
     queries: Mapping[str, Query[StateT]]
     bot_policies: tuple[str, ...] = ("random",)
+    action_fields: Mapping[str, tuple[str, ...]] = {}
+    """The events a player may submit, by type, with every field each may have
+    (``"type"`` and ``"player"`` included): the platform refuses other types and
+    unknown fields before the fold. Empty: any of ``event_types`` but the chance
+    draws and timeouts, which are the server's."""
+    action_defaults: Mapping[str, JSONObject] = {}
+    """Fields filled in, by type, when a player's action leaves them out (Marram's
+    ``"claim": null``), so that the stored event is the record's."""
 
     # -- options and the start
 

@@ -16,7 +16,7 @@ from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.utils import encoders
 
-from engine import marram as engine
+from engine.errors import IllegalAction
 from games.errors import ServiceError
 
 
@@ -78,7 +78,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     """Every error answer is {"code", "message", ...} with the right status."""
     if isinstance(exc, ServiceError):
         return Response(exc.as_dict(), status=exc.status)
-    if isinstance(exc, engine.IllegalAction):
+    if isinstance(exc, IllegalAction):
         return Response(exc.as_dict(), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, RequestDataTooBig):  # Django's own check, as DRF reads request.body
         exc = RequestTooLarge(

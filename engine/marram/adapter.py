@@ -78,6 +78,15 @@ class Marram(Game[GameState, MarramEvent]):
     )
     event_types = game.EVENT_TYPES
     bot_policies = selfplay.POLICIES
+    action_fields = {
+        "place": ("type", "player", "tile", "face", "at", "rotation", "claim"),
+        "flip": ("type", "player", "at", "rotation", "claim"),
+        "pass": ("type", "player"),
+        "guess": ("type", "player", "creature", "hops"),
+        "resign": ("type", "player"),
+    }
+    action_defaults: Mapping[str, JSONObject] = {"place": {"claim": None},
+                                                 "flip": {"claim": None}}
 
     def __init__(self) -> None:
         self.queries: Mapping[str, Query[GameState]] = {
@@ -129,10 +138,11 @@ class Marram(Game[GameState, MarramEvent]):
             creature = wait["creature"]
             return Awaiting.seats(Task(
                 wait["player"], "guess", f"guess how many hops the {creature} makes before "
-                "it is caught, or that it escapes", {"creature": creature}))
+                "it is caught, or that it escapes", {"creature": creature},
+                f"guess the {creature}'s hops"))
         return Awaiting.seats(Task(
             wait["player"], "move", f"make move {wait['move']} of {MOVES_PER_TURN}: lay a "
-            "tile, flip one, or pass when no tile fits", {"move": wait["move"]}))
+            "tile, flip one, or pass when no tile fits", {"move": wait["move"]}, "move"))
 
     def legal_actions(self, state: GameState, seat: Seat) -> list[MarramEvent]:
         if seat not in self.awaiting(state).players:
@@ -167,7 +177,10 @@ class Marram(Game[GameState, MarramEvent]):
     # -- what people see
 
     def view(self, state: GameState, seat: Seat | None) -> JSONObject:
-        return view.player_view(state, seat)
+        seen = view.player_view(state, seat)
+        # row by row, the same however the game got there (as the API has always given it)
+        seen["board"].sort(key=lambda tile: (tile["at"][1], tile["at"][0]))
+        return cast(JSONObject, seen)
 
     def summary(self, state: GameState) -> JSONObject:
         return view.summary(state)

@@ -14,9 +14,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.paginator import Page, Paginator
 from django.db.models import (
     Case,
+    CharField,
     Count,
     F,
-    IntegerField,
     OuterRef,
     Q,
     QuerySet,
@@ -25,12 +25,19 @@ from django.db.models import (
     When,
 )
 from django.db.models.fields.json import KT
-from django.db.models.functions import Cast, Coalesce
+from django.db.models.functions import Cast, Coalesce, Concat
 from django.utils import timezone
 
-from engine.marram.notation import format_action
 from games.models import Event, Game, Seat
-from games.selectors import game_fairness, game_list, game_state_view, seat_index_of
+from games.selectors import (
+    awaited_seats,
+    game_fairness,
+    game_list,
+    game_state_get,
+    game_state_view,
+    rules_of,
+    seat_index_of,
+)
 from games.serializers import GameSerializer
 from notifications.clocks import clock_remaining
 from notifications.models import Clock, Vacation
@@ -119,10 +126,11 @@ def _last_event_at() -> Subquery:
 
 
 def _listed(game: Game, user: AbstractBaseUser) -> Listed:
-    awaiting = (game.projection or {}).get("awaiting") or {}
-    waiting_for = awaiting.get("player") if game.status == Game.Status.RUNNING else None
+    awaited = awaited_seats(game)
+    seat = seat_index_of(game, user)
+    waiting_for = seat if seat in awaited else (awaited[0] if awaited else None)
     since = getattr(game, "last_event_at", None) or game.started_at or game.created_at
-    return Listed(game, seat_index_of(game, user), waiting_for, since, user.pk)
+    return Listed(game, seat, waiting_for, since, user.pk)
 
 
 def _my_games_in_order(user: AbstractBaseUser) -> QuerySet[Game]:
@@ -135,9 +143,11 @@ def _my_games_in_order(user: AbstractBaseUser) -> QuerySet[Game]:
     return (
         game_list(user=user, which="mine")
         .annotate(last_event_at=_last_event_at(), my_seat=Subquery(seat),
-                  awaiting_seat=Cast(KT("projection__awaiting__player"), IntegerField()))
+                  waiting_for=KT("projection__waiting_for"),
+                  my_mark=Concat(Value("|"), Cast(Subquery(seat), CharField()), Value("|")))
         .annotate(since=Coalesce("last_event_at", "started_at", "created_at"),
-                  section=Case(When(running & Q(awaiting_seat=F("my_seat")), then=Value(0)),
+                  section=Case(When(running & Q(waiting_for__contains=F("my_mark")),
+                                    then=Value(0)),
                                When(running, then=Value(1)),
                                When(status=Game.Status.OPEN, then=Value(2)),
                                default=Value(3)))
@@ -169,7 +179,7 @@ def your_turn_count(user: AbstractBaseUser) -> int:
     rows = Seat.objects.filter(user=user, game__status=Game.Status.RUNNING).values_list(
         "index", "game__projection")
     return sum(1 for index, projection in rows
-               if ((projection or {}).get("awaiting") or {}).get("player") == index)
+               if index in ((projection or {}).get("to_act") or []))
 
 
 def listed(games, user: AbstractBaseUser) -> list[Listed]:
@@ -221,8 +231,10 @@ def clock_text(days_per_move: int, seconds_left: float | None, *,
     return f"{time_words(seconds_left)} left on the clock.{still} {rule}"
 
 
-def move_clock(game: Game, now: datetime | None = None) -> dict[str, Any] | None:
-    """The time left to the seat the game waits for, from its clock (kept by the
+def move_clock(game: Game, now: datetime | None = None,
+               user: AbstractBaseUser | None = None) -> dict[str, Any] | None:
+    """The time left to the seat the game waits for (the user's, when several are
+    awaited and theirs is one), from its clock (kept by the
     notifications app: a time bank per seat), and that in words (``text``); just
     the days per move when there is no clock yet. None for an untimed game or one
     that is not running."""
@@ -230,7 +242,10 @@ def move_clock(game: Game, now: datetime | None = None) -> dict[str, Any] | None
         return None
     answer: dict[str, Any] = {"days_per_move": game.days_per_move, "seconds_left": None,
                               "text": clock_text(game.days_per_move, None)}
-    seat = ((game.projection or {}).get("awaiting") or {}).get("player")
+    awaited = awaited_seats(game)
+    mine = next((s.index for s in game.seats.all() if s.user_id is not None
+                 and s.index in awaited and s.user_id == getattr(user, "pk", None)), None)
+    seat = mine if mine is not None else (awaited[0] if awaited else None)
     clock = Clock.objects.filter(game_id=game.pk, seat=seat).first() if seat is not None \
         else None
     if clock is None or clock.bank is None:
@@ -264,8 +279,8 @@ class ResignOutcome:
             return (f"If you resign, the game ends now and {self.others[0]} wins. "
                     "Your points stay on the score sheet.")
         others = f"{', '.join(self.others[:-1])} and {self.others[-1]}"
-        return ("If you resign, you cannot win and your tiles in hand are put aside; your "
-                f"points stay on the score sheet, and {others} play on without you.")
+        return ("If you resign, you cannot win; your points stay on the score sheet, and "
+                f"{others} play on without you.")
 
 
 def resign_outcome(game: Game, user: AbstractBaseUser) -> ResignOutcome | None:
@@ -280,14 +295,19 @@ def resign_outcome(game: Game, user: AbstractBaseUser) -> ResignOutcome | None:
 
 
 def last_move(game: Game, you: int | None) -> dict[str, Any] | None:
-    """The latest place or flip made by someone other than ``you``."""
-    rows = Event.objects.filter(game_id=game.pk, type__in=("place", "flip")).order_by(
+    """The latest action a player made (not the server's), by someone other than
+    ``you``: its event, and it in the notation."""
+    rules = rules_of(game)
+    rows = Event.objects.filter(game_id=game.pk, actor__isnull=False).order_by(
         "-seq").values_list("seq", "payload")[:8]
     for seq, payload in rows:
         if you is not None and payload.get("player") == you:
             continue
-        return {"seq": seq, "player": payload.get("player"), "type": payload.get("type"),
-                "at": payload.get("at"), "text": format_action(payload)}
+        try:
+            text = rules.format_action(payload)
+        except ValueError:  # NotationError: leaving, say, is not written in the notation
+            continue
+        return {**payload, "seq": seq, "text": text}
     return None
 
 
@@ -295,7 +315,7 @@ def page_state(game: Game, user: AbstractBaseUser) -> dict[str, Any]:
     """What the game page draws: the API's answer for the game (``GET
     /api/games/{id}/``) with the players' names, the faces of the tiles in hand,
     the move clock, the last move of another player and the status line."""
-    view = game_state_view(game, user, faces=True)
+    view = game_state_view(game, user)
     answer = {
         "game": GameSerializer(game).data,
         "seq": game.seq,
@@ -309,7 +329,12 @@ def page_state(game: Game, user: AbstractBaseUser) -> dict[str, Any]:
     if state is not None:
         state["players"] = answer["players"]
         answer["last_move"] = last_move(game, answer["you"])
-    answer["clock"] = move_clock(game)
+    if state is not None:
+        rules = rules_of(game)
+        answer["awaiting"] = game.projection.get("awaiting")
+        answer["tasks"] = [{**t.to_json(), "short": t.short or t.kind}
+                           for t in rules.awaiting(game_state_get(game)).tasks]
+    answer["clock"] = move_clock(game, user=user)
     answer["status_text"] = status_text(answer)
     return answer
 
@@ -335,15 +360,12 @@ def status_text(answer: dict[str, Any]) -> str:
         if len(winners) > 1:
             return f"Game over: {' and '.join(winners)} tie with {best} points."
         return f"Game over: {winners[0]} wins with {best} points." if winners else "Game over."
-    awaiting = state["awaiting"]
-    if awaiting["kind"] == "chance":
-        verb = "appear" if awaiting.get("event") == "appear" else "hop"
-        return f"Waiting for the {awaiting['creature']} to {verb}."
-    mine = answer.get("you") is not None and awaiting["player"] == answer["you"]
-    if awaiting["kind"] == "guess":
-        creature = awaiting["creature"]
-        return (f"Your turn: guess the {creature}'s hops." if mine else
-                f"Waiting for {names[awaiting['player']]} to guess the {creature}'s hops.")
-    move = awaiting.get("move", 1)
-    return (f"Your turn: move {move} of 2." if mine else
-            f"{names[awaiting['player']]} to play: move {move} of 2.")
+    awaiting = answer.get("awaiting") or {}
+    if awaiting.get("kind") == "chance":
+        return f"Waiting for chance to decide {awaiting['what']}."
+    tasks = answer.get("tasks") or []
+    you = answer.get("you")
+    mine = next((t for t in tasks if t["seat"] == you and you is not None), None)
+    if mine is not None:
+        return f"Your turn: {mine['short']} ({mine['prompt']})."
+    return " and ".join(f"{names[t['seat']]} to play: {t['short']}" for t in tasks) + "."

@@ -140,8 +140,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
                                                                request)):
                 raise Invalid(refused, code="throttled")
             # the game and its invitations: both, or neither
-            game = services.game_create(user=request.user, variant=data["variant"],
-                                        length=data["length"], seats=data["seats"],
+            game = services.game_create(user=request.user, game=data["game"],
+                                        options=data["options"], seats=data["seats"],
                                         days_per_move=data["days_per_move"],
                                         invite=data["emails"], url_for=invitation_url)
         except ServiceError as e:
