@@ -312,7 +312,7 @@ class GameClaims(APIView):
 
 
 class GameQuery(APIView):
-    """One of the game's named queries (Marram's claims, a score preview), asked
+    """One of the game's named queries (a score preview, say), asked
     by a seat of the running game with JSON arguments."""
 
     @extend_schema(request=QuerySerializer, responses={200: OpenApiTypes.OBJECT, 400: ERROR})

@@ -74,7 +74,7 @@ class Game(models.Model):
 
     @property
     def title(self) -> str:
-        """The game's title and its options' choices, in words ("Marram · Classic · Long game")."""
+        """The game's title and its options' choices, in words ("Title · Choice · Choice")."""
         try:
             rules = self.rules
         except registry.UnknownGame:

@@ -264,7 +264,7 @@ def not_your_turn(rules: AnyGame, state: Any) -> NotYourTurn:
 
 def game_query_get(game: Game, user: AbstractBaseUser | None, name: str,
                    args: dict[str, JSON]) -> JSON:
-    """One of the game's named queries (a page's score preview, Marram's claims),
+    """One of the game's named queries (a page's score preview, say),
     asked by a seat of the running game; IllegalAction if the rules refuse it."""
     if game.status == Game.Status.FINISHED:
         raise GameFinished("the game is over")

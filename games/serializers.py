@@ -108,7 +108,7 @@ class GameCreateSerializer(StrictSerializer):
 def _check_options(rules: Any, options: dict[str, Any], seats: int, inline: dict[str, Any]
                    ) -> None:
     """Refuse options the game does not declare, or a choice it does not offer, naming
-    the field as it came (``variant`` at the top level, ``options.variant`` inside);
+    the field as it came (an option's name at the top level, ``options.<name>`` inside);
     the old shape (options at the top level) names every option. What depends on
     several options is the service's to refuse (bad_config)."""
     def name(option: str) -> str:
@@ -177,8 +177,9 @@ class ActionSubmitSerializer(StrictSerializer):
         "with the first answer and changes nothing.",
     )
     action = ActionField(
-        help_text='e.g. {"type": "place", "tile": "T17", "face": "front", "at": [1, 0], '
-        '"rotation": 2, "claim": {"arc": 4}}; "player" is your seat and may be left out.'
+        help_text="One of the game's actions as its events write them (legal_actions in "
+        'GET the game lists them), such as {"type": "pass"}; "player" is your seat and '
+        "may be left out."
     )
 
     def validate_seq(self, value: Any) -> int:

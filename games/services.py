@@ -249,7 +249,9 @@ def player_types(rules: AnyGame, state: Any, seat: int) -> list[str]:
     actions now and of leaving (never a chance draw or a timeout: the server's)."""
     if rules.action_fields:
         return list(rules.action_fields)
-    found = [a["type"] for a in rules.legal_actions(state, seat)]
+    # every awaited seat's, so that acting out of turn is said so (not_your_turn)
+    found = [a["type"] for s in rules.awaiting(state).players
+             for a in rules.legal_actions(state, s)]
     found += [e["type"] for e in rules.resign(state, seat)]
     return list(dict.fromkeys(found))
 

@@ -161,7 +161,8 @@ ASGI_APPLICATION = "marram_site.asgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [],
+        # each game's UI folder (ui/<key>/templates): its board and move UI
+        "DIRS": sorted(BASE_DIR.glob("ui/*/templates")),
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [

@@ -148,7 +148,7 @@ def render_notification(n: Notification, now: datetime) -> None:
 
 
 def game_title(game: Game) -> str:
-    """The game's own title ("Marram"): mail names a game by it."""
+    """The game's own title: mail names a game by it."""
     return rules_of(game).title
 
 

@@ -299,7 +299,7 @@ def _cannot_be_cured(error: Exception) -> bool:
 
 
 def outbox_sweep(*, now: datetime | None = None, after: timedelta = SWEEP_AFTER) -> dict[str, int]:
-    """Enqueue the mails still pending and the fly draws still waiting (the games
+    """Enqueue the mails still pending and the chance draws still waiting (the games
     app's task): what a broker outage or a dead worker left behind. Safe to run at
     any time.
 

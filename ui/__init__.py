@@ -21,10 +21,13 @@ from typing import Any
 class GameUI:
     board_template: str = "games/board_generic.html"
     """The game page's board and move UI, included in the page's shell."""
-    script: str = ""
-    """The game's module for the page's client (a static path), beside the generic client."""
-    replay_template: str = "games/replay_generic.html"
-    """How the replay viewer draws one step of the game."""
+    script: str = "games/generic.js"
+    """The page's script (a static path): the game's module, on the generic client."""
+    stylesheets: tuple[str, ...] = ()
+    """The game's own style sheets (static paths)."""
+    action_texts: bool = True
+    """Whether the page's state lists each legal action in the notation (the generic
+    page's buttons); a game whose actions are many and drawn on a board says no."""
     mail_turn: Callable[[Any, Any, int], dict[str, Any]] | None = None
     """(rules, state, seat) -> what a turn mail shows besides the words: "hand",
     "moves" (actions in the notation) and "picture" (its "alt", "width", "height")."""

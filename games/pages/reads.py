@@ -5,6 +5,7 @@ order or the seed of a running game."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -41,6 +42,7 @@ from games.selectors import (
 from games.serializers import GameSerializer
 from notifications.clocks import clock_remaining
 from notifications.models import Clock, Vacation
+from ui import ui_for
 
 # ---------------------------------------------------------------- lists
 
@@ -311,9 +313,16 @@ def last_move(game: Game, you: int | None) -> dict[str, Any] | None:
     return None
 
 
+def _notation(rules: Any, action: dict[str, Any]) -> str:
+    try:
+        return rules.format_action(action)
+    except ValueError:  # NotationError: an action the notation does not write
+        return json.dumps(action)
+
+
 def page_state(game: Game, user: AbstractBaseUser) -> dict[str, Any]:
     """What the game page draws: the API's answer for the game (``GET
-    /api/games/{id}/``) with the players' names, the faces of the tiles in hand,
+    /api/games/{id}/``) with the players' names, what the game awaits of whom,
     the move clock, the last move of another player and the status line."""
     view = game_state_view(game, user)
     answer = {
@@ -334,6 +343,8 @@ def page_state(game: Game, user: AbstractBaseUser) -> dict[str, Any]:
         answer["awaiting"] = game.projection.get("awaiting")
         answer["tasks"] = [{**t.to_json(), "short": t.short or t.kind}
                            for t in rules.awaiting(game_state_get(game)).tasks]
+        if ui_for(game.game).action_texts:
+            answer["action_texts"] = [_notation(rules, a) for a in answer["legal_actions"]]
     answer["clock"] = move_clock(game, user=user)
     answer["status_text"] = status_text(answer)
     return answer
@@ -342,7 +353,7 @@ def page_state(game: Game, user: AbstractBaseUser) -> dict[str, Any]:
 def player_rows(answer: dict[str, Any]) -> list[dict[str, Any]]:
     """The players as the page first shows them (the script redraws them)."""
     names = answer["players"]
-    scores = (answer.get("state") or {}).get("scores") or [0] * len(names)
+    scores = answer["game"]["projection"].get("scores") or [0] * len(names)
     return [{"seat": i, "name": n, "letter": seat_letter(names, i), "score": scores[i],
              "you": i == answer.get("you")} for i, n in enumerate(names)]
 
@@ -354,9 +365,10 @@ def status_text(answer: dict[str, Any]) -> str:
     if state is None:
         return "The game has not started."
     names = answer["players"]
-    if state["finished"]:
-        winners = [names[w] for w in state["winners"]]
-        best = state["scores"][state["winners"][0]] if winners else 0
+    seen = answer["game"]["projection"]
+    if seen.get("finished"):
+        winners = [names[w] for w in seen["winners"]]
+        best = seen["scores"][seen["winners"][0]] if winners else 0
         if len(winners) > 1:
             return f"Game over: {' and '.join(winners)} tie with {best} points."
         return f"Game over: {winners[0]} wins with {best} points." if winners else "Game over."

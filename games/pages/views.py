@@ -26,6 +26,7 @@ from games.pages import reads, replay
 from games.selectors import game_get, game_list, invitation_links, seat_index_of
 from games.signals import game_viewed
 from notifications.emails import invitation_url
+from ui import ui_for
 
 # ---------------------------------------------------------------- plumbing
 
@@ -196,6 +197,7 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
     seated = any(s.user_id == request.user.pk for s in game.seats.all())
     return render(request, "games/game.html", {
         "game": game,
+        "ui": ui_for(game.game),
         "you": you,
         "seated": seated,
         "seats": sorted(game.seats.all(), key=lambda s: (s.index is None, s.index or 0)),

@@ -7,8 +7,9 @@ from ui.marram import mail
 
 UI = GameUI(
     board_template="marram/board.html",
-    script="marram/game.js",
-    replay_template="marram/replay_step.html",
+    script="games/game.js",
+    stylesheets=("games/board.css",),
+    action_texts=False,
     mail_turn=mail.turn_details,
     mail_picture=mail.picture,
 )

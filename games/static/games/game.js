@@ -11,17 +11,11 @@
 // -> claim -> confirm. Only the legal actions the server lists are ever offered.
 
 import { renderBoard, tokenSpot, wireZoomButtons } from "./board.js";
+import { createClient } from "./client.js";
 import { creatureLines, h, renderLog, renderPlayers, tileSvg } from "./panels.js";
 
 const root = document.getElementById("game");
-const cfg = {
-  stateUrl: root.dataset.stateUrl,
-  actionsUrl: root.dataset.actionsUrl,
-  claimsUrl: root.dataset.claimsUrl,
-  eventsUrl: root.dataset.eventsUrl,
-  pollMs: Number(root.dataset.pollMs) || 3000,
-};
-const csrfToken = document.querySelector('meta[name="csrf-token"]').content;
+const cfg = { claimsUrl: root.dataset.claimsUrl };
 const svg = document.getElementById("board");
 const els = {
   status: document.getElementById("turn-status"),
@@ -421,87 +415,29 @@ function cancelMove() {
 // ---------------------------------------------------------------------------
 // sending it
 
-function newKey() {
-  if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  b[6] = (b[6] & 0x0f) | 0x40;
-  b[8] = (b[8] & 0x3f) | 0x80;
-  const x = [...b].map((v) => v.toString(16).padStart(2, "0")).join("");
-  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
-}
-
-async function submit(action) {
-  if (ui.busy) return;
-  clearError();
-  ui.busy = true;
-  render();
-  const body = JSON.stringify({ seq: page.seq, idempotency_key: newKey(), action });
-  let resp = null;
-  // one retry with the same key if the network fails: the key makes it safe
-  for (let attempt = 0; attempt < 2 && resp === null; attempt++) {
-    try {
-      resp = await fetch(cfg.actionsUrl, {
-        method: "POST",
-        credentials: "same-origin",
-        headers: { "Content-Type": "application/json", Accept: "application/json",
-          "X-CSRFToken": csrfToken },
-        body,
-      });
-    } catch (e) {
-      resp = null;
-    }
-  }
-  if (resp === null) {
-    ui.busy = false;
+// sent by the generic client (client.js): idempotency key, one retry, stale seq
+const client = createClient({
+  root,
+  getPage: () => page,
+  onState: (data, keepPlace) => applyState(data, keepPlace),
+  onError: (text) => (text ? showError(text) : clearError()),
+  onBusy: (busy) => {
+    ui.busy = busy;
     render();
-    showError("Could not reach the server: check your connection and try again.");
-    return;
-  }
-  const data = await resp.json().catch(() => ({}));
-  if (resp.ok) {
-    ui = freshUi();
-    await reloadState(false);
+  },
+  onSent: () => {
     if (!userMoved) board.fit();
-    return;
-  }
-  ui.busy = false;
-  const message = data.message || data.detail || "";
-  if (resp.status === 409 && data.code === "stale_seq") {
-    await reloadState(true);
-    showError("The game moved on: refreshed. Check the board and make your move again.");
-  } else if (resp.status === 409) {
-    await reloadState(false);
-    showError(`That cannot be done now: ${message}`);
-  } else if (resp.status === 400) {
-    render();
-    showError(`That move is not allowed: ${message}`);
-  } else if (resp.status === 403) {
-    render();
-    showError(/csrf/i.test(message)
-      ? "Your session has expired: reload the page and sign in again."
-      : `You cannot do that: ${message}`);
-  } else {
-    render();
-    showError(`Something went wrong (${resp.status}): ${message || "please try again"}`);
-  }
+  },
+});
+
+function submit(action) {
+  return client.submit(action);
 }
 
 // ---------------------------------------------------------------------------
 // the state from the server
 
-async function reloadState(keepPlace) {
-  let data;
-  try {
-    const resp = await fetch(cfg.stateUrl, { credentials: "same-origin",
-      headers: { Accept: "application/json" } });
-    if (!resp.ok) throw new Error(String(resp.status));
-    data = await resp.json();
-  } catch (e) {
-    ui.busy = false;
-    render();
-    showError("Could not load the game from the server; it will try again shortly.");
-    return;
-  }
+function applyState(data, keepPlace) {
   const keep = keepPlace && ui.mode === "place" ? { tile: ui.tile, face: ui.face } : null;
   page = data;
   stateReadAt = Date.now();
@@ -511,34 +447,6 @@ async function reloadState(keepPlace) {
     ui = { ...ui, mode: "place", ...keep };
   }
   render();
-}
-
-let pollTimer = null;
-let polling = false;
-
-async function poll() {
-  if (document.hidden || polling || ui.busy || page.status === "finished") return;
-  polling = true;
-  try {
-    const resp = await fetch(`${cfg.eventsUrl}?since=${page.seq}`, {
-      credentials: "same-origin", headers: { Accept: "application/json" } });
-    if (resp.ok) {
-      const data = await resp.json();
-      if (data.seq !== page.seq && !ui.busy) await reloadState(true);
-    }
-  } catch (e) {
-    // the next poll tries again
-  } finally {
-    polling = false;
-  }
-}
-
-function startPolling() {
-  if (pollTimer) clearInterval(pollTimer);
-  pollTimer = setInterval(poll, cfg.pollMs);
-  document.addEventListener("visibilitychange", () => {
-    if (!document.hidden) poll();
-  });
 }
 
 // ---------------------------------------------------------------------------
@@ -861,6 +769,6 @@ document.addEventListener("keydown", (ev) => {
 });
 
 render();
-startPolling();
+client.startPolling();
 root.dataset.ready = "true";
-window.marramGame = { get page() { return page; }, get ui() { return ui; }, reload: () => reloadState(true) };
+window.marramGame = { get page() { return page; }, get ui() { return ui; }, reload: () => client.reload(true) };
