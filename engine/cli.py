@@ -89,7 +89,10 @@ def _selfplay(args: argparse.Namespace) -> int:
 
 def _games(args: argparse.Namespace) -> int:
     listed: list[JSON] = []
-    for game in registry.games():
+    games = registry.games()
+    key_width = max((len(g.key) for g in games), default=0)
+    title_width = max((len(g.title) for g in games), default=0)
+    for game in games:
         options: list[JSON] = [{"name": o.name, "label": o.label, "default": o.default,
                                 "choices": list(o.values())} for o in game.options_declared]
         listed.append({"key": game.key, "title": game.title, "format": game.record_format,
@@ -97,12 +100,13 @@ def _games(args: argparse.Namespace) -> int:
                        "seats": list(game.seat_counts), "options": options,
                        "bots": list(game.bot_policies)})
         if not args.json:
-            seats = "-".join(map(str, (min(game.seat_counts), max(game.seat_counts))))
+            low, high = min(game.seat_counts), max(game.seat_counts)
+            seats = str(low) if low == high else f"{low}-{high}"
             described = "; ".join(
                 f"{o.name}: " + ", ".join(f"{v}{'*' if v == o.default else ''}"
                                           for v in o.values())
                 for o in game.options_declared)
-            print(f"{game.key:<12} {game.title:<18} {game.record_format} "
+            print(f"{game.key:<{key_width}}  {game.title:<{title_width}}  {game.record_format} "
                   f"v{game.record_version}, {seats} players"
                   + (f"; {described}" if described else ""))
     if args.json:

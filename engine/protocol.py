@@ -54,7 +54,10 @@ register an instance in ``engine.registry``:
   spectator's; both strip every secret (deck orders, the seed, future draws,
   others' hidden choices) until the game is over. ``summary(state)`` is the
   ``python -m engine replay`` output of the game's note (always ``finished``,
-  ``winners`` and ``current_player``).
+  ``winners`` and ``current_player``). ``event_view(state, event, seat)`` is an
+  event of the log as that seat (or a spectator) may read it: a game whose
+  events carry a secret (Animals on Board's ``keep``) strips it there until the
+  game is over; by default events are public.
 - **Results**: ``projection(state)`` is the small ``Projection`` kept for lists
   (scores, whose turn, winners, finished), with ``better`` saying whether higher
   or lower scores win and ``cooperative`` for games everybody wins or loses
@@ -341,6 +344,14 @@ class Game(Protocol[StateT, EventT]):
 
     # -- events
 
+    def normalise_event(self, raw: Mapping[str, object]) -> JSONObject | None:
+        """The event as the store keeps it: every field checked, none but its own
+        kept, defaults filled in; an ``IllegalAction`` (with a ``field`` attribute
+        naming a wrong field, if it can) otherwise. The platform passes players'
+        actions and imported records through it. None (the default): the platform
+        checks actions against ``action_fields`` alone."""
+        return None
+
     def read_event(self, raw: object) -> EventT:
         """``raw`` as one of this game's events, its fields still unchecked."""
         if not isinstance(raw, dict):
@@ -384,6 +395,12 @@ class Game(Protocol[StateT, EventT]):
 
     def view(self, state: StateT, seat: Seat | None) -> JSONObject:
         ...
+
+    def event_view(self, state: StateT, event: EventT, seat: Seat | None) -> JSONObject:
+        """``event`` as ``seat`` (None: a spectator) may read it in the event list
+        of the game now in ``state``: what it must not know yet removed. By default
+        events are public and shown whole."""
+        return cast(JSONObject, dict(event))
 
     def summary(self, state: StateT) -> JSONObject:
         ...

@@ -12,6 +12,9 @@ from .protocol import AnyGame
 
 BUILTIN: tuple[str, ...] = (
     "engine.marram:GAME",
+    "engine.pond:GAME",
+    "engine.make_a_snake:GAME",
+    "engine.animals_on_board:GAME",
 )
 """``module:attribute`` of each game's object, in the order games are listed."""
 

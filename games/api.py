@@ -4,7 +4,6 @@ see ``exception_handler``."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -13,13 +12,17 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
+from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, IsAdminUser
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from games import selectors, services
+from games.bodies import MAX_QUERY_JSON, json_parse
 from games.errors import Invalid
 from games.models import Game
 from games.serializers import (
@@ -38,6 +41,7 @@ from games.serializers import (
     RecordImportSerializer,
     SignedUpSerializer,
     SignupSerializer,
+    StrictSerializer,
 )
 from games.signals import game_viewed
 from games.throttles import GameCreateThrottle
@@ -55,8 +59,8 @@ def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[st
 def _body(request: Request) -> Any:
     """The parsed body; an empty body reads as {}."""
     data = request.data
-    if data is None:
-        return {}
+    if data is None:  # the JSON document null, which no endpoint takes
+        raise Invalid("the body is null: send a JSON object, or no body", code="invalid")
     return data.dict() if hasattr(data, "dict") else data  # an empty body is a QueryDict
 
 
@@ -101,12 +105,47 @@ class Signup(APIView):
         )
 
 
+class CredentialsSerializer(StrictSerializer, AuthTokenSerializer):
+    # DRF's check of a username and password, refusing fields it does not know.
+    token = None  # an answer's field, not the request's
+
+
+# DRF's token endpoint, reading JSON within bounds as every endpoint does (DRF's
+# own view reads forms too, and JSON with no limit on its depth).
+class TokenObtain(ObtainAuthToken):
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
+    renderer_classes = api_settings.DEFAULT_RENDERER_CLASSES
+    serializer_class = CredentialsSerializer
+
+    @extend_schema(
+        request=CredentialsSerializer,
+        responses={200: inline_serializer("TokenAnswer", {"token": serializers.CharField()}),
+                   400: ERROR},
+        description="Your token, the same at every call, for the header "
+        "`Authorization: Token <token>`.",
+    )
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().post(request, *args, **kwargs)
+
+
 # ---------------------------------------------------------------- games
 
 
 class GamePage(PageNumberPagination):
     page_size = 50
     invalid_page_message = "there is no page {page_number} of this list: {message}"
+
+
+GAME_PAGE = inline_serializer(
+    "GamePage",
+    {
+        "count": serializers.IntegerField(help_text="Games in the whole list."),
+        "next": serializers.URLField(allow_null=True, help_text="The next page, if any."),
+        "previous": serializers.URLField(allow_null=True,
+                                         help_text="The page before, if any."),
+        "results": GameSerializer(many=True, help_text="This page's games, newest first."),
+    },
+)
 
 
 class GameList(APIView):
@@ -121,7 +160,8 @@ class GameList(APIView):
                              "finished: games that are over"),
             OpenApiParameter("page", int),
         ],
-        responses=GameSerializer(many=True),
+        responses={200: GAME_PAGE, 400: ERROR, 404: ERROR},
+        operation_id="games_list",
     )
     def get(self, request: Request) -> Response:
         query = _valid(GameListQuerySerializer, request.query_params.dict())
@@ -297,11 +337,7 @@ class GameClaims(APIView):
         raw = request.query_params.get("action")
         if raw is None:
             raise Invalid("give the move as ?action=<json>", field="action")
-        try:
-            action = json.loads(raw)
-        except ValueError:
-            raise Invalid("'action' is not valid JSON", field="action",
-                          code="malformed_json") from None
+        action = json_parse(raw, field="action", limit=MAX_QUERY_JSON)
         data = _valid(ClaimsSerializer, {"action": action})
         return self._answer(request, game_id, data["action"])
 
@@ -334,10 +370,29 @@ class GameKinds(APIView):
         return Response({"games": selectors.game_kinds()})
 
 
+class GameScorePreview(GameClaims):
+    """What a place or flip you are about to make (with its claim) would score, for
+    whom and why: ``{action, awards: [{seat, points, feature, kind}], gains (by
+    seat), scores (after it), completed ({kind: count}), ends_game}``. Asked as the
+    claims are: GET with ?action=<json>, or POST {action}."""
+
+    def _answer(self, request: Request, game_id: int, action: dict[str, Any]) -> Response:
+        preview = selectors.game_preview_get(selectors.game_get(game_id), request.user, action)
+        return Response({"action": action, **preview})
+
+
 class GameEvents(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("since", int, description="First seq to list")],
-        responses=EventSerializer(many=True),
+        responses={
+            200: inline_serializer("GameEvents", {
+                "seq": serializers.IntegerField(help_text="The game's seq: events so far."),
+                "events": EventSerializer(many=True, help_text="The events from 'since' on."),
+            }),
+            400: ERROR,
+            404: ERROR,
+        },
+        operation_id="games_events_list",
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.game_get(game_id)

@@ -8,15 +8,20 @@ A token deleted (or a user deactivated) is refused by every process within
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections import OrderedDict
 
 from django.conf import settings
+from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 
 TOKEN_CACHE_SECONDS = getattr(settings, "TOKEN_CACHE_SECONDS", 30)
 TOKEN_CACHE_SIZE = 4096
+# What DRF's tokens look like (40 hex digits), loosely: anything else is refused
+# without a query (PostgreSQL refuses a NUL character in one).
+TOKEN_SHAPE = re.compile(r"[0-9A-Za-z]{1,40}")
 
 
 class CachedTokenAuthentication(TokenAuthentication):
@@ -24,6 +29,8 @@ class CachedTokenAuthentication(TokenAuthentication):
     _lock = threading.Lock()
 
     def authenticate_credentials(self, key: str):
+        if not TOKEN_SHAPE.fullmatch(key):
+            raise exceptions.AuthenticationFailed("Invalid token.")
         now = time.monotonic()
         with self._lock:
             hit = self._seen.get(key)

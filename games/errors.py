@@ -77,3 +77,17 @@ class StaleSeq(Conflict):
 
 class GameFinished(Conflict):
     code = "game_finished"
+
+
+class TryLater(ServiceError):
+    """Refused for now, not for good: too many tries (429) or too busy (503). The
+    answer carries ``retry_after`` (seconds) as its Retry-After header."""
+
+    status = 429
+    code = "throttled"
+
+    def __init__(self, message: str, *, retry_after: int, status: int = 429,
+                 code: str | None = None) -> None:
+        super().__init__(message, code=code)
+        self.status = status
+        self.retry_after = max(int(retry_after), 1)

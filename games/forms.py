@@ -119,6 +119,14 @@ class GameCreateForm(forms.Form):
         ordered = {"game": self.fields.pop("game"), **options}
         self.fields = {**ordered, **self.fields}
 
+    @staticmethod
+    def field_names() -> list[str]:
+        """Every option field of every registered game, and the default game's
+        options by their bare names (the form's old shape)."""
+        games = registry.games()
+        return [*(option_field_name(g.key, o.name) for g in games for o in g.options_declared),
+                *(o.name for o in registry.default().options_declared)]
+
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         key = data.get("game")

@@ -17,7 +17,8 @@ from rest_framework.response import Response
 from rest_framework.utils import encoders
 
 from engine.errors import IllegalAction
-from games.errors import ServiceError
+from games.bodies import json_parse
+from games.errors import ServiceError, TryLater
 
 
 class RequestTooLarge(exceptions.APIException):
@@ -27,8 +28,9 @@ class RequestTooLarge(exceptions.APIException):
 
 
 class BoundedJSONParser(JSONParser):
-    """JSON, refused with a 413 beyond DATA_UPLOAD_MAX_MEMORY_SIZE (which Django
-    applies to forms but not to a body read as a stream)."""
+    """JSON read by games.bodies.json_parse, refused with a 413 beyond
+    DATA_UPLOAD_MAX_MEMORY_SIZE (which Django applies to forms but not to a body
+    read as a stream)."""
 
     def parse(self, stream, media_type=None, parser_context=None):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
@@ -43,10 +45,7 @@ class BoundedJSONParser(JSONParser):
         raw = stream.read(limit + 1)
         if len(raw) > limit:
             raise too_large
-        try:
-            return json.loads(raw.decode("utf-8"))
-        except (ValueError, RecursionError) as exc:
-            raise exceptions.ParseError(f"the body is not valid JSON: {exc}") from None
+        return json_parse(raw)  # depth and NUL characters bounded too
 
 
 class FastJSONRenderer(renderers.JSONRenderer):
@@ -74,10 +73,28 @@ def _first_problem(detail: Any, path: str = "") -> tuple[str, str]:
     return path, str(detail)
 
 
+MAX_MESSAGE = 200
+
+
+def _cut(detail: Any) -> Any:
+    """A validation error's detail with each message cut short: DRF quotes the
+    value refused, which may be huge."""
+    if isinstance(detail, dict):
+        return {key: _cut(value) for key, value in detail.items()}
+    if isinstance(detail, list):
+        return [_cut(item) for item in detail]
+    text = str(detail)
+    if len(text) <= MAX_MESSAGE:
+        return detail
+    return exceptions.ErrorDetail(text[:MAX_MESSAGE - 3] + "...",
+                                  code=getattr(detail, "code", None))
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Every error answer is {"code", "message", ...} with the right status."""
     if isinstance(exc, ServiceError):
-        return Response(exc.as_dict(), status=exc.status)
+        retry = {"Retry-After": str(exc.retry_after)} if isinstance(exc, TryLater) else None
+        return Response(exc.as_dict(), status=exc.status, headers=retry)
     if isinstance(exc, IllegalAction):
         return Response(exc.as_dict(), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, RequestDataTooBig):  # Django's own check, as DRF reads request.body
@@ -89,6 +106,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if response is None:
         return None
     if isinstance(exc, exceptions.ValidationError):
+        exc.detail = _cut(exc.detail)
         field, message = _first_problem(exc.detail)
         codes = exc.get_codes()
         unknown = "unknown_field" in json.dumps(codes)

@@ -8,6 +8,9 @@ projection of the latest state), both rebuildable from the events.
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -117,6 +120,18 @@ class Seat(models.Model):
         return f"{self.name} in game {self.game_id} (seat {self.index})"
 
 
+class InvitationQuerySet(models.QuerySet):
+    # What secrets.token_urlsafe makes (games.services.game_invite), up to the column's
+    # length: anything else finds nothing without asking PostgreSQL, which refuses a
+    # NUL character in a query.
+    TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+    def with_token(self, token: Any) -> InvitationQuerySet:
+        if not isinstance(token, str) or not self.TOKEN.fullmatch(token):
+            return self.none()
+        return self.filter(token=token)
+
+
 class Invitation(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
     email = models.EmailField(blank=True, help_text="Empty for an invitation by link.")
@@ -133,6 +148,8 @@ class Invitation(models.Model):
         blank=True,
     )
     accepted_at = models.DateTimeField(null=True, blank=True)
+
+    objects = InvitationQuerySet.as_manager()
 
     def __str__(self) -> str:
         return f"Invitation to game {self.game_id} for {self.email or 'a link'}"

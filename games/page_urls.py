@@ -1,6 +1,5 @@
 """The web pages, mounted at the site root (the API lives under /api/)."""
 
-from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from games.pages import accounts, views
@@ -10,10 +9,9 @@ app_name = "pages"
 urlpatterns = [
     path("", views.home, name="home"),
     path("accounts/signup/", views.signup, name="signup"),
-    path("accounts/login/", auth_views.LoginView.as_view(
+    path("accounts/login/", views.login_view(
         next_page="pages:my-games", redirect_authenticated_user=True), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(next_page="pages:home"),
-         name="logout"),
+    path("accounts/logout/", views.logout_view(next_page="pages:home"), name="logout"),
     path("accounts/email/", accounts.email_change, name="email-change"),
     path("accounts/password/", accounts.PasswordChangeView.as_view(), name="password-change"),
     path("accounts/password/changed/", accounts.PasswordChangeDoneView.as_view(),
@@ -40,4 +38,5 @@ urlpatterns = [
     path("games/<int:game_id>/replay/steps.json", views.game_replay_steps,
          name="replay-steps"),
     path("invitations/<str:token>/", views.invitation, name="invitation"),
+    path("rules/<slug:game>/", views.rules, name="rules"),
 ]

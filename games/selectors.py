@@ -5,7 +5,7 @@ a future draw out of a game that is still running."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
@@ -17,9 +17,11 @@ from engine.errors import IllegalAction
 from engine.protocol import JSON, AnyGame, Awaiting, query
 from engine.replay import Replay, replay_events
 from games import rawsql
-from games.errors import Conflict, Forbidden, GameFinished, NotFound, NotYourTurn
+from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound, NotYourTurn
 from games.models import Event, Game, Invitation, Seat
 from games.state_cache import states
+
+T = TypeVar("T")
 
 # ---------------------------------------------------------------- state
 
@@ -271,21 +273,43 @@ def game_query_get(game: Game, user: AbstractBaseUser | None, name: str,
     you = seat_index_of(game, user)
     if you is None:
         raise Forbidden("you have no seat in this game", code="not_a_player")
-    action = args.get("action")
-    if isinstance(action, dict) and action.get("player", you) != you:
-        raise Forbidden(f"you play seat {you}", code="not_your_seat")
     rules = rules_of(game)
+    action = args.get("action")
+    if isinstance(action, dict):  # a move about to be made: read as a submission is
+        if action.get("player", you) != you:
+            raise Forbidden(f"you play seat {you}", code="not_your_seat")
+        try:
+            normal = rules.normalise_event({**action, "player": you})
+        except IllegalAction as e:
+            field = getattr(e, "field", None)
+            raise Invalid(e.message, code=e.code,
+                          **({"field": f"action.{field}"} if field else {})) from None
+        args = {**args, "action": normal if normal is not None else {**action, "player": you}}
     state = game_state_get(game)
     try:
         return query(rules, state, name, you, args)
     except IllegalAction as refused:
         if refused.code == "not_your_turn":  # said with the player's name, as moves say it
             raise not_your_turn(rules, state) from None
+        if refused.code == "bad_query":  # the request's fault: a 400 like any bad input
+            raise Invalid(refused.message) from None
         raise
 
 
+def game_claims_get(game: Game, user: AbstractBaseUser, action: dict[str, Any]) -> JSON:
+    """The game's ``claims`` query for the user's move about to be made (the API's
+    /claims/, as it was asked before queries had names)."""
+    return game_query_get(game, user, "claims", {"action": action})
+
+
+def game_preview_get(game: Game, user: AbstractBaseUser, action: dict[str, Any]) -> JSON:
+    """The game's ``score_preview`` query for the user's move about to be made (the
+    API's /preview/)."""
+    return game_query_get(game, user, "score_preview", {"action": action})
+
+
 def invitation_get(token: str) -> Invitation:
-    invitation = Invitation.objects.filter(token=token).select_related("game").first()
+    invitation = Invitation.objects.with_token(token).select_related("game").first()
     if invitation is None:
         raise NotFound("there is no such invitation: ask for a new link")
     return invitation

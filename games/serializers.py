@@ -9,6 +9,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from engine import registry
@@ -16,7 +17,8 @@ from games.models import Event, Game, Seat
 
 
 class StrictSerializer(serializers.Serializer):
-    """A serializer that names and refuses any field it does not define."""
+    """A serializer that names and refuses any field it does not define, and takes
+    only a string for a text field (DRF would read 12 as "12")."""
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, dict):
@@ -26,6 +28,12 @@ class StrictSerializer(serializers.Serializer):
                     {name: ["unknown field: this endpoint does not take it"] for name in unknown},
                     code="unknown_field",
                 )
+            not_text = [name for name, f in self.fields.items()
+                        if isinstance(f, serializers.CharField) and name in data
+                        and data[name] is not None and not isinstance(data[name], str)]
+            if not_text:
+                raise serializers.ValidationError({name: ["must be a string"]
+                                                   for name in not_text})
         return super().to_internal_value(data)
 
 
@@ -153,6 +161,43 @@ class InviteSerializer(StrictSerializer):
     )
 
 
+def _int(low: int, high: int) -> dict[str, Any]:
+    return {"type": "integer", "minimum": low, "maximum": high}
+
+
+# The shape of an action, for the schema: each type takes some of these fields
+# (engine.actions defines which), and the rules judge the values.
+ACTION_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": 'e.g. {"type": "place", "tile": "T17", "face": "front", "at": [1, 0], '
+    '"rotation": 2, "claim": {"arc": 4}}',
+
+    "properties": {
+        "type": {"type": "string", "enum": ["place", "flip", "pass", "guess", "resign"]},
+        "player": {**_int(0, 3), "description": "Your seat; may be left out."},
+        "tile": {"type": "string", "maxLength": 64, "description": "place: a tile in your hand"},
+        "face": {"type": "string", "enum": ["front", "back"]},
+        "at": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2,
+               "description": "place, flip: the position [x, y]"},
+        "rotation": _int(0, 3),
+        "claim": {
+            "type": "object", "nullable": True, "additionalProperties": False,
+            "description": 'place, flip: {"arc": 0-7} for a patch or {"side": 0-3} for a '
+            "beast (see /claims/), or null",
+            "properties": {"arc": _int(0, 7), "side": _int(0, 3),
+                           "token": {"type": "string", "enum": ["boot", "pitchfork"]}},
+        },
+        "creature": {"type": "string", "enum": ["fly", "frog"]},
+        "hops": {"oneOf": [{"type": "integer", "minimum": 1},
+                           {"type": "string", "enum": ["escape"]}],
+                 "description": "guess: hops, or escape"},
+    },
+    "required": ["type"],
+    "additionalProperties": False,
+}
+
+
+@extend_schema_field(ACTION_SCHEMA)
 class ActionField(serializers.JSONField):
     """An action object; its fields are checked by the service and the engine."""
 

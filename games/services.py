@@ -23,7 +23,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from engine import fairness, registry
-from engine.errors import BadOptions
+from engine.errors import BadOptions, IllegalAction, RecordError
 from engine.protocol import AnyGame, read_options
 from engine.replay import apply, read_record, replay_events
 from games import rawsql
@@ -243,6 +243,12 @@ def game_timeout(
         return app.result()
 
 
+def _shown(value: Any) -> str:
+    """A client's value quoted in a message, cut short: it may be huge."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def player_types(rules: AnyGame, state: Any, seat: int) -> list[str]:
     """The event types the seat may submit now: those the rules declare
     (``action_fields``); for a game that declares none, the types of its legal
@@ -266,13 +272,19 @@ def _normalise_action(rules: AnyGame, action: Any, seat: int,
     kind = action.get("type")
     fields = rules.action_fields
     kinds = kinds if kinds is not None else list(fields)
-    if kind not in kinds:
+    if not isinstance(kind, str) or kind not in kinds:
         raise Invalid(
-            f"'action.type' must be one of {', '.join(kinds)}, got {kind!r}",
+            f"'action.type' must be one of {', '.join(kinds)}, got {_shown(kind)}",
             code="not_a_player_action",
             field="action.type",
         )
-    unknown = sorted(set(action) - set(fields[kind])) if fields else []
+    try:  # the rules' own reading: exactly the fields they define, nothing stripped
+        normal = rules.normalise_event({**action, "player": seat})
+    except IllegalAction as e:
+        field = getattr(e, "field", None)
+        raise Invalid(e.message, code=e.code,
+                      **({"field": f"action.{field}"} if field else {})) from None
+    unknown = sorted(set(action) - set(fields[kind])) if fields and normal is None else []
     if unknown:
         raise Invalid(
             f"unknown field(s) in a {kind} action: {', '.join(unknown)}; a {kind} has "
@@ -283,9 +295,11 @@ def _normalise_action(rules: AnyGame, action: Any, seat: int,
     player = action.get("player", seat)
     if player != seat:
         raise Forbidden(
-            f"you play seat {seat}, not {player!r}: leave 'player' out or send {seat}",
+            f"you play seat {seat}, not {_shown(player)}: leave 'player' out or send {seat}",
             code="not_your_seat",
         )
+    if normal is not None:
+        return dict(normal)
     event = {k: action[k] for k in (fields[kind] if fields else action) if k in action}
     event["player"] = seat
     for name, value in rules.action_defaults.get(kind, {}).items():
@@ -494,7 +508,7 @@ def game_join(*, game: Game | int, user: AbstractBaseUser, token: str | None = N
         game = _lock(game)
         invitation = None
         if token is not None:
-            invitation = Invitation.objects.filter(game=game, token=token).first()
+            invitation = Invitation.objects.with_token(token).filter(game=game).first()
             if invitation is None:
                 raise NotFound("this invitation does not exist for this game", code="bad_token")
             if invitation.accepted_by_id not in (None, user.pk):
@@ -518,7 +532,7 @@ def game_join(*, game: Game | int, user: AbstractBaseUser, token: str | None = N
 
 
 def invitation_accept(*, token: str, user: AbstractBaseUser) -> Game:
-    invitation = Invitation.objects.filter(token=token).first()
+    invitation = Invitation.objects.with_token(token).first()
     if invitation is None:
         raise NotFound("there is no such invitation", code="bad_token")
     return game_join(game=invitation.game_id, user=user, token=token)
@@ -659,6 +673,20 @@ def _own_types(rules: AnyGame, start: Any, events: list[Any]) -> set[str]:
     return set(rules.event_types) - drawn - timeouts
 
 
+def _record_events(rules: AnyGame, events: list[Any]) -> list[Any]:
+    """A record's events as the store keeps them (the rules' normalise_event);
+    RecordError for one with a field its type does not have, as for a move
+    (nothing is stripped)."""
+    normal = []
+    for i, event in enumerate(events):
+        try:
+            kept = rules.normalise_event(event) if isinstance(event, Mapping) else None
+        except IllegalAction as e:
+            raise RecordError(f"event {i}: {e.message}") from None
+        normal.append(event if kept is None else kept)
+    return normal
+
+
 def _import_accounts(accounts: Any, names: list[str]) -> dict[str, AbstractBaseUser]:
     """The accounts an import links players to: ``accounts`` maps a player's name
     in the record to a username here. A name alone links nothing: the same name on
@@ -699,6 +727,7 @@ def game_import(*, record: Any, user: AbstractBaseUser,
     try:
         parsed = read_record(record)
         rules = parsed.game
+        events = _record_events(rules, parsed.events)
         seed, published = fairness.seed_from_record(record)
         problems = fairness.verify(rules, record, seed, published)
     except ValueError as e:  # RecordError, or a seed that is not hex
@@ -708,7 +737,7 @@ def game_import(*, record: Any, user: AbstractBaseUser,
         raise Invalid("the record does not follow from its seed", code="unfair_record",
                       problems=problems)
     start = rules.start(parsed.config)
-    replay = replay_events(rules, start, parsed.events)
+    replay = replay_events(rules, start, events)
     if replay.error is not None:  # verify reports it too; kept for a clear message
         raise Invalid("the record does not replay", code="bad_record",
                       problems=[f"event {replay.error_index}: {replay.error.message}"])
@@ -722,7 +751,7 @@ def game_import(*, record: Any, user: AbstractBaseUser,
     seat_users = [users.get(name) for name in names]
     projection = projection_of(rules, state)
     # a player's own events are linked to their account; the server's are nobody's
-    own = _own_types(rules, start, parsed.events)
+    own = _own_types(rules, start, events)
     with transaction.atomic():
         game = Game.objects.create(
             game=rules.key,
@@ -736,7 +765,7 @@ def game_import(*, record: Any, user: AbstractBaseUser,
             seed=seed,
             commitment=published,
             config=rules.config(start),
-            seq=len(parsed.events),
+            seq=len(events),
             projection=projection,
         )
         for index, name in enumerate(names):
@@ -751,6 +780,6 @@ def game_import(*, record: Any, user: AbstractBaseUser,
                 actor=seat_users[event["player"]]
                 if event["type"] in own and isinstance(event.get("player"), int) else None,
             )
-            for i, event in enumerate(parsed.events)
+            for i, event in enumerate(events)
         )
     return game

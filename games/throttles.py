@@ -3,21 +3,42 @@ invitations or start games: DRF throttles counted in the default cache (Redis in
 production, so that every worker counts the same requests).
 
 The rates are ``settings.MARRAM_THROTTLE_RATES`` ({scope: "20/hour"}, None for no
-limit), read at each request so that tests can lower them. A refusal is a 429
-whose message says what was refused and when to try again, with a Retry-After.
+limit), read at each request so that tests can lower them. A rate's period may
+carry a count ("10/15m": ten in fifteen minutes). A refusal is a 429 whose message
+says what was refused and when to try again, with a Retry-After.
+
+Addresses are those of ``games.addresses.client_address`` (X-Forwarded-For only
+from the trusted proxies), an IPv6 client counted by its /64.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from django.conf import settings
 from rest_framework import exceptions
 from rest_framework.throttling import SimpleRateThrottle
 
+from games.addresses import address_group, client_address
 
-def _in_words(seconds: int) -> str:
+UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+RATE = re.compile(r"(\d+)/(\d*)\s*([smhd])[a-z]*")
+
+
+def parse_rate(rate: str | None) -> tuple[int | None, int | None]:
+    """ "20/hour" -> (20, 3600); "10/15m" -> (10, 900); None -> no limit."""
+    if rate is None:
+        return None, None
+    found = RATE.fullmatch(rate.strip())
+    if found is None:
+        raise ValueError(f"{rate!r} is not a rate: write it as 20/hour or 10/15m")
+    count, periods, unit = found.groups()
+    return int(count), int(periods or 1) * UNITS[unit]
+
+
+def in_words(seconds: int) -> str:
     if seconds >= 90:
         return f"{round(seconds / 60)} minutes"
     return f"{seconds} second{'s' if seconds != 1 else ''}"
@@ -29,19 +50,27 @@ class _Throttle(SimpleRateThrottle):
     def get_rate(self) -> str | None:
         return settings.MARRAM_THROTTLE_RATES.get(self.scope)
 
+    def parse_rate(self, rate: str | None) -> tuple[int | None, int | None]:
+        return parse_rate(rate)
+
+    def get_ident(self, request: Any) -> str:
+        # DRF's own reading trusts X-Forwarded-For from anyone (with NUM_PROXIES unset,
+        # the whole header): the site reads it in one place, from its proxies only.
+        return address_group(client_address(request))
+
     def allow_request(self, request: Any, view: Any) -> bool:
         if super().allow_request(request, view):
             return True
         # DRF's own refusal says only "Request was throttled": say what, and when
         # to try again (in words, and in the Retry-After header DRF adds from .wait).
         wait = max(math.ceil(self.wait() or 1), 1)
-        refused = exceptions.Throttled(detail=f"{self.refusal}: try again in {_in_words(wait)}")
+        refused = exceptions.Throttled(detail=f"{self.refusal}: try again in {in_words(wait)}")
         refused.wait = wait
         raise refused
 
 
 class _PerAddress(_Throttle):
-    """Counted per client address (behind proxies: see REST_FRAMEWORK NUM_PROXIES)."""
+    """Counted per client address."""
 
     def get_cache_key(self, request: Any, view: Any) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

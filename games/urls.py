@@ -1,7 +1,6 @@
 """The games API, mounted under /api/."""
 
 from django.urls import path
-from rest_framework.authtoken.views import ObtainAuthToken
 
 from games import api
 from games.throttles import InviteThrottle, SignupThrottle, TokenThrottle
@@ -11,7 +10,7 @@ urlpatterns = [
     # Throttled: accounts and tokens per address, invitations per player.
     path("auth/signup/", api.Signup.as_view(throttle_classes=[SignupThrottle]),
          name="api-signup"),
-    path("auth/token/", ObtainAuthToken.as_view(throttle_classes=[TokenThrottle]),
+    path("auth/token/", api.TokenObtain.as_view(throttle_classes=[TokenThrottle]),
          name="api-token"),
     path("games/", api.GameList.as_view(), name="api-games"),
     path("games/import/", api.GameImport.as_view(), name="api-game-import"),
@@ -26,6 +25,8 @@ urlpatterns = [
     path("games/<int:game_id>/query/<str:name>/", api.GameQuery.as_view(),
          name="api-game-query"),
     path("games/kinds/", api.GameKinds.as_view(), name="api-game-kinds"),
+    path("games/<int:game_id>/preview/", api.GameScorePreview.as_view(),
+         name="api-game-preview"),
     path("games/<int:game_id>/events/", api.GameEvents.as_view(), name="api-game-events"),
     path("games/<int:game_id>/record/", api.GameRecord.as_view(), name="api-game-record"),
     path("invitations/<str:token>/", api.InvitationDetail.as_view(), name="api-invitation"),

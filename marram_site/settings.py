@@ -19,11 +19,22 @@ Environment variables:
   worker (the broken connection is then dropped); on, every request pays a round
   trip for that.
 - ``REDIS_URL``: Celery's broker; without it tasks run eagerly.
-- ``CACHE_URL``: a Redis database for the cache (the API's throttle counts), e.g.
-  ``redis://redis:6379/1``; without it each process counts on its own.
-- ``MARRAM_NUM_PROXIES``: how many proxies in front of the server append to
-  X-Forwarded-For (1 in production, 0 otherwise); the throttles count per address.
   ``CELERY_TASK_ALWAYS_EAGER`` overrides that choice either way.
+- ``CACHE_URL``: a Redis database for the cache (the throttles' counts), e.g.
+  ``redis://redis:6379/1``; without it each process counts on its own. While that
+  Redis cannot be reached, nothing fails: each process counts in its own memory
+  (so the limits hold per process) and tries Redis again every few seconds.
+- ``MARRAM_TRUSTED_PROXIES``: comma-separated addresses or networks of the proxies
+  in front of the server (e.g. ``172.16.0.0/12`` for a compose network, or
+  ``10.0.0.5``); empty by default. Only a connection from one of them may say
+  through X-Forwarded-For whom it forwards; every other client is its connection's
+  own address. The throttles count per client address (``games.addresses``).
+- ``MARRAM_PASSWORD_HASHING_SLOTS`` (1), ``MARRAM_PASSWORD_HASHING_WAIT`` (0
+  seconds): how many password hashes a process computes at once, and how long a
+  request waits for its turn before a 503 with Retry-After (``games.passwords``).
+  A waiting request holds a thread as surely as a hashing one: under guessing from
+  many addresses, waiting a second kept the ping of benchmarks/signin_bench.py at
+  seconds, not waiting at milliseconds.
 - ``EMAIL_BACKEND``, ``EMAIL_HOST``, ``EMAIL_PORT``, ``EMAIL_HOST_USER``,
   ``EMAIL_HOST_PASSWORD``, ``EMAIL_USE_TLS``, ``EMAIL_USE_SSL``,
   ``DEFAULT_FROM_EMAIL``, ``SERVER_EMAIL``, ``EMAIL_TIMEOUT``: outgoing mail;
@@ -49,11 +60,14 @@ Environment variables:
 - ``DJANGO_LOG_LEVEL``: level of the console log, ``INFO`` by default.
 """
 
+import ipaddress
 import os
 from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+
+from marram_site.cache import redis_cache
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -81,6 +95,16 @@ def env_int(name: str, default: int) -> int:
         return int(raw)
     except ValueError:
         raise ImproperlyConfigured(f"{name}={raw!r} is not an integer") from None
+
+
+def env_float(name: str, default: float) -> float:
+    raw = env_str(name)
+    if not raw:
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a number") from None
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
@@ -149,6 +173,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "games.signin.SigninMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -199,12 +224,38 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Auth ---------------------------------------------------------------------
 
+# Failed password checks are limited per account and per address, and hashing is
+# bounded per process: see games.signin and games.passwords.
+AUTHENTICATION_BACKENDS = ["games.signin.ThrottledModelBackend"]
+PASSWORD_HASHERS = [
+    "games.passwords.PBKDF2PasswordHasher",
+    "games.passwords.PBKDF2SHA1PasswordHasher",
+    "games.passwords.Argon2PasswordHasher",
+    "games.passwords.BCryptSHA256PasswordHasher",
+    "games.passwords.ScryptPasswordHasher",
+]
+MARRAM_PASSWORD_HASHING_SLOTS = env_int("MARRAM_PASSWORD_HASHING_SLOTS", 1)
+MARRAM_PASSWORD_HASHING_WAIT = env_float("MARRAM_PASSWORD_HASHING_WAIT", 0.0)
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    {"NAME": "games.passwords.MaximumLengthValidator"},
 ]
+
+# Whose X-Forwarded-For to believe (games.addresses.client_address).
+MARRAM_TRUSTED_PROXIES = env_list("MARRAM_TRUSTED_PROXIES", [])
+for _proxy in MARRAM_TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"MARRAM_TRUSTED_PROXIES: {_proxy!r} is not an address or a network") from None
+if env_str("MARRAM_NUM_PROXIES"):
+    raise ImproperlyConfigured(
+        "MARRAM_NUM_PROXIES is no longer read: set MARRAM_TRUSTED_PROXIES to the addresses "
+        "(or networks) of the proxies in front of the server")
 
 # --- Internationalisation -----------------------------------------------------
 
@@ -254,14 +305,14 @@ REST_FRAMEWORK = {
     ],
     # Every error is {"code", "message", ...}; see games.http.exception_handler.
     "EXCEPTION_HANDLER": "games.http.exception_handler",
-    # The throttles count per client address: the last of this many X-Forwarded-For
-    # entries (0: the connection's own address). One proxy in front in production.
-    "NUM_PROXIES": env_int("MARRAM_NUM_PROXIES", 1 if PRODUCTION else 0),
 }
 # How often (see games.throttles): per address for accounts and tokens, per player
-# for invitations and new games; None for no limit.
-MARRAM_THROTTLE_RATES = {"signup": "20/hour", "token": "20/hour", "invite": "30/hour",
-                         "game_create": "30/hour"}
+# for invitations and new games; failed password checks per address and per
+# account (see games.signin); None for no limit.
+MARRAM_THROTTLE_RATES = {
+    "signup": "20/hour", "token": "20/hour", "invite": "30/hour", "game_create": "30/hour",
+    "signin_address": "30/15m", "signin_account": "10/15m",
+}
 # How many games one player may have started that still wait for players: the
 # lobby lists every open game, so one account must not be able to fill it.
 MARRAM_MAX_OPEN_GAMES = env_int("MARRAM_MAX_OPEN_GAMES", 20)
@@ -302,10 +353,12 @@ CONTENT_SECURITY_POLICY = {
 # --- Cache --------------------------------------------------------------------
 
 # The throttles' counts. Shared by every process with CACHE_URL (a Redis database
-# of its own, apart from Celery's queue); in-process memory otherwise.
+# of its own, apart from Celery's queue); in-process memory otherwise. With Redis
+# down the requests that count go on, counted in each process's memory meanwhile
+# (marram_site.cache).
 CACHE_URL = env_str("CACHE_URL")
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    "default": redis_cache(CACHE_URL)
     if CACHE_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
 }

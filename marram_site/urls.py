@@ -8,6 +8,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from games.pages.views import login_view, logout_view
 from marram_site.csp import csp_update
 from marram_site.views import favicon, healthz
 
@@ -16,11 +17,18 @@ from marram_site.views import favicon, healthz
 api_docs = csp_update(img_src="'self' data:")(SpectacularSwaggerSplitView.as_view(
     url_name="api-schema", template_name="games/api_docs.html"))
 
+handler404 = "marram_site.views.not_found"
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("games.urls")),
-    # Sign in and out of the browsable API (session auth).
-    path("api/auth/", include("rest_framework.urls")),
+    # Sign in and out of the browsable API (session auth): DRF's pages, reading
+    # their forms as the site's own do.
+    path("api/auth/", include(([
+        path("login/", login_view("submit", template_name="rest_framework/login.html"),
+             name="login"),
+        path("logout/", logout_view(), name="logout"),
+    ], "rest_framework"))),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", api_docs, name="api-docs"),
     path("healthz", healthz, name="healthz"),

@@ -2,6 +2,7 @@
 
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from django.views.decorators.http import require_GET, require_safe
 
 from marram_site.favicon import favicon_ico
@@ -22,3 +23,11 @@ def favicon(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(favicon_ico(), content_type="image/x-icon")
     response["Cache-Control"] = "public, max-age=86400"
     return response
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """A URL that matches nothing: under /api/ the API's own {"code", "message"}."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"code": "not_found", "message": "there is no such endpoint or "
+                             "object here: see /api/docs/"}, status=404)
+    return defaults.page_not_found(request, exception)

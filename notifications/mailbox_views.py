@@ -15,6 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from games.bodies import form_post
 from games.errors import NotFound, ServiceError
 from notifications import board_mail, mailbox
 from notifications.models import InboundMail, Notification
@@ -67,6 +68,7 @@ def mail_list(request: HttpRequest) -> HttpResponse:
 
 @_inbox_page
 @require_http_methods(["GET", "POST"])
+@form_post("to", "subject", "text")
 def mail_reply(request: HttpRequest, mail_id: int) -> HttpResponse:
     mail = _mail_or_404(request, mail_id)
     if request.method == "GET":

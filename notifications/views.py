@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import hmac
-import json
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
+from games.bodies import form_post, json_parse
 from games.errors import ServiceError
 from notifications import clocks, inbound, services, signing
 from notifications.forms import PolicyForm, VacationForm
@@ -40,9 +41,13 @@ def mail_inbound(request: HttpRequest) -> JsonResponse:
         return _problem(403, "bad_secret",
                         f"send the shared secret in the {WEBHOOK_SECRET_HEADER} header")
     try:
-        data = json.loads(request.body)
-    except ValueError:
-        return _problem(400, "malformed_json", "the body is not valid JSON")
+        data = json_parse(request.body, limit=settings.DATA_UPLOAD_MAX_MEMORY_SIZE,
+                          nul_ok=True)  # a mail's NULs are made safe as the listener's
+    except RequestDataTooBig:  # Django's own check, as request.body is read
+        return _problem(413, "too_large",
+                        f"the body is over {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes")
+    except ServiceError as e:  # not JSON, or too deep
+        return _problem(e.status, e.code, e.message)
     if not isinstance(data, dict) or not all(isinstance(data.get(k), str) for k in WEBHOOK_FIELDS):
         return _problem(400, "invalid", f"the body needs the strings {', '.join(WEBHOOK_FIELDS)}")
     result = inbound.inbound_reply_handle(
@@ -57,11 +62,15 @@ def mail_inbound(request: HttpRequest) -> JsonResponse:
 # (RFC 8058) posts without a CSRF token.
 @csrf_exempt
 @require_http_methods(["GET", "POST"])
+@form_post("List-Unsubscribe")  # RFC 8058's one-click body: List-Unsubscribe=One-Click
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     """GET asks to confirm; POST turns all mail off. No sign-in needed."""
     if signing.unsubscribe_token_read(token) is None:
         return render(request, "notifications/unsubscribe.html", {"invalid": True}, status=400)
     if request.method == "POST":
+        if request.POST.get("List-Unsubscribe", "One-Click") != "One-Click":  # RFC 8058
+            return render(request, "games/refused.html", {"message": "A one-click "
+                          "unsubscribe posts List-Unsubscribe=One-Click."}, status=400)
         user = services.mail_unsubscribe(token=token)
         return render(request, "notifications/unsubscribe.html", {"done": True, "who": user})
     return render(request, "notifications/unsubscribe.html", {"token": token})
@@ -69,6 +78,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@form_post("action", "policy", "days")
 def mail_settings(request: HttpRequest) -> HttpResponse:
     user, now = request.user, timezone.now()
     current = mail_settings_get(user)
@@ -96,6 +106,8 @@ def mail_settings(request: HttpRequest) -> HttpResponse:
                 clocks.vacation_stop(user=user)
                 messages.success(request, "Welcome back: your clocks run again.")
                 return redirect("notifications:settings")
+            else:
+                messages.error(request, "Nothing was changed: choose a policy or a vacation.")
         except ServiceError as error:
             messages.error(request, error.message[:1].upper() + error.message[1:] + ".")
     left = clocks.vacation_left(user, on=now)
@@ -106,4 +118,4 @@ def mail_settings(request: HttpRequest) -> HttpResponse:
         "vacation_days_left": round(left.total_seconds() / 86400, 1),
         "allowance": current.vacation_days_per_year,
         "recent": notifications_recent(user),
-    })
+    }, status=400 if request.method == "POST" else 200)  # a post shown again was refused

@@ -28,6 +28,11 @@ class GameUI:
     action_texts: bool = True
     """Whether the page's state lists each legal action in the notation (the generic
     page's buttons); a game whose actions are many and drawn on a board says no."""
+    page_extras: Callable[[Any, Any, int | None, list[str]], dict[str, Any]] | None = None
+    """(game, state, seat, names) -> what the game page's state carries besides
+    the generic (Marram: what happened since the player's last move, the standings)."""
+    rules_page: Callable[[], tuple[str, dict[str, Any]]] | None = None
+    """() -> the template and context of the game's rules page (/rules/<key>/)."""
     mail_turn: Callable[[Any, Any, int], dict[str, Any]] | None = None
     """(rules, state, seat) -> what a turn mail shows besides the words: "hand",
     "moves" (actions in the notation) and "picture" (its "alt", "width", "height")."""

@@ -24,7 +24,7 @@ from ..protocol import (
     Task,
     TurnMail,
 )
-from . import actions, board, game, notation, selfplay, view
+from . import actions, board, game, notation, preview, selfplay, view
 from .catalogue import standard
 from .events import MarramEvent, Pass, Resign, Timeout
 from .record import FORMAT, VERSION, config_from_json, config_to_json
@@ -117,6 +117,9 @@ class Marram(Game[GameState, MarramEvent]):
 
     # -- events
 
+    def normalise_event(self, raw: Mapping[str, object]) -> JSONObject:
+        return cast(JSONObject, actions.normalise_event(dict(raw)))
+
     def fold(self, state: GameState, event: MarramEvent) -> GameState:
         game.step(state, event)
         return state
@@ -204,11 +207,9 @@ class Marram(Game[GameState, MarramEvent]):
         """What a move (``{"action": ...}``, claim included) would score at once:
         the points each seat gains and the awards, as the score log writes them."""
         action = _action_arg(args, seat)
-        if action.get("type") not in ("place", "flip", "pass", "guess"):
-            raise IllegalAction("bad_query", "a preview is of a place, flip, pass or guess")
-        after = self.fold(state.copy(), self.read_event(action))
-        return {"gains": [a - b for a, b in zip(after.scores, state.scores, strict=True)],
-                "awards": cast(JSON, after.log[len(state.log):])}
+        if action.get("type") not in ("place", "flip"):
+            raise IllegalAction("bad_query", "score previews go with a place or a flip")
+        return cast(JSON, preview.score_preview(state, self.read_event(action)))
 
     # -- words
 

@@ -22,7 +22,7 @@ from .rules import (
     MOVES_PER_TURN,
     rules_for,
 )
-from .scoring import completed_value, describe, is_regular, majority, unfinished_value
+from .scoring import completed_value, describe, feature_kind, majority, unfinished_value
 from .state import Creature, GameConfig, GameState, Placed
 from .types import Pos, Seat
 
@@ -260,8 +260,7 @@ def _after_move(state: GameState, seat: Seat, pos: Pos, placed: Placed, claim: A
     done = [r for r in roots if feats.roots[r].complete]
     for r in done:
         f = feats.own(r)  # scoring sends its tokens home
-        kind = (f.btype if is_regular(f) else "freak") if f.beast else \
-            ("grass" if f.terrain == "G" else "sand")
+        kind = feature_kind(f)
         state.completed[kind] = state.completed.get(kind, 0) + 1
         _score(state, f, completed_value(f, state.rules.patch))
     if state.rules.beasts_leave:
@@ -290,10 +289,11 @@ def _score(state: GameState, f: Feature, value: int, final: bool = False) -> Non
     """Award a feature to its majority and send its tokens home (unless ``final``:
     then ``f`` is only read; otherwise it must be the state's own, Features.own)."""
     counts = f.holders(state.players)
-    for s in majority(counts):
+    for s in majority(counts) if value else ():  # a feature worth nothing is no award
         state.scores[s] += value
         state.log.append({"seat": s, "points": value, "feature": describe(f),
-                          "unfinished": final, "event": state.events})
+                          "kind": feature_kind(f), "unfinished": final,
+                          "event": state.events})
     if final:
         return
     token = "pitchfork" if f.beast and state.rules.pitchforks_for_beasts else "boot"
@@ -482,7 +482,7 @@ def _settle(state: GameState, c: Creature, outcome: int | str) -> None:
         state.scores[seat] += points
         what = "escaped" if outcome == "escape" else f"was eaten after {outcome} hops"
         state.log.append({"seat": seat, "points": points, "feature": f"the {c.name} {what}",
-                          "unfinished": False, "event": state.events})
+                          "kind": c.name, "unfinished": False, "event": state.events})
 
 
 # ---------------------------------------------------------------- the end

@@ -23,6 +23,13 @@ def is_regular(f: Feature) -> bool:
     return False
 
 
+def feature_kind(f: Feature) -> str:
+    """What a feature counts as once completed: grass, sand, blue, orange, worm or freak."""
+    if f.beast:
+        return f.btype if is_regular(f) else "freak"
+    return "grass" if f.terrain == "G" else "sand"
+
+
 def completed_value(f: Feature, patch: PatchValues) -> int:
     if f.beast:
         return BEAST_SEGMENT_VALUE[f.btype] * f.size if is_regular(f) else FREAK_VALUE
@@ -38,7 +45,7 @@ def unfinished_value(f: Feature) -> int:
 
 def describe(f: Feature) -> str:
     if f.beast:
-        shape = "" if is_regular(f) else "freak "
+        shape = "freak " if f.complete and not is_regular(f) else ""  # unfinished: not yet
         return f"{shape}{f.kind_name()} of {f.size} segment{'s' * (f.size != 1)}"
     items = [f"{n} {k}" for n, k in ((f.gold, "gold"), (f.silver, "silver"),
                                       (f.flower, "flower")) if n]

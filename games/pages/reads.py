@@ -323,7 +323,9 @@ def _notation(rules: Any, action: dict[str, Any]) -> str:
 def page_state(game: Game, user: AbstractBaseUser) -> dict[str, Any]:
     """What the game page draws: the API's answer for the game (``GET
     /api/games/{id}/``) with the players' names, what the game awaits of whom,
-    the move clock, the last move of another player and the status line."""
+    the move clock, the last move of another player, what the game's UI adds
+    (ui.GameUI.page_extras), the status line, and how many games wait for the
+    user (the header's badge)."""
     view = game_state_view(game, user)
     answer = {
         "game": GameSerializer(game).data,
@@ -340,13 +342,19 @@ def page_state(game: Game, user: AbstractBaseUser) -> dict[str, Any]:
         answer["last_move"] = last_move(game, answer["you"])
     if state is not None:
         rules = rules_of(game)
+        engine_state = game_state_get(game)
         answer["awaiting"] = game.projection.get("awaiting")
         answer["tasks"] = [{**t.to_json(), "short": t.short or t.kind}
-                           for t in rules.awaiting(game_state_get(game)).tasks]
-        if ui_for(game.game).action_texts:
+                           for t in rules.awaiting(engine_state).tasks]
+        game_ui = ui_for(game.game)
+        if game_ui.action_texts:
             answer["action_texts"] = [_notation(rules, a) for a in answer["legal_actions"]]
+        if game_ui.page_extras is not None:
+            answer.update(game_ui.page_extras(game, engine_state, answer["you"],
+                                              answer["players"]))
     answer["clock"] = move_clock(game, user=user)
     answer["status_text"] = status_text(answer)
+    answer["your_turn_count"] = your_turn_count(user)
     return answer
 
 

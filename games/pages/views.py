@@ -10,6 +10,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import InvalidPage
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -18,11 +19,13 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from engine import registry
 from games import services, throttles
+from games.bodies import form_post
 from games.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 from games.forms import GameCreateForm, InviteForm, SignUpForm
 from games.models import Game, Invitation
-from games.pages import reads, replay
+from games.pages import pictures, reads, replay
 from games.selectors import game_get, game_list, invitation_links, seat_index_of
 from games.signals import game_viewed
 from notifications.emails import invitation_url
@@ -67,9 +70,12 @@ def _sentence(message: str) -> str:
 
 
 def _attempt(request: HttpRequest, action: Callable[[], Any], done: str) -> bool:
-    """Run a service; say what happened as a message either way."""
+    """Run a service; say what happened as a message either way (a game or an
+    invitation that does not exist is a 404 page)."""
     try:
         action()
+    except NotFound as e:
+        raise Http404(e.message) from None
     except ServiceError as e:
         messages.error(request, _sentence(e.message))
         return False
@@ -93,9 +99,21 @@ def _next_page(request: HttpRequest) -> str | None:
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     count = reads.your_turn_count(request.user)
-    return render(request, "games/home.html", {"your_turn_count": count})
+    return render(request, "games/home.html", {"your_turn_count": count,
+                                               "picture": pictures.picture("home")})
 
 
+@require_GET
+def rules(request: HttpRequest, game: str) -> HttpResponse:
+    """The game's rules in the project's own words, as its UI folder gives them."""
+    page = ui_for(game).rules_page if game in {g.key for g in registry.games()} else None
+    if page is None:
+        raise Http404(f"there are no rules here for {game!r}")
+    template, context = page()
+    return render(request, template, context)
+
+
+@form_post("username", "email", "password1", "password2", "next")
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("pages:my-games")
@@ -107,14 +125,32 @@ def signup(request: HttpRequest) -> HttpResponse:
         return render(request, "registration/signup.html", context, status=429)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend="games.signin.ThrottledModelBackend")
         if next_page:  # where the visitor was going: an invitation, say
             messages.success(request, f"Welcome, {user.get_username()}.")
             return redirect(next_page)
         messages.success(request, f"Welcome, {user.get_username()}: find a game in the lobby "
                          "or start one.")
         return redirect("pages:lobby")
-    return render(request, "registration/signup.html", context)
+    return render(request, "registration/signup.html", context,
+                  status=400 if form.is_bound else 200)
+
+
+class LoginView(auth_views.LoginView):
+    """Django's sign-in; a refused one is a 400, the form shown again with why."""
+
+    def form_invalid(self, form: Any) -> HttpResponse:
+        return self.render_to_response(self.get_context_data(form=form), status=400)
+
+
+def login_view(*fields: str, **options: Any) -> Callable[..., HttpResponse]:
+    """The sign-in page (the site's, or the browsable API's with its template and
+    its named submit button in ``fields``)."""
+    return form_post("username", "password", "next", *fields)(LoginView.as_view(**options))
+
+
+def logout_view(**options: Any) -> Callable[..., HttpResponse]:
+    return form_post()(auth_views.LogoutView.as_view(**options))
 
 
 # ---------------------------------------------------------------- lists
@@ -128,9 +164,10 @@ def _no_such_page(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+@form_post("game", "seats", "days_per_move", "emails", more=GameCreateForm.field_names)
 def lobby(request: HttpRequest) -> HttpResponse:
     form = GameCreateForm(request.POST or None)
-    status = 200
+    status = 400 if form.is_bound else 200  # a form shown again has been refused
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -139,6 +176,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 raise Invalid(too_often, code="throttled")
             if data["emails"] and (refused := throttles.check(throttles.InviteThrottle,
                                                                request)):
+                status = 429
                 raise Invalid(refused, code="throttled")
             # the game and its invitations: both, or neither
             game = services.game_create(user=request.user, game=data["game"],
@@ -190,7 +228,11 @@ def finished_games(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = _game_or_404(game_id)
+    return _game_page(request, _game_or_404(game_id), InviteForm())
+
+
+def _game_page(request: HttpRequest, game: Game, invite_form: InviteForm,
+               status: int = 200) -> HttpResponse:
     game_viewed.send(sender=Game, game=game, user=request.user)
     you = seat_index_of(game, request.user)
     state = reads.page_state(game, request.user) if game.is_started else None
@@ -204,13 +246,13 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
         "page_state": state,
         "status": state["status_text"] if state else None,
         "player_rows": reads.player_rows(state) if state else [],
-        "invite_form": InviteForm(),
+        "invite_form": invite_form,
         "invite_links": [invitation_url(i.token)
                          for i in invitation_links(game, request.user)]
         if seated and game.status == Game.Status.OPEN else [],
         "can_replay": _may_replay(game, request.user),
         "resign": reads.resign_outcome(game, request.user),
-    })
+    }, status=status)
 
 
 @_json_read
@@ -224,6 +266,7 @@ def game_state(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@form_post()
 def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
     def join() -> None:
         joined = services.game_join(game=game_id, user=request.user)
@@ -236,6 +279,7 @@ def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@form_post()
 def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
     if _attempt(request, lambda: services.game_leave(game=game_id, user=request.user),
                 "You left the game."):
@@ -245,12 +289,11 @@ def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@form_post("emails")
 def game_invite(request: HttpRequest, game_id: int) -> HttpResponse:
     form = InviteForm(request.POST)
-    if not form.is_valid():
-        for error in form.errors.get("emails", []):
-            messages.error(request, error)
-        return redirect("pages:game", game_id)
+    if not form.is_valid():  # the game page again, with the addresses and what is wrong
+        return _game_page(request, _game_or_404(game_id), form, status=400)
     emails = form.cleaned_data["emails"]
     if refused := throttles.check(throttles.InviteThrottle, request):
         messages.error(request, _sentence(refused))
@@ -263,6 +306,7 @@ def game_invite(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@form_post()
 def game_invite_link(request: HttpRequest, game_id: int) -> HttpResponse:
     """A link to pass on (no address): it gives its seat to whoever takes it first."""
     if refused := throttles.check(throttles.InviteThrottle, request):
@@ -276,6 +320,7 @@ def game_invite_link(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@form_post()
 def game_resign(request: HttpRequest, game_id: int) -> HttpResponse:
     """GET asks to confirm, saying what resigning does in this game; POST resigns."""
     game = _game_or_404(game_id)
@@ -300,8 +345,10 @@ def game_resign(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @login_required
+@form_post()
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
-    found = Invitation.objects.filter(token=token).select_related("game", "created_by").first()
+    found = Invitation.objects.with_token(token).select_related(
+        "game", "created_by").first()
     if found is None:
         raise Http404("there is no such invitation")
     if request.method == "POST":

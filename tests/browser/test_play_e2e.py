@@ -165,10 +165,13 @@ def test_two_players_play_a_classic_game_by_clicks(visitors, live_server, artifa
                             f'[data-y="{place["at"][1]}"] g.token')
     assert stored(game).board[tuple(place["at"])].token is not None
     assert tokens.count() == 1
-    # bob's page follows by itself (polling), with ann's move outlined
+    # bob's page follows by itself (polling), with both of ann's moves outlined: the
+    # flipped tile and the laid one (everything since bob's own last move)
     assert_page_agrees(b.page, game)
     assert "Your turn" in b.page.text_content("#turn-status")
-    assert b.page.locator("svg#board g.last-move").count() == 1
+    outlined = b.page.eval_on_selector_all(
+        "svg#board g.last-move", "els => els.map(e => [+e.dataset.x, +e.dataset.y])")
+    assert sorted(outlined) == sorted([flip["at"], place["at"]])
     a.page.screenshot(path=str(artifacts_dir / "desktop-after-ann.png"))
 
     # 3. bob, on his phone, lays two tiles: the first with a claim, the second without

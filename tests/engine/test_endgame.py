@@ -103,8 +103,9 @@ TIE_CIRCLE = {
 }
 
 
-def test_short_game_tie_at_the_target():
-    # Classic short, three players (target 60); p2 lets its turns go by
+def tie_circle_before_its_last_corner():
+    """Classic short, three players (target 60); p2 lets its turns go by. p0 and p1
+    hold a boot each on the gold circle; p0 holds SW, its last corner, at (1, 1)."""
     s = game(TIE_CIRCLE, [["NW", "SW"], ["F7", "F8", "NE"], []], rest=["F9", "F10", "SE"],
              length="short")
     s = place(s, 0, "NW", (1, 0), claim={"arc": 4})
@@ -116,7 +117,11 @@ def test_short_game_tie_at_the_target():
     s = place(s, 0, "F10", (-1, 0))
     s = place(s, 1, "SE", (2, 1), claim={"arc": 0})  # a separate fragment: free to claim
     s = place(s, 1, "NE", (2, 0))  # joins NW and SE: one patch, a boot each
-    s = timeout(s, 2)
+    return timeout(s, 2)
+
+
+def test_short_game_tie_at_the_target():
+    s = tie_circle_before_its_last_corner()
     assert not s.finished
     s = place(s, 0, "SW", (1, 1))
     # 1 bulge x 5 + 12 gold x 5 = 65 for both holders: both over 60, tied

@@ -54,8 +54,8 @@ def test_the_registry_finds_a_game_by_key_and_by_record_format():
 def test_an_unknown_game_or_format_is_a_record_error_naming_what_is_known():
     with pytest.raises(RecordError, match="unknown game 'chess'"):
         registry.get("chess")
-    with pytest.raises(RecordError, match="unknown format 'pond-game-record'.*marram-game-record"):
-        registry.for_format("pond-game-record")
+    with pytest.raises(RecordError, match="unknown format 'chess-game-record'.*marram-game-record"):
+        registry.for_format("chess-game-record")
 
 
 # ---------------------------------------------------------------- options
@@ -261,7 +261,7 @@ def test_the_command_line_lists_replays_plays_and_verifies_a_registered_game(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     assert main(["games"]) == 0
     listed = capsys.readouterr().out
-    assert "tictactoe" in listed and "tictactoe-game-record v1, 2-2 players" in listed
+    assert "tictactoe" in listed and "tictactoe-game-record v1, 2 players" in listed
     assert "opening: plain*, secret, dice" in listed and "marram" in listed
 
     assert main(["selfplay", "--game", "tictactoe", "--option", "opening=dice",
@@ -301,15 +301,15 @@ def test_selfplay_refuses_bad_options_in_one_line(args: list[str], message: str,
 
 
 def test_a_record_of_a_game_not_registered_is_the_spec_s_one_line_exit_2(tmp_path: Path):
-    path = tmp_path / "pond.json"
-    path.write_text(json.dumps({"format": "pond-game-record", "version": 1,
+    path = tmp_path / "chess.json"
+    path.write_text(json.dumps({"format": "chess-game-record", "version": 1,
                                 "config": {"players": ["a", "b"]}, "events": []}))
     for command in ("replay", "verify"):
         out = subprocess.run([sys.executable, "-m", "engine", command, str(path)],
                              capture_output=True, text=True, cwd=ROOT, timeout=60)
         assert out.returncode == 2 and out.stdout == ""
         assert out.stderr.startswith("error: not a game record this engine reads: unknown "
-                                     "format 'pond-game-record'")
+                                     "format 'chess-game-record'")
         assert len(out.stderr.strip().splitlines()) == 1
 
 

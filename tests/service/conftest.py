@@ -29,7 +29,7 @@ from games.state_cache import states
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     # The real hasher takes half a second a user by design; tests make many users.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = ["games.passwords.MD5PasswordHasher"]
 
 
 @pytest.fixture(autouse=True)

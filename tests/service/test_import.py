@@ -88,6 +88,11 @@ def test_a_mapping_that_does_not_fit_is_refused(record, staff, accounts, problem
         (lambda r: r["fairness"].update(seed="not hex"), "bad_record"),
         (lambda r: r.update(format="chess-pgn"), "bad_record"),
         (lambda r: r.update(events=r["events"][:-1]), "bad_record"),  # not finished
+        # an event carrying what its rules do not define is never stored
+        (lambda r: next(e for e in r["events"] if e["type"] == "place").update(note="x"),
+         "bad_record"),
+        (lambda r: next(e for e in r["events"] if e["type"] == "place").update(
+            claim={"arc": 0, "junk": "x" * 1000}), "bad_record"),
     ],
 )
 def test_a_bad_record_is_refused_with_its_problems(record, staff, tamper, code):

@@ -106,7 +106,7 @@ def test_sign_up_signs_in_and_sign_out_signs_out(db):
     assert client.get("/accounts/signup/").status_code == 200
     bad = client.post("/accounts/signup/", {"username": "eve", "email": "not-an-address",
                                             "password1": "x", "password2": "y"})
-    assert bad.status_code == 200 and "error-text" in text(bad)
+    assert bad.status_code == 400 and "error-text" in text(bad)  # refused, with why
     answer = client.post("/accounts/signup/", {
         "username": "eve", "email": "eve@example.org",
         "password1": "dune-grass-42", "password2": "dune-grass-42"})
@@ -165,7 +165,7 @@ def test_the_lobby_creates_a_game_invites_by_email_and_lets_others_join(
     client = signed_in(ann)
     assert "Start a game" in text(client.get("/lobby/"))
     refused = client.post("/lobby/", {"variant": "animals", "length": "short", "seats": 2})
-    assert refused.status_code == 200 and "Animals is played as a long game only" in text(refused)
+    assert refused.status_code == 400 and "Animals is played as a long game only" in text(refused)
     assert not Game.objects.exists()
     with eager_tasks(settings), django_capture_on_commit_callbacks(execute=True):
         answer = client.post("/lobby/", {"variant": "classic", "length": "long", "seats": 2,
@@ -230,7 +230,8 @@ def test_the_game_page_and_its_state_for_the_mover_the_other_player_and_a_specta
     hands = state["state"]["hands"]
     assert set(state["state"]["hand_tiles"]) == {t for hand in hands for t in hand}
     assert state["players"] == [seat_user(running, i).username for i in (0, 1)]
-    assert state["last_move"] is None or state["last_move"]["player"] != state["you"]
+    assert all(e["player"] != state["you"] for e in state["since_last_move"]["events"]
+               if e["type"] in ("place", "flip"))
 
     waiting = json.loads(signed_in(other).get(f"/games/{running.pk}/state.json").content)
     assert waiting["legal_actions"] == []

@@ -92,6 +92,6 @@ def test_the_pages_limit_invitations_too(settings):
     assert "You have sent too many invitations lately" in page.content.decode()
     lobby = client.post("/lobby/", {"variant": "classic", "length": "long", "seats": 2,
                                     "emails": "dee@example.org"})
-    assert lobby.status_code == 200 and "too many invitations" in lobby.content.decode()
+    assert lobby.status_code == 429 and "too many invitations" in lobby.content.decode()
     assert list(Invitation.objects.values_list("email", flat=True)) == ["bob@example.org"]
     assert get_user_model().objects.get(username="ann").games_created.count() == 1

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ui import GameUI
-from ui.marram import mail
+from ui.marram import mail, pages
 
 UI = GameUI(
     board_template="marram/board.html",
@@ -12,4 +12,6 @@ UI = GameUI(
     action_texts=False,
     mail_turn=mail.turn_details,
     mail_picture=mail.picture,
+    page_extras=pages.page_extras,
+    rules_page=pages.rules_page,
 )

@@ -3,8 +3,8 @@
 // A plain ES module with no dependencies and no build step.
 //
 //   import { renderBoard, renderTile, attachPanZoom } from "./board.js";
-//   const board = renderBoard(svg, view, {highlights, lastMove, onCellClick, onTileClick,
-//                                         playerColours});
+//   const board = renderBoard(svg, view, {highlights, lastMove, lastMoves, onCellClick,
+//                                         onTileClick, playerColours});
 //   board.fit();
 //
 // Geometry (docs: shared/spec/marram-model.md). Each tile is a 100-unit square whose
@@ -851,6 +851,7 @@ function boardBounds(view, highlights) {
  *   highlights: [[x, y], ...] legal targets, drawn clickable
  *   onCellClick([x, y], event): called when a highlight is clicked (or Enter/Space on it)
  *   lastMove: [x, y] outlined
+ *   lastMoves: [[x, y], ...] each outlined (every tile moved since the player's last move)
  *   onTileClick(tileView, event): called when a laid tile is clicked
  *   playerColours: colours by seat
  *   fit: true to fit the whole board now (the first render always fits)
@@ -914,8 +915,12 @@ export function renderBoard(svgElement, view, options = {}) {
     }
   }
 
-  if (options.lastMove && Array.isArray(options.lastMove)) {
-    const [x, y] = options.lastMove;
+  const moved = (options.lastMoves || []).concat(
+    Array.isArray(options.lastMove) ? [options.lastMove] : []);
+  const outlined = new Set();
+  for (const [x, y] of moved) {
+    if (outlined.has(posKey([x, y]))) continue;
+    outlined.add(posKey([x, y]));
     const g = el("g", { class: "last-move", "data-x": x, "data-y": y, "pointer-events": "none" }, root);
     el("rect", { x: x * TILE + 1.5, y: y * TILE + 1.5, width: TILE - 3, height: TILE - 3,
       fill: "none", stroke: "#111", "stroke-width": 6, rx: 3 }, g);
@@ -992,6 +997,9 @@ export function renderBoard(svgElement, view, options = {}) {
 // ---------------------------------------------------------------------------
 // pan and zoom by manipulating the viewBox
 
+/** The fewest tiles across the board that fitting it shows. */
+export const FIT_TILES = 8;
+
 /**
  * Mouse wheel / pinch zoom, drag to pan, keyboard (+ - arrows, 0 to fit) when the
  * SVG has focus. Returns {fit, zoomBy, panBy, getViewBox, setViewBox, destroy}.
@@ -1036,7 +1044,13 @@ export function attachPanZoom(svg) {
     apply();
   };
   const getViewBox = () => ({ ...vb });
-  const fit = () => setViewBox(bounds());
+  // the whole board, but never so close that a tile is more than 1/FIT_TILES of the
+  // board's width (the starter alone would fill it)
+  const fit = () => {
+    const b = bounds();
+    const w = Math.max(b.w, FIT_TILES * TILE);
+    setViewBox({ ...b, x: b.x - (w - b.w) / 2, w });
+  };
 
   const toUser = (clientX, clientY) => {
     const ctm = svg.getScreenCTM();

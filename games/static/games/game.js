@@ -1,5 +1,6 @@
 // The game page: draws the game from the page state (games/pages/reads.page_state,
-// the API's view of the game plus tile faces, the clock and the last move), lets
+// the API's view of the game plus tile faces, the clock, what happened since the
+// player's last move and, at the end, the standings), lets
 // the player make a move the way the rule book describes it, posts it to
 // POST /api/games/{id}/actions/, and follows the game by polling
 // GET /api/games/{id}/events/?since=seq.
@@ -8,14 +9,23 @@
 // highlighted -> choose one -> choose among the legal rotations (drawn in place) ->
 // claim a feature on the tile (roundels) or not -> confirm, or cancel to start over.
 // A flip: choose a tile with a spade (on the board or from "Flip a tile") -> rotation
-// -> claim -> confirm. Only the legal actions the server lists are ever offered.
+// -> claim -> confirm. Only the legal actions the server lists are ever offered, and
+// before Confirm the page shows what the move would score, as the server works it
+// out (GET /api/games/{id}/preview/).
 
 import { renderBoard, tokenSpot, wireZoomButtons } from "./board.js";
 import { createClient } from "./client.js";
-import { creatureLines, h, renderLog, renderPlayers, tileSvg } from "./panels.js";
+import {
+  creatureLines, h, renderLog, renderPlayers, renderSince, renderStandings, scorePreviewLines,
+  tileSvg, updateTurnBadge,
+} from "./panels.js";
 
 const root = document.getElementById("game");
-const cfg = { claimsUrl: root.dataset.claimsUrl };
+const cfg = {
+  claimsUrl: root.dataset.claimsUrl,
+  previewUrl: root.dataset.previewUrl,
+  myGamesUrl: root.dataset.myGamesUrl,
+};
 const svg = document.getElementById("board");
 const els = {
   status: document.getElementById("turn-status"),
@@ -25,6 +35,10 @@ const els = {
   moveBody: document.getElementById("move-body"),
   moveHint: document.getElementById("move-hint"),
   moveError: document.getElementById("move-error"),
+  sinceHeading: document.getElementById("since-heading"),
+  sinceList: document.getElementById("since-list"),
+  standings: document.getElementById("final-standings"),
+  standingsBody: document.getElementById("standings-body"),
   players: document.getElementById("players"),
   log: document.getElementById("score-log"),
   tilesLeft: document.getElementById("tiles-left"),
@@ -37,6 +51,7 @@ let stateReadAt = Date.now();
 let ui = freshUi();
 let board = null;
 let claimsRequest = 0;
+let previewRequest = 0;
 
 function freshUi() {
   return {
@@ -48,6 +63,8 @@ function freshUi() {
     claims: null, // null: not loaded; array once loaded
     claimsError: null,
     claim: null, // index into claims, or null for no claim
+    preview: null, // what the move would score (the server's answer), once loaded
+    previewError: null,
     busy: false,
   };
 }
@@ -210,7 +227,7 @@ function drawBoard() {
   const view = boardView();
   board = renderBoard(svg, view, {
     highlights: spots,
-    lastMove: page.last_move ? page.last_move.at : null,
+    lastMoves: (page.since_last_move || {}).tiles || [],
     onCellClick: (pos) => chooseCell(pos),
     onTileClick: (tv) => tileClicked(tv),
     fit: first,
@@ -299,6 +316,7 @@ function showError(text) {
 
 function chooseFace(tile, face) {
   clearError();
+  releaseHeight();
   if (ui.mode === "place" && ui.tile === tile && ui.face === face && !ui.at) {
     ui = freshUi(); // a second press puts it back
   } else {
@@ -309,6 +327,7 @@ function chooseFace(tile, face) {
 
 function startFlip(at = null) {
   clearError();
+  releaseHeight();
   if (ui.mode === "flip" && !at && !ui.at) {
     ui = freshUi();
     render({ focus: "flip" });
@@ -360,6 +379,7 @@ function rotateNext() {
 
 function chooseClaim(i) {
   ui.claim = i;
+  loadPreview();
   render({ focus: i === null ? "claim-none" : `claim-${i}` });
 }
 
@@ -385,6 +405,9 @@ async function loadClaims() {
   ui.claims = null;
   ui.claim = null;
   ui.claimsError = null;
+  previewRequest++; // the preview of another rotation no longer applies
+  ui.preview = null;
+  ui.previewError = null;
   const url = `${cfg.claimsUrl}?action=${encodeURIComponent(JSON.stringify(currentAction(false)))}`;
   try {
     const resp = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
@@ -400,6 +423,27 @@ async function loadClaims() {
     if (ticket !== claimsRequest) return;
     ui.claims = [];
     ui.claimsError = "could not reach the server to list the claims";
+  }
+  loadPreview();
+  render();
+}
+
+/** What the move, with its claim, would score: asked of the server (the engine
+ * plays it on a copy), never worked out here. */
+async function loadPreview() {
+  const ticket = ++previewRequest;
+  ui.preview = null;
+  ui.previewError = null;
+  const url = `${cfg.previewUrl}?action=${encodeURIComponent(JSON.stringify(currentAction()))}`;
+  try {
+    const resp = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    const data = await resp.json().catch(() => ({}));
+    if (ticket !== previewRequest) return;
+    if (resp.ok) ui.preview = data;
+    else ui.previewError = data.message || `the server answered ${resp.status}`;
+  } catch (e) {
+    if (ticket !== previewRequest) return;
+    ui.previewError = "could not reach the server";
   }
   render();
 }
@@ -431,6 +475,9 @@ const client = createClient({
 });
 
 function submit(action) {
+  if (ui.busy) return Promise.resolve(false);
+  previewRequest++;
+  reserveHeight();
   return client.submit(action);
 }
 
@@ -456,6 +503,37 @@ function applyState(data, keepPlace) {
 // (games/pages/reads.status_text) with every state it sends
 const statusText = () => page.status_text;
 
+/** "Since your last move", or since whose, for the list the server sends. */
+function sinceHeading() {
+  const since = page.since_last_move;
+  if (!since || since.seat === null || since.seat === undefined) return "The latest turn";
+  if (since.seat === page.you) return "Since your last move";
+  return `Since ${players()[since.seat]}'s last move`;
+}
+
+function sinceSummary() {
+  const since = page.since_last_move;
+  if (!since || !since.events.length) return "";
+  const n = since.tiles.length;
+  const events = `${since.events.length} event${since.events.length === 1 ? "" : "s"}`;
+  const tiles = n === 0 ? "" : n === 1 ? ", the tile laid or flipped outlined on the board"
+    : `, the ${n} tiles laid or flipped outlined on the board`;
+  return `${sinceHeading()}: ${events}${tiles}.`;
+}
+
+// After a confirmed move the panels get shorter (the steps of the move go); the page
+// would then be shorter than the window's scroll position and jump. The page keeps
+// its height until the player starts the next move.
+const pageMain = document.getElementById("main");
+
+function reserveHeight() {
+  pageMain.style.minHeight = `${pageMain.offsetHeight}px`;
+}
+
+function releaseHeight() {
+  pageMain.style.minHeight = "";
+}
+
 function setText(node, text) {
   if (node && node.textContent !== text) node.textContent = text;
 }
@@ -465,8 +543,8 @@ function renderStatus() {
   setText(els.status, text);
   els.status.classList.toggle("your-turn", legal().length > 0);
   document.title = `${legal().length ? "Your turn · " : ""}Game ${page.game.id} · Marram`;
-  const lm = page.last_move;
-  setText(els.lastMove, lm ? `Last move by ${players()[lm.player]}: ${lm.text}` : "");
+  updateTurnBadge(cfg.myGamesUrl, page.your_turn_count);
+  setText(els.lastMove, sinceSummary());
   const lines = creatureLines(st().creatures, players());
   els.creatures.replaceChildren(...lines.map((t) => h("li", {}, t)));
   els.creatures.hidden = !lines.length;
@@ -613,7 +691,15 @@ function confirmRow() {
   const what = action.type === "place" ? `lay ${action.tile} at ${posText(action.at)}`
     : `flip the tile at ${posText(action.at)}`;
   const claim = action.claim ? " and claim" : "";
-  return h("div", { class: "confirm-row" },
+  let preview;
+  if (ui.previewError) preview = [`Cannot work out the score: ${ui.previewError}`];
+  else if (ui.preview) preview = scorePreviewLines(ui.preview, players(), page.you);
+  else preview = ["Working out what this move scores…"];
+  return h("div", { class: "confirm-step" },
+    h("ul", { class: "score-preview", id: "score-preview", "aria-live": "polite",
+      dataset: { ready: ui.preview || ui.previewError ? "true" : "false" } },
+    preview.map((line) => h("li", {}, line))),
+    h("div", { class: "confirm-row" },
     h("button", {
       type: "button", class: "primary", dataset: { key: "confirm", action: "confirm" },
       disabled: ui.busy || ui.claims === null, onclick: () => submit(currentAction()),
@@ -621,7 +707,7 @@ function confirmRow() {
     h("button", {
       type: "button", class: "secondary", dataset: { key: "cancel", action: "cancel" },
       disabled: ui.busy, onclick: cancelMove,
-    }, "Cancel"));
+    }, "Cancel")));
 }
 
 function guessForm(creature) {
@@ -654,13 +740,22 @@ function guessForm(creature) {
   return form;
 }
 
+/** The standings, above the board, once the game is over. */
+function renderFinal() {
+  const over = !!(st().finished && page.standings);
+  els.standings.hidden = !over;
+  if (over && !els.standingsBody.childNodes.length) {
+    els.standingsBody.append(renderStandings(page.standings, players(), page.you));
+  }
+}
+
 function renderMovePanel() {
   const s = st();
   const body = els.moveBody;
   const acts = legal();
   body.replaceChildren();
   if (page.you === null) {
-    setText(els.moveHeading, "Watching");
+    setText(els.moveHeading, s.finished ? "The game is over" : "Watching");
     setText(els.moveHint, "You are not playing in this game.");
     return;
   }
@@ -731,6 +826,9 @@ function render({ focus = null } = {}) {
     hideHandOf: s.finished ? null : page.you, // the move panel shows it
   });
   renderLog(els.log, s.log, players());
+  setText(els.sinceHeading, sinceHeading());
+  renderSince(els.sinceList, page.since_last_move, players(), page.you);
+  renderFinal();
   if (keep) {
     const target = els.moveBody.querySelector(`[data-key="${CSS.escape(keep)}"]`);
     if (target && !target.disabled) target.focus({ preventScroll: true });

@@ -165,3 +165,122 @@ export function creatureLines(creatures, players) {
   }
   return out;
 }
+
+const nameOf = (players, seat) => players[seat] ?? `Seat ${seat + 1}`;
+const forWhom = (players, seat, you) => (seat === you ? "you" : nameOf(players, seat));
+
+/** "+5 for ann (sand patch with 1 bulge)", for each award an event made. */
+function awardWords(awards, players, you) {
+  return (awards || []).map((a) => `+${a.points} for ${forWhom(players, a.seat, you)}`
+    + ` (${a.feature})`).join(", ");
+}
+
+/**
+ * What happened since the player's last move (games/pages/reads.since_last_move):
+ * each event in the server's words, with the points it scored.
+ */
+export function renderSince(list, since, players, you) {
+  list.replaceChildren();
+  const events = (since && since.events) || [];
+  if (!events.length) {
+    list.append(h("li", { class: "muted" }, "Nothing has happened since."));
+    return;
+  }
+  if (since.more) list.append(h("li", { class: "muted" }, "… earlier events are in the replay"));
+  for (const event of events) {
+    const seat = event.player;
+    const scored = awardWords(event.points, players, you);
+    list.append(h("li", { dataset: { seq: String(event.seq), type: event.type || "" } },
+      Number.isInteger(seat) ? swatch(seat, players, "small") : null, " ",
+      h("span", { class: "since-text" }, event.text),
+      scored ? h("span", { class: "points" }, ` ${scored}`) : null));
+  }
+}
+
+const KIND_WORDS = {
+  grass: ["grass patch", "grass patches"], sand: ["sand patch", "sand patches"],
+  blue: ["blue snake", "blue snakes"], orange: ["orange snake", "orange snakes"],
+  worm: ["worm", "worms"], freak: ["freak beast", "freak beasts"],
+};
+
+/**
+ * What a move would score, in words, from the server's preview (engine.preview:
+ * awards, completed, ends_game): "Completes the sand patch with 1 bulge: +5 for you".
+ */
+export function scorePreviewLines(preview, players, you) {
+  const lines = (preview.awards || []).map((a) => `Completes the ${a.feature}: +${a.points} `
+    + `for ${forWhom(players, a.seat, you)}`);
+  // completed features that nobody held score nothing: say so (tied holders each
+  // have an award for the one feature: count the features, not the awards)
+  for (const [kind, n] of Object.entries(preview.completed || {})) {
+    const scored = new Set((preview.awards || []).filter((a) => a.kind === kind)
+      .map((a) => a.feature)).size;
+    const bare = n - Math.min(n, scored);
+    const [one, many] = KIND_WORDS[kind] || [kind, kind];
+    if (bare === 1) lines.push(`Completes a ${one} that nobody holds: no points`);
+    else if (bare > 1) lines.push(`Completes ${bare} ${many} that nobody holds: no points`);
+  }
+  if (!lines.length) lines.push("This move scores nothing now.");
+  if (preview.ends_game) lines.push("It ends the game.");
+  return lines;
+}
+
+const SOURCE_WORDS = [
+  ["grass", "Grass patches"], ["sand", "Sand patches"], ["blue", "Blue snakes"],
+  ["orange", "Orange snakes"], ["worm", "Worms"], ["freak", "Freaks"],
+  ["end_game", "Unfinished at the end"], ["fly", "Fly"], ["frog", "Frog"],
+];
+
+/**
+ * The final standings (engine.standings): a table of places, points and where
+ * they came from; a column for each source that scored for anyone.
+ */
+export function renderStandings(standings, players, you) {
+  const used = SOURCE_WORDS.filter(([key]) => standings.some(
+    (row) => row.sources[key] && row.sources[key].points));
+  const head = h("tr", {}, h("th", { scope: "col" }, "Place"), h("th", { scope: "col" }, "Player"),
+    h("th", { scope: "col" }, "Points"),
+    used.map(([, label]) => h("th", { scope: "col" }, label)));
+  const rows = standings.map((row) => h("tr", {
+    class: [row.winner ? "winner" : "", row.seat === you ? "is-you" : ""].join(" ").trim(),
+    dataset: { seat: String(row.seat) },
+  },
+  h("td", { dataset: { col: "place" } }, row.place === null ? "resigned" : String(row.place)),
+  h("th", { scope: "row" }, swatch(row.seat, players, "small"), " ", nameOf(players, row.seat),
+    row.winner ? [" ", h("span", { class: "tag tag-win" }, "winner")] : null),
+  h("td", { class: "points", dataset: { col: "points" } }, String(row.points)),
+  used.map(([key]) => {
+    const cell = row.sources[key];
+    return h("td", { dataset: { col: key } }, cell.points ? String(cell.points) : "–",
+      cell.count > 1 ? h("span", { class: "muted small" }, ` (${cell.count})`) : null);
+  })));
+  return h("div", { class: "standings-wrap" },
+    h("table", { class: "standings", id: "standings" },
+      h("caption", {}, "Points by where they came from (in brackets: how many features "
+        + "or guesses made them)"),
+      h("thead", {}, head), h("tbody", {}, rows)));
+}
+
+/**
+ * The header's "My games" badge (games/templates/games/base.html): how many games
+ * wait for the player, as the server counted them with the page's latest state.
+ */
+export function updateTurnBadge(myGamesUrl, count) {
+  if (!myGamesUrl || count === undefined || count === null) return;
+  const link = [...document.querySelectorAll(".site-header a")]
+    .find((a) => a.getAttribute("href") === myGamesUrl);
+  if (!link) return;
+  let badge = link.querySelector(".badge");
+  if (!count) {
+    if (badge) badge.remove();
+    return;
+  }
+  if (!badge) {
+    badge = h("span", { class: "badge" });
+    if (!/\s$/.test(link.textContent)) link.append(" ");
+    link.append(badge);
+  }
+  const games = `${count} game${count === 1 ? "" : "s"}`;
+  badge.title = `${games} wait${count === 1 ? "s" : ""} for you`;
+  badge.replaceChildren(String(count), h("span", { class: "visually-hidden" }, " waiting for you"));
+}

@@ -1,0 +1,173 @@
+"""Animals on Board as the platform sees it: the Game protocol
+(``engine.protocol``) over the rules modules of this package, which it only
+calls. Nothing here decides a rule."""
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from ..protocol import (
+    JSON,
+    Awaiting,
+    Chance,
+    Game,
+    JSONObject,
+    Option,
+    Options,
+    Projection,
+    Query,
+    Seat,
+    Task,
+    TurnMail,
+)
+from . import bots, moves, notation, rounds, rules, view
+from .events import EVENT_TYPES, Event, Pass, Resign, Timeout
+from .record import FORMAT, VERSION, config_from_json, config_to_json, deal
+from .scoring import score_ark
+from .state import State
+from .tiles import SEAT_COUNTS, shown
+
+EXAMPLES_IN_MAIL: Final = 3
+
+
+class AnimalsOnBoard(Game[State, Event]):
+    key = "animals_on_board"
+    title = "Animals on Board"
+    rules_version = rules.RULES_VERSION
+    record_format = FORMAT
+    record_version = VERSION
+    seat_counts = SEAT_COUNTS
+    options_declared: tuple[Option, ...] = ()
+    event_types = EVENT_TYPES
+    bot_policies = bots.POLICIES
+
+    def __init__(self) -> None:
+        self.queries: Mapping[str, Query[State]] = {}
+
+    # -- options and the start
+
+    def setup(self, options: Options, players: Sequence[str], seed: str) -> JSONObject:
+        return config_to_json(deal(players, seed))
+
+    def start(self, config: Mapping[str, JSON]) -> State:
+        return State.new(config_from_json(config))
+
+    def config(self, state: State) -> JSONObject:
+        return config_to_json(state.config)
+
+    def options(self, state: State) -> Options:
+        return {}
+
+    # -- events
+
+    def fold(self, state: State, event: Event) -> State:
+        rules.step(state, event)
+        return state
+
+    def copy(self, state: State) -> State:
+        return state.copy()
+
+    # -- who acts
+
+    def awaiting(self, state: State) -> Awaiting:
+        if state.finished:
+            return Awaiting.over()
+        if state.setup:
+            return Awaiting.seats(*(Task(s, "keep", "keep one of your three tiles on your "
+                                         "ark, in secret") for s in moves.awaited(state)))
+        seat = state.current
+        assert seat is not None  # a round in play always has a seat to move
+        prompt = ("pass: you can neither split a group nor pay for one"
+                  if moves.stuck(state, seat) else
+                  "split a group (and gain a food crate) or take one (a crate a tile)")
+        return Awaiting.seats(Task(seat, "turn", prompt, {"round": state.round,
+                                                          "final_turn": state.final_turn}))
+
+    def legal_actions(self, state: State, seat: Seat) -> list[Event]:
+        return moves.legal_actions(state, seat)
+
+    def chance(self, state: State) -> Chance[Event] | None:
+        return None  # every draw is the config's deck, dealt from the committed seed
+
+    def automatic(self, state: State) -> Event | None:
+        """The pass of a seat that can neither split nor pay for a group."""
+        seat = state.current
+        if state.finished or state.setup or seat is None or not moves.stuck(state, seat):
+            return None
+        return Pass(type="pass", player=seat)
+
+    def timeout(self, state: State, seat: Seat) -> list[Event]:
+        return [Timeout(type="timeout", player=seat)]
+
+    def resign(self, state: State, seat: Seat) -> list[Event]:
+        return [Resign(type="resign", player=seat)]
+
+    # -- what people see
+
+    def view(self, state: State, seat: Seat | None) -> JSONObject:
+        return view.seat_view(state, seat)
+
+    def event_view(self, state: State, event: Event, seat: Seat | None) -> JSONObject:
+        return view.event_view(state, event, seat)
+
+    def summary(self, state: State) -> JSONObject:
+        return view.summary(state)
+
+    def projection(self, state: State) -> Projection:
+        """Points stay hidden until the end: they would tell what the arks hold."""
+        scores = tuple(score_ark(state.arks[s], state.crates[s]).points if state.finished
+                       else None for s in range(state.seats))
+        return Projection(finished=state.finished, scores=scores,
+                          winners=tuple(rounds.final_winners(state)),
+                          to_act=self.awaiting(state).players,
+                          out=tuple(sorted(state.resigned)), end=state.end)
+
+    # -- words
+
+    def parse_action(self, text: str, seat: Seat) -> Event:
+        return notation.parse_action(text, seat)
+
+    def format_action(self, action: Event) -> str:
+        return notation.format_action(action)
+
+    def describe_event(self, event: Event, names: Sequence[str], *,
+                       forced: bool = False) -> str:
+        return notation.describe_event(event, names, forced=forced)
+
+    def turn_mail(self, state: State, seat: Seat) -> TurnMail | None:
+        task = self.awaiting(state).task(seat)
+        if task is None:
+            return None
+        if task.kind == "keep":
+            drawn = state.drawn[seat]
+            return TurnMail("keep a tile", "Your three tiles are " + ", ".join(drawn)
+                            + ". Keep one on your ark, in secret; the other two go face up "
+                            f"into the middle. Reply 'keep {drawn[0]}' or another of them.",
+                            tuple(f"keep {t}" for t in drawn))
+        groups = "; ".join(f"group {g}: " + " ".join(shown(group, state.face_down))
+                           for g, group in enumerate(state.middle)) or "nothing"
+        last = " This is your last turn of the round." if state.final_turn else ""
+        actions = self.legal_actions(state, seat)
+        # a take first, when one is possible: the first few of a list of splits would hide it
+        takes = [i for i, a in enumerate(actions) if a["type"] == "take"][:1]
+        rest = [i for i in range(len(actions)) if i not in takes]
+        picked = [actions[i] for i in (takes + rest)[:EXAMPLES_IN_MAIL]]
+        return TurnMail("your turn", f"Round {state.round}: the middle holds {groups}. "
+                        f"You hold {state.crates[seat]} food crate(s).{last} Split a group "
+                        "(gaining a crate) or take one (a crate a tile): reply with your move "
+                        "on the first line.", tuple(self.format_action(a) for a in picked))
+
+    # -- bots and self-play
+
+    def bot_action(self, state: State, seat: Seat, rng: random.Random,
+                   policy: str = "random") -> Event:
+        return bots.random_action(state, seat, rng)
+
+    def selfplay_stats(self, state: State) -> Mapping[str, float]:
+        return {"rounds": state.round,
+                "tiles on arks": sum(len(ark) for ark in state.arks),
+                "tiles left": state.stack() + sum(len(g) for g in state.middle)}
+
+
+GAME = AnimalsOnBoard()

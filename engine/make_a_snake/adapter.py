@@ -1,0 +1,218 @@
+"""Make-a-snake as the platform sees it: the Game protocol (``engine.protocol``)
+over the rules modules of this package, which it only calls. Nothing here
+decides a rule; it translates between the protocol's vocabulary and the game's."""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import cast
+
+from ..errors import IllegalAction
+from ..protocol import (
+    JSON,
+    Awaiting,
+    Chance,
+    Choice,
+    Game,
+    JSONObject,
+    Option,
+    Options,
+    Projection,
+    Query,
+    Seat,
+    Task,
+    TurnMail,
+)
+from . import notation, record, rules, scoring, view
+from .events import EVENT_TYPES, Connect, Resign, Roll, SnakeEvent, Take, Timeout
+from .geometry import to_float
+from .snake import overlapped
+from .state import State
+
+MODES = (Choice("competitive", "Competitive: the snake with the shortest distance from "
+                "tongue to tail wins"),
+         Choice("lollipop", "The lollipop hunt: one snake, together, touching four "
+                "lollipops"))
+ADVANCED = (Choice(False, "Basic rules: overlap any tile"),
+            Choice(True, "Advanced rules: overlap only onto a tile of the same colour"))
+
+
+class MakeASnake(Game[State, SnakeEvent]):
+    key = "make_a_snake"
+    title = "Make-a-snake"
+    rules_version = rules.RULES_VERSION
+    record_format = record.FORMAT
+    record_version = record.VERSION
+    seat_counts = record.SEATS
+    options_declared = (
+        Option("mode", "Mode", MODES, "competitive"),
+        Option("advanced", "Rules", ADVANCED, False,
+               help="in the advanced game a tile may only overlap a tile of its own "
+               "colour, and earlier tiles are turned over when it fits on neither side"),
+    )
+    event_types = EVENT_TYPES
+
+    def __init__(self) -> None:
+        self.queries: Mapping[str, Query[State]] = {"connect_preview": self._connect_preview}
+
+    # -- options and the start
+
+    def setup(self, options: Options, players: Sequence[str], seed: str) -> JSONObject:
+        return record.make_config(players, str(options["mode"]), bool(options["advanced"]),
+                                  seed)
+
+    def start(self, config: Mapping[str, JSON]) -> State:
+        return record.start(config)
+
+    def config(self, state: State) -> JSONObject:
+        return record.config_to_json(state)
+
+    def options(self, state: State) -> Options:
+        return {"mode": state.mode, "advanced": state.advanced}
+
+    # -- events
+
+    def fold(self, state: State, event: SnakeEvent) -> State:
+        return rules.fold(state, event)
+
+    def copy(self, state: State) -> State:
+        return state.copy()
+
+    # -- who acts
+
+    def awaiting(self, state: State) -> Awaiting:
+        if state.finished:
+            return Awaiting.over()
+        if state.phase == "roll":
+            return Awaiting.draw("the roll of the die")
+        seat = state.current
+        if state.phase == "take":
+            assert state.die is not None
+            colours = rules.takeable(state)
+            return Awaiting.seats(Task(
+                seat, "take", "take the top tile of " + " or ".join(colours),
+                {"die": list(state.die), "colours": list(colours)}))
+        choice = rules.connect_choice(state)
+        turned = (f"turn the last {choice.turn} tile(s) over, then " if choice.turn else "")
+        return Awaiting.seats(Task(
+            seat, "connect", f"{turned}connect {state.taken} to your snake, "
+            + " or ".join(choice.sides) + " up",
+            {"tile": state.taken, "turn": choice.turn, "sides": list(choice.sides)}))
+
+    def legal_actions(self, state: State, seat: Seat) -> list[SnakeEvent]:
+        if state.finished or seat != state.current or seat in state.resigned:
+            return []
+        if state.phase == "take":
+            return [Take(type="take", player=seat, colour=c) for c in rules.takeable(state)]
+        if state.phase == "connect":
+            choice = rules.connect_choice(state)
+            return [Connect(type="connect", player=seat, side=s, turn=choice.turn)
+                    for s in choice.sides]
+        return []
+
+    def chance(self, state: State) -> Chance[SnakeEvent] | None:
+        odds = rules.chance_outcomes(state)
+        if odds is None:
+            return None
+        return Chance("the roll of the die",
+                      tuple((Roll(type="roll", face=list(face)), share)
+                            for face, share in odds.items()))
+
+    def timeout(self, state: State, seat: Seat) -> list[SnakeEvent]:
+        return [Timeout(type="timeout", player=seat)]
+
+    def resign(self, state: State, seat: Seat) -> list[SnakeEvent]:
+        return [Resign(type="resign", player=seat)]
+
+    # -- what people see
+
+    def view(self, state: State, seat: Seat | None) -> JSONObject:
+        return view.player_view(state, seat)
+
+    def summary(self, state: State) -> JSONObject:
+        return view.summary(state)
+
+    def projection(self, state: State) -> Projection:
+        to_act = self.awaiting(state).players
+        out = tuple(sorted(state.resigned))
+        if state.lollipop:
+            shared = len(state.touched)
+            return Projection(finished=state.finished, scores=(shared,) * len(state.players),
+                              winners=state.winners, to_act=to_act, out=out,
+                              cooperative=True, end=state.end)
+        return Projection(finished=state.finished,
+                          scores=tuple(None if d is None else d / 100
+                                       for d in state.distances),
+                          winners=state.winners, to_act=to_act, out=out, better="lower",
+                          end=state.end)
+
+    def _connect_preview(self, state: State, seat: Seat | None,
+                         args: Mapping[str, JSON]) -> JSON:
+        """Where the taken tile would lie for each legal connect: its open end,
+        the earlier tiles it would overlap (by index) and, in the lollipop hunt,
+        the lollipops touched."""
+        if state.phase != "connect":
+            raise IllegalAction("bad_query", "a preview is of a connect: take a tile first")
+        previews: list[JSON] = []
+        for action in self.legal_actions(state, state.current):
+            assert action["type"] == "connect"
+            snake = state.snake_of(state.current).copy()
+            turn = action.get("turn", 0)
+            if turn:
+                snake.tiles = snake.turned(turn)
+            assert state.taken is not None
+            laid = snake.with_tile(state.taken, action["side"])
+            snake.tiles.append(laid)
+            entry: JSONObject = {
+                "action": cast(JSON, dict(action)),
+                "open_end": view.open_end(snake),
+                "parts": [view.part_view(p) for p in laid.parts],
+                "overlaps": cast(JSON, overlapped(laid, snake.tiles[:-1])),
+                "end_point": list(to_float(laid.end)),
+            }
+            if state.lollipop:
+                entry["touched"] = list(scoring.touched(snake))
+            previews.append(entry)
+        return previews
+
+    # -- words
+
+    def parse_action(self, text: str, seat: Seat) -> SnakeEvent:
+        return notation.parse_action(text, seat)
+
+    def format_action(self, action: SnakeEvent) -> str:
+        return notation.format_action(action)
+
+    def describe_event(self, event: SnakeEvent, names: Sequence[str], *,
+                       forced: bool = False) -> str:
+        return notation.describe_event(event, names, forced=forced)
+
+    def turn_mail(self, state: State, seat: Seat) -> TurnMail | None:
+        task = self.awaiting(state).task(seat)
+        if task is None:
+            return None
+        examples = tuple(self.format_action(a) for a in self.legal_actions(state, seat))
+        if task.kind == "take":
+            assert state.die is not None
+            return TurnMail("your turn", f"The die shows {state.die[0]} and {state.die[1]}. "
+                            "Reply with the colour whose top tile you take, for example '"
+                            + examples[0] + "'.", examples)
+        return TurnMail("connect your tile", f"You took {state.taken}: please {task.prompt}. "
+                        f"Reply with '{examples[0]}'"
+                        + (f" or '{examples[1]}'." if len(examples) > 1 else "."), examples)
+
+    # -- bots and self-play
+
+    def selfplay_stats(self, state: State) -> Mapping[str, float]:
+        tiles = sum(len(s.tiles) for s in state.snakes) / len(state.snakes)
+        stats = {"tiles a snake": tiles}
+        if state.lollipop:
+            stats["hunts won"] = float(state.end == "won")
+            stats["lollipops touched"] = float(len(state.touched))
+        else:
+            measured = [d for d in state.distances if d is not None]
+            if measured:
+                stats["winning distance"] = min(measured) / 100
+        return stats
+
+
+GAME = MakeASnake()

@@ -1,0 +1,107 @@
+"""What players and tools see of a state: the replay summary of the spec note,
+and the player's view with each piece's geometry for drawing.
+
+The order of the stacks is the game's only secret: both show how many tiles
+each stack holds, never which.
+"""
+from __future__ import annotations
+
+from typing import cast
+
+from ..protocol import JSON, JSONObject
+from .exact import Q2, round_hundredths
+from .geometry import Arc, Placed, Vec, to_float
+from .pieces import COLOURS, HEAD_LENGTH, TONGUE_TIP
+from .rules import RULES_VERSION, takeable
+from .scoring import LOLLIPOP_RADIUS, LOLLIPOPS
+from .snake import HEAD, Laid, Snake
+from .state import State
+
+DRAWING_DIGITS = 3
+
+
+def _rounded(x: Q2) -> float:
+    """A coordinate to 0.01, rounded exactly (``exact.round_hundredths``)."""
+    return round_hundredths(x) / 100
+
+
+def open_end(snake: Snake) -> list[JSON]:
+    """``[x, y, heading]`` of the end of the last tile (the tail not counted)."""
+    (x, y), heading = snake.open_end()
+    return [_rounded(x), _rounded(y), heading]
+
+
+def summary(state: State) -> JSONObject:
+    """The replay command's summary (spec: ``python -m engine replay``)."""
+    out: JSONObject = {
+        "finished": state.finished,
+        "winners": list(state.winners),
+        "current_player": None if state.finished else state.current,
+        "awaiting": None if state.finished else state.phase,
+        "die": None if state.die is None else list(state.die),
+        "stacks": {c: state.left(c) for c in COLOURS},
+        "snakes": [[[t.tile, t.side] for t in s.tiles] for s in state.snakes],
+        "open_ends": [open_end(s) for s in state.snakes],
+        "distances": [None if d is None else d / 100 for d in state.distances],
+        "mode": state.mode,
+        "advanced": state.advanced,
+        "taken": state.taken,
+        "connect": None if state.choice is None else {
+            "turn": state.choice.turn, "sides": list(state.choice.sides),
+            "blocked": state.choice.blocked},
+        "resigned": cast(JSON, sorted(state.resigned)),
+        "end": state.end,
+        "events": state.events,
+    }
+    if state.lollipop:
+        out["touched"] = list(state.touched)
+    return out
+
+
+def _point(p: Vec) -> list[JSON]:
+    x, y = to_float(p)
+    return [round(x, DRAWING_DIGITS) + 0.0, round(y, DRAWING_DIGITS) + 0.0]
+
+
+def part_view(part: Placed) -> JSONObject:
+    """A part's centre line for drawing: a line between two points, or an arc
+    round a centre from angle ``from`` counter-clockwise through ``sweep`` degrees."""
+    if isinstance(part, Arc):
+        return {"arc": {"centre": _point(part.centre), "radius": part.radius,
+                        "from": part.first, "sweep": part.sweep},
+                "start": _point(part.start), "end": _point(part.end)}
+    return {"line": [_point(part.start), _point(part.end)],
+            "start": _point(part.start), "end": _point(part.end)}
+
+
+def piece_view(laid: Laid) -> JSONObject:
+    return {"tile": laid.tile, "side": laid.side,
+            "colour": None if laid.tile == "tail" else laid.colour,
+            "parts": [part_view(p) for p in laid.parts]}
+
+
+def snake_view(snake: Snake, colour: str) -> JSONObject:
+    return {"colour": colour,
+            "head": {"parts": [part_view(HEAD)], "length": HEAD_LENGTH,
+                     "tongue": list(TONGUE_TIP)},
+            "tiles": [piece_view(t) for t in snake.tiles],
+            "tail": None if snake.tail is None else piece_view(snake.tail),
+            "open_end": open_end(snake)}
+
+
+def player_view(state: State, seat: int | None) -> JSONObject:
+    """Everything a seat (or a spectator, seat None) may see, as JSON."""
+    heads = ["red"] if state.lollipop else list(COLOURS[:len(state.players)])
+    view: JSONObject = {
+        "rules_version": RULES_VERSION,
+        "players": list(state.players),
+        "you": seat,
+        "colours": list(COLOURS[:len(state.players)]),
+        **summary(state),
+        "takeable": list(takeable(state)) if state.phase == "take" else [],
+        "drawing": [snake_view(s, c) for s, c in zip(state.snakes, heads, strict=True)],
+    }
+    if state.lollipop:
+        view["lollipops"] = [{"centre": _point(c), "radius": LOLLIPOP_RADIUS}
+                             for c in LOLLIPOPS]
+    return view

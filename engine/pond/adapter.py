@@ -1,0 +1,193 @@
+"""Pond as the platform sees it: the Game protocol (``engine.protocol``) over the
+rules modules of this package, which it only calls. Nothing here decides a rule;
+it translates between the protocol's vocabulary and Pond's."""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import cast
+
+from ..errors import BadOptions, IllegalAction
+from ..protocol import (
+    JSON,
+    Awaiting,
+    Chance,
+    Choice,
+    Game,
+    JSONObject,
+    Option,
+    Options,
+    Projection,
+    Query,
+    Seat,
+    Task,
+    TurnMail,
+)
+from . import actions, notation, ponds, record, rules, view
+from .events import EVENT_TYPES, PondEvent, Resign, Timeout
+from .pieces import COLOURS
+from .state import GameState
+
+OPTION_SETS = (
+    Choice("big", "Big pond: 5x5, 15 eggs each, first to 10"),
+    Choice("small", "Small pond: 4x4, 11 eggs each, first to 7"),
+    Choice("small-13", "Small pond, 13 eggs each, first to 10"),
+    Choice("small-14", "Small pond, 14 eggs each, first to 10"),
+)
+PROMPT = "place an egg, move a tadpole one step, or move a frog one or two steps"
+
+
+class PondGame(Game[GameState, PondEvent]):
+    key = "pond"
+    title = "Pond"
+    rules_version = rules.RULES_VERSION
+    record_format = record.FORMAT
+    record_version = record.VERSION
+    seat_counts = (record.SEATS,)
+    options_declared = (
+        Option("options", "Pond", OPTION_SETS, ponds.DEFAULT,
+               help="the size of the pond, the eggs in each spawn and the target pile"),
+    )
+    event_types = EVENT_TYPES
+
+    def __init__(self) -> None:
+        self.queries: Mapping[str, Query[GameState]] = {
+            "destinations": self._destinations, "preview": self._preview}
+
+    # -- options and the start
+
+    def setup(self, options: Options, players: Sequence[str], seed: str) -> JSONObject:
+        """Pond has no chance: the seed deals nothing, and the config is the seats
+        and the option set (a record's spelled-out set comes back as ``custom``)."""
+        name = options.get("options", ponds.DEFAULT)
+        if name == ponds.CUSTOM:
+            raw = {k: options.get(k) for k in ("size", "eggs", "target")}
+            pond = ponds.spelled_out(cast(dict[str, JSON], raw))
+        elif isinstance(name, str) and name in ponds.NAMED:
+            pond = ponds.NAMED[name]
+        else:
+            raise BadOptions(f"unknown Pond options {name!r}: one of " + ", ".join(ponds.NAMED))
+        return {"players": list(players), "options": ponds.pond_to_json(pond)}
+
+    def start(self, config: Mapping[str, JSON]) -> GameState:
+        return record.new_state(config)
+
+    def config(self, state: GameState) -> JSONObject:
+        return record.config_to_json(state)
+
+    def options(self, state: GameState) -> Options:
+        name = ponds.name_of(state.pond)
+        if name is not None:
+            return {"options": name}
+        pond = state.pond
+        return {"options": ponds.CUSTOM, "size": pond.size, "eggs": pond.eggs,
+                "target": pond.target}
+
+    # -- events
+
+    def fold(self, state: GameState, event: PondEvent) -> GameState:
+        return rules.step(state, event)
+
+    def copy(self, state: GameState) -> GameState:
+        return state.copy()
+
+    # -- who acts
+
+    def awaiting(self, state: GameState) -> Awaiting:
+        if state.finished:
+            return Awaiting.over()
+        seat = state.current
+        return Awaiting.seats(Task(seat, "move", PROMPT, {"spawn": state.spawns[seat],
+                                                          "colour": COLOURS[seat]}))
+
+    def legal_actions(self, state: GameState, seat: Seat) -> list[PondEvent]:
+        return actions.legal_actions(state, seat)
+
+    def chance(self, state: GameState) -> Chance[PondEvent] | None:
+        return None  # Pond has no chance
+
+    def timeout(self, state: GameState, seat: Seat) -> list[PondEvent]:
+        return [Timeout(type="timeout", player=seat)]
+
+    def resign(self, state: GameState, seat: Seat) -> list[PondEvent]:
+        return [Resign(type="resign", player=seat)]
+
+    # -- what people see
+
+    def view(self, state: GameState, seat: Seat | None) -> JSONObject:
+        return view.player_view(state, seat)
+
+    def summary(self, state: GameState) -> JSONObject:
+        return view.summary(state)
+
+    def projection(self, state: GameState) -> Projection:
+        return Projection(
+            finished=state.finished, scores=tuple(state.piles), winners=tuple(state.winners),
+            to_act=self.awaiting(state).players,
+            out=() if state.resigned is None else (state.resigned,), end=state.end)
+
+    def _destinations(self, state: GameState, seat: Seat | None,
+                      args: Mapping[str, JSON]) -> JSON:
+        """Where the piece at ``{"from": [x, y]}`` may move now (none for an egg,
+        an empty position, or another seat's piece)."""
+        origin = actions.read_position(state.board, args, "from") if "from" in args else None
+        if origin is None:
+            raise IllegalAction("bad_query", "give the piece's position as 'from': [x, y]")
+        piece = state.board[origin]
+        if state.finished or piece is None or (seat is not None and piece.colour != seat):
+            return []
+        return [[x, y] for x, y in actions.destinations(state.board, origin)]
+
+    def _preview(self, state: GameState, seat: Seat | None, args: Mapping[str, JSON]) -> JSON:
+        """What an egg or a move (``{"action": ...}``) would do: the board after
+        it, the positions that develop, the pieces that score and what each pile
+        gains. The asking seat's own action only."""
+        action = args.get("action")
+        if not isinstance(action, dict) or action.get("type") not in ("egg", "move"):
+            raise IllegalAction("bad_query", "give an egg or a move as 'action': a JSON object")
+        if seat is not None and action.get("player", seat) != seat:
+            raise IllegalAction("not_your_seat", f"you play seat {seat}")
+        event = self.read_event({**action, "player": seat if seat is not None
+                                 else action.get("player")})
+        after = self.fold(state.copy(), event)
+        return {"board": list(after.board.rows()), "last": view.last_turn(after),
+                "gains": [a - b for a, b in zip(after.piles, state.piles, strict=True)],
+                "finished": after.finished, "winners": list(after.winners), "end": after.end}
+
+    # -- words
+
+    def parse_action(self, text: str, seat: Seat) -> PondEvent:
+        return notation.parse_action(text, seat)
+
+    def format_action(self, action: PondEvent) -> str:
+        return notation.format_action(action)
+
+    def describe_event(self, event: PondEvent, names: Sequence[str], *,
+                       forced: bool = False) -> str:
+        return notation.describe_event(event, names)
+
+    def turn_mail(self, state: GameState, seat: Seat) -> TurnMail | None:
+        if self.awaiting(state).task(seat) is None:
+            return None
+        legal = self.legal_actions(state, seat)
+        # one example of each kind the seat may make: an egg, a move
+        examples = tuple(notation.format_action(next(a for a in legal if a["type"] == kind))
+                         for kind in ("egg", "move") if any(a["type"] == kind for a in legal))
+        eggs = state.spawns[seat]
+        return TurnMail("your move", (
+            f"It is your turn: you play the {COLOURS[seat]} pieces and have {eggs} "
+            f"egg{'' if eggs == 1 else 's'} left in your spawn. Place an egg on an empty "
+            "position, move one of your tadpoles one step, or move one of your frogs one or "
+            "two steps in a straight line. Reply with your move on the first line, "
+            f"for example {' or '.join(repr(e) for e in examples)}: positions are x,y, "
+            "counted east and south from 0,0 in the north-west corner."), examples)
+
+    # -- bots and self-play
+
+    def selfplay_stats(self, state: GameState) -> Mapping[str, float]:
+        return {"pieces scored": sum(state.piles),
+                "eggs placed": 2 * state.pond.eggs - sum(state.spawns),
+                **{f"ended by {end}": float(state.end == end)
+                   for end in ("target", "elimination", "repetition")}}
+
+
+GAME = PondGame()

@@ -1,0 +1,35 @@
+"""Pictures of real positions for the home page and the rules page: game records
+of the standard tiles (games/data/pictures/, written by tools/make_pictures.py)
+replayed through the engine, so that a picture can only show what the rules
+allow; each names the tiles it outlines ("outline"). The pages draw them with
+the board renderer (games/static/games/pictures.js).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any
+
+from engine import marram as engine
+
+FOLDER = Path(__file__).resolve().parents[1] / "data" / "pictures"
+
+
+def record_of(name: str) -> dict[str, Any]:
+    return json.loads((FOLDER / f"{name}.json").read_text())
+
+
+@functools.cache
+def picture(name: str) -> dict[str, Any]:
+    """The position after the named record, as a spectator sees it (the board, the
+    players, the fly and the frog), with the tiles to outline."""
+    record = record_of(name)
+    replay = engine.replay(record)
+    if not replay.ok:
+        raise RuntimeError(f"picture {name!r} does not replay: event {replay.error_index} "
+                           f"is refused ({replay.error})")
+    seen = engine.player_view(replay.state, None)
+    return {"players": seen["players"], "board": seen["board"],
+            "creatures": seen["creatures"], "outline": record.get("outline", [])}
