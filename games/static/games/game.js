@@ -434,6 +434,7 @@ async function loadPreview() {
   const ticket = ++previewRequest;
   ui.preview = null;
   ui.previewError = null;
+  if (!ui.at || ui.rotation === null) return; // no move to preview yet
   const url = `${cfg.previewUrl}?action=${encodeURIComponent(JSON.stringify(currentAction()))}`;
   try {
     const resp = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
@@ -486,6 +487,9 @@ function submit(action) {
 
 function applyState(data, keepPlace) {
   const keep = keepPlace && ui.mode === "place" ? { tile: ui.tile, face: ui.face } : null;
+  // answers still on their way were asked of the old state: they no longer apply
+  claimsRequest++;
+  previewRequest++;
   page = data;
   stateReadAt = Date.now();
   ui = freshUi();
