@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "marram_site.settings")
 
 from engine import marram as engine  # noqa: E402
-from notifications.board_picture import board_picture  # noqa: E402
+from ui.marram.board_picture import board_picture  # noqa: E402
 
 TILES = 40
 

@@ -146,6 +146,9 @@ class Task:
     """The same in a sentence, for pages and mail ("choose a tile to keep")."""
     detail: JSONObject = field(default_factory=dict)
     """Game-specific facts about it (Marram: ``{"move": 2}`` or ``{"creature": "fly"}``)."""
+    short: str = ""
+    """The task in a few words after "the game waits for Ann to" ("move"); the
+    kind when empty."""
 
     def to_json(self) -> JSONObject:
         return {"seat": self.seat, "kind": self.kind, "prompt": self.prompt,
@@ -309,6 +312,14 @@ class Game(Protocol[StateT, EventT]):
     event_types: tuple[str, ...]
     queries: Mapping[str, Query[StateT]]
     bot_policies: tuple[str, ...] = ("random",)
+    action_fields: Mapping[str, tuple[str, ...]] = {}
+    """The events a player may submit, by type, with every field each may have
+    (``"type"`` and ``"player"`` included): the platform refuses other types and
+    unknown fields before the fold. Empty: any of ``event_types`` but the chance
+    draws and timeouts, which are the server's."""
+    action_defaults: Mapping[str, JSONObject] = {}
+    """Fields filled in, by type, when a player's action leaves them out (Marram's
+    ``"claim": null``), so that the stored event is the record's."""
 
     # -- options and the start
 
@@ -332,6 +343,14 @@ class Game(Protocol[StateT, EventT]):
         ...
 
     # -- events
+
+    def normalise_event(self, raw: Mapping[str, object]) -> JSONObject | None:
+        """The event as the store keeps it: every field checked, none but its own
+        kept, defaults filled in; an ``IllegalAction`` (with a ``field`` attribute
+        naming a wrong field, if it can) otherwise. The platform passes players'
+        actions and imported records through it. None (the default): the platform
+        checks actions against ``action_fields`` alone."""
+        return None
 
     def read_event(self, raw: object) -> EventT:
         """``raw`` as one of this game's events, its fields still unchecked."""

@@ -56,6 +56,12 @@ def games() -> list[AnyGame]:
     return list(_load().values())
 
 
+def default() -> AnyGame:
+    """The game played where none is named (the old API's shape, the command
+    line): the first of ``BUILTIN``."""
+    return get(BUILTIN[0].partition(":")[0].rpartition(".")[2])
+
+
 def get(key: str) -> AnyGame:
     game = _load().get(key)
     if game is None:

@@ -1,1 +1,1 @@
-"""Games of Marram: the event log of each game and the API and pages to play it."""
+"""Games of any registered kind: the event log of each game and the API and pages to play it."""

@@ -70,18 +70,18 @@ class GameAdminForm(forms.ModelForm):
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     form = GameAdminForm
-    list_display = ["id", "variant", "length", "seat_count", "status", "seq", "created_by",
+    list_display = ["id", "title", "seat_count", "status", "seq", "created_by",
                     "created_at", "finished_at"]
-    list_filter = ["status", "variant", "length"]
+    list_filter = ["status", "game"]
     search_fields = ["id", "seats__name", "created_by__username"]
     date_hierarchy = "created_at"
     inlines = [SeatInline, InvitationInline]
     # The seed and the config (the deck) are not editable and not shown here:
     # whoever reads a running game's seed knows every draw to come.
-    readonly_fields = ["seq", "projection", "rules_version", "commitment", "created_at",
-                       "started_at", "finished_at"]
-    fields = ["variant", "length", "seat_count", "days_per_move", "status", "created_by",
-              *readonly_fields]
+    # The game and its options were checked against its rules when it was made.
+    readonly_fields = ["game", "options", "seq", "projection", "rules_version", "commitment",
+                       "created_at", "started_at", "finished_at"]
+    fields = ["seat_count", "days_per_move", "status", "created_by", *readonly_fields]
     raw_id_fields = ["created_by"]
     actions = [admin_replay.verify]  # the replay page: see admin/games/game/change_form.html
 

@@ -17,10 +17,10 @@ from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from engine import marram as engine
 from games.management.commands.verify_game import game_problems
 from games.models import Game
 from games.pages.views import replay_json
+from games.selectors import rules_of
 
 
 def _game(object_id: str) -> Game:
@@ -44,7 +44,7 @@ def urls(model_admin: admin.ModelAdmin) -> list:
             "game": game,
             "steps_url": reverse(f"admin:{name}_steps", args=[game.pk]),
             "problems": game_problems(game),
-            "rules_version": engine.RULES_VERSION,
+            "rules_version": rules_of(game).rules_version,
         }
         return render(request, "admin/games/game/replay.html", context)
 

@@ -37,6 +37,7 @@ from games.serializers import (
     InvitedSerializer,
     InviteSerializer,
     JoinSerializer,
+    QuerySerializer,
     RecordImportSerializer,
     SignedUpSerializer,
     SignupSerializer,
@@ -181,8 +182,8 @@ class GameList(APIView):
         data = _valid(GameCreateSerializer, _body(request))
         game = services.game_create(
             user=request.user,
-            variant=data["variant"],
-            length=data["length"],
+            game=data["game"],
+            options=data["options"],
             seats=data["seats"],
             days_per_move=data["days_per_move"],
         )
@@ -204,12 +205,12 @@ class GameDetail(APIView):
                     help_text="The commitment; the seed too once the game is over."),
                 "state": serializers.DictField(
                     allow_null=True,
-                    help_text="Board, hands (public), supplies, scores, creatures, the "
-                    "scoring log, whom the game awaits; null before the start."),
+                    help_text="The game's view for your seat (a spectator's if you do not "
+                    "play): everything but its secrets; null before the start."),
                 "legal_actions": serializers.ListField(
                     child=serializers.DictField(),
                     help_text="What you may submit now, if the game waits for you "
-                    "(claims: see /claims/)."),
+                    "(the game's queries: see /query/{name}/)."),
             },
         )
     )
@@ -323,7 +324,8 @@ class GameClaims(APIView):
     """The claims that may go with a place or flip you are about to make."""
 
     def _answer(self, request: Request, game_id: int, action: dict[str, Any]) -> Response:
-        claims = selectors.game_claims_get(selectors.game_get(game_id), request.user, action)
+        claims = selectors.game_query_get(selectors.game_get(game_id), request.user, "claims",
+                                          {"action": action})
         return Response({"action": action, "claims": claims})
 
     @extend_schema(
@@ -343,6 +345,29 @@ class GameClaims(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         data = _valid(ClaimsSerializer, _body(request))
         return self._answer(request, game_id, data["action"])
+
+
+class GameQuery(APIView):
+    """One of the game's named queries (a score preview, say), asked
+    by a seat of the running game with JSON arguments."""
+
+    @extend_schema(request=QuerySerializer, responses={200: OpenApiTypes.OBJECT, 400: ERROR})
+    def post(self, request: Request, game_id: int, name: str) -> Response:
+        data = _valid(QuerySerializer, _body(request))
+        answer = selectors.game_query_get(selectors.game_get(game_id), request.user, name,
+                                          data["args"])
+        return Response({"query": name, "args": data["args"], "answer": answer})
+
+
+class GameKinds(APIView):
+    """The games this server plays, each with its seat counts and declared options:
+    what the lobby builds its forms from."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request) -> Response:
+        return Response({"games": selectors.game_kinds()})
 
 
 class GameScorePreview(GameClaims):
@@ -382,7 +407,7 @@ class GameEvents(APIView):
 class GameRecord(APIView):
     @extend_schema(
         responses={200: OpenApiTypes.OBJECT, 409: ERROR},
-        description="The game record (format marram-game-record) with the deck and "
+        description="The game record (the game's record format) with its config and "
         '"fairness": {"seed", "commitment"}: once the game is over. Check it with '
         "`python -m engine verify RECORD.json`.",
     )

@@ -14,7 +14,7 @@ holding only the fields the page has, none with a NUL or longer than
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import wraps
 from typing import Any
 
@@ -120,16 +120,19 @@ def _form_problem(request: HttpRequest, fields: frozenset[str]) -> tuple[int, st
     return None
 
 
-def form_post(*fields: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
-    """A page view whose POST is a form with these fields (and the CSRF token) at
-    most; anything else is answered with a page saying what is wrong, before the
-    view runs, so nothing changes."""
-    allowed = frozenset({"csrfmiddlewaretoken", *fields})
+def form_post(*fields: str, more: Callable[[], Iterable[str]] | None = None
+              ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """A page view whose POST is a form with these fields (and the CSRF token, and
+    those ``more()`` names when the request comes: the lobby's depend on the games
+    registered) at most; anything else is answered with a page saying what is
+    wrong, before the view runs, so nothing changes."""
+    fixed = frozenset({"csrfmiddlewaretoken", *fields})
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if request.method == "POST":
+                allowed = fixed if more is None else fixed | frozenset(more())
                 problem = _form_problem(request, allowed)
                 if problem is not None:
                     status, message = problem

@@ -38,19 +38,16 @@ class NotYourTurn(Forbidden):
     code = "not_your_turn"
 
     @classmethod
-    def waiting_for(cls, awaiting: dict[str, Any], names: Sequence[str]) -> NotYourTurn:
-        """The engine's ``not_your_turn`` told with the player's name, from what the
-        game awaits (engine.awaiting) and the seats' names. The engine's own message
-        names a seat number, which a player never sees; it stays as it is, since
-        replayed records carry it."""
-        seat = awaiting.get("player")
-        if seat is None or not 0 <= seat < len(names):
+    def waiting_for(cls, awaiting: Any, names: Sequence[str]) -> NotYourTurn:
+        """The rules' ``not_your_turn`` told with the players' names, from what the
+        game awaits (an engine.protocol.Awaiting). The rules' own message names a
+        seat number, which a player never sees; it stays as it is, since replayed
+        records carry it."""
+        tasks = [t for t in awaiting.tasks if 0 <= t.seat < len(names)]
+        if not tasks:
             return cls("it is not your turn: the game waits for the server; fetch the game "
                        "again in a moment")
-        if awaiting.get("kind") == "guess":
-            doing = f"{names[seat]} to guess the {awaiting['creature']}'s hops"
-        else:
-            doing = f"{names[seat]} to move"
+        doing = " and ".join(f"{names[t.seat]} to {t.short or t.kind}" for t in tasks)
         return cls(f"it is not your turn: the game waits for {doing}")
 
 

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.core.validators import validate_email
 
-from games.models import Length, Variant
+from engine import registry
+from engine.errors import BadOptions
+from engine.protocol import read_options
 
 MAX_INVITES = 20
 
@@ -69,14 +72,18 @@ class InviteForm(forms.Form):
         help_text="One or more addresses; each gets a link that takes a seat in this game.")
 
 
+def option_field_name(game: str, option: str) -> str:
+    return f"{game}__{option}"
+
+
 class GameCreateForm(forms.Form):
-    variant = forms.ChoiceField(choices=Variant.choices, initial=Variant.CLASSIC,
-                                widget=forms.RadioSelect)
-    length = forms.ChoiceField(choices=Length.choices, initial=Length.LONG,
-                               widget=forms.RadioSelect,
-                               help_text="Animals is played as a long game only.")
-    seats = forms.TypedChoiceField(label="Players", choices=[(n, str(n)) for n in (2, 3, 4)],
-                                   coerce=int, initial=2, widget=forms.RadioSelect)
+    """A new game: which game, its own options (built from what each registered
+    game declares; the page shows the chosen game's), the seats, the days per
+    move and invitations. Its options may also come by their bare names for the
+    registry's default game, as the form took them before it offered several."""
+
+    game = forms.ChoiceField(label="Game", widget=forms.RadioSelect)
+    seats = forms.TypedChoiceField(label="Players", coerce=int, widget=forms.RadioSelect)
     days_per_move = forms.IntegerField(
         label="Days per move", min_value=1, max_value=60, required=False, initial=3,
         help_text="How long each player has for a move; leave empty for no limit.")
@@ -84,8 +91,58 @@ class GameCreateForm(forms.Form):
         label="Invite by email", required=False,
         help_text="Optional: addresses to send a link to a seat in this game.")
 
-    def clean(self):
+    def __init__(self, data: Any = None, *args: Any, **kwargs: Any) -> None:
+        games = registry.games()
+        default = registry.default()
+        if data is not None and "game" not in data:
+            data = data.copy()
+            data["game"] = default.key
+            for option in default.options_declared:
+                if option.name in data:
+                    data[option_field_name(default.key, option.name)] = data[option.name]
+        super().__init__(data, *args, **kwargs)
+        self.fields["game"].choices = [(g.key, g.title) for g in games]
+        self.fields["game"].initial = default.key
+        counts = sorted({n for g in games for n in g.seat_counts})
+        self.fields["seats"].choices = [(n, str(n)) for n in counts]
+        self.fields["seats"].initial = min(default.seat_counts)
+        options: dict[str, forms.Field] = {}
+        for g in games:
+            for option in g.options_declared:
+                field = forms.ChoiceField(
+                    label=option.label, required=False, widget=forms.RadioSelect,
+                    choices=[(str(c.value), c.label) for c in option.choices],
+                    initial=str(option.default), help_text=option.help)
+                field.game = g.key  # type: ignore[attr-defined]  # the page groups by game
+                options[option_field_name(g.key, option.name)] = field
+        # the options right after the choice of game
+        ordered = {"game": self.fields.pop("game"), **options}
+        self.fields = {**ordered, **self.fields}
+
+    @staticmethod
+    def field_names() -> list[str]:
+        """Every option field of every registered game, and the default game's
+        options by their bare names (the form's old shape)."""
+        games = registry.games()
+        return [*(option_field_name(g.key, o.name) for g in games for o in g.options_declared),
+                *(o.name for o in registry.default().options_declared)]
+
+    def clean(self) -> dict[str, Any]:
         data = super().clean()
-        if data.get("variant") == Variant.ANIMALS and data.get("length") == Length.SHORT:
-            self.add_error("length", "Animals is played as a long game only: choose Long.")
+        key = data.get("game")
+        if not key:
+            return data
+        rules = registry.get(key)
+        chosen: dict[str, Any] = {}
+        for option in rules.options_declared:
+            raw = data.get(option_field_name(key, option.name))
+            if raw in (None, ""):
+                continue
+            chosen[option.name] = next(c.value for c in option.choices if str(c.value) == raw)
+        data["options"] = chosen
+        if data.get("seats") is not None:
+            try:
+                read_options(rules, chosen, data["seats"])
+            except BadOptions as e:
+                self.add_error(None, str(e))
         return data

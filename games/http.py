@@ -16,7 +16,7 @@ from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.utils import encoders
 
-from engine import marram as engine
+from engine.errors import IllegalAction
 from games.bodies import json_parse
 from games.errors import ServiceError, TryLater
 
@@ -95,7 +95,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, ServiceError):
         retry = {"Retry-After": str(exc.retry_after)} if isinstance(exc, TryLater) else None
         return Response(exc.as_dict(), status=exc.status, headers=retry)
-    if isinstance(exc, engine.IllegalAction):
+    if isinstance(exc, IllegalAction):
         return Response(exc.as_dict(), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, RequestDataTooBig):  # Django's own check, as DRF reads request.body
         exc = RequestTooLarge(

@@ -15,18 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from engine import marram as engine
-
-
-class Variant(models.TextChoices):
-    CLASSIC = "classic", "Classic"
-    PITCHFORK = "pitchfork", "Pitchfork"
-    ANIMALS = "animals", "Animals"
-
-
-class Length(models.TextChoices):
-    SHORT = "short", "Short"
-    LONG = "long", "Long"
+from engine import registry
 
 
 class Game(models.Model):
@@ -36,9 +25,13 @@ class Game(models.Model):
         FINISHED = "finished", "Finished"
         ABANDONED = "abandoned", "Abandoned before the start"
 
-    variant = models.CharField(max_length=16, choices=Variant.choices)
-    length = models.CharField(max_length=8, choices=Length.choices)
-    seat_count = models.PositiveSmallIntegerField(help_text="2 to 4 players.")
+    game = models.CharField(
+        max_length=32, help_text="The game's key in the engine's registry (engine.registry)."
+    )
+    options = models.JSONField(
+        default=dict, blank=True, help_text="The game's options, each declared one present."
+    )
+    seat_count = models.PositiveSmallIntegerField(help_text="One of the game's seat counts.")
     days_per_move = models.PositiveSmallIntegerField(null=True, blank=True)
     status = models.CharField(
         max_length=16, choices=Status.choices, default=Status.OPEN, db_index=True
@@ -51,7 +44,7 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     rules_version = models.CharField(
         max_length=16,
-        help_text="engine.RULES_VERSION when the game was created; a replay under "
+        help_text="The game's rules_version when the game was created; a replay under "
         "another version may come out differently.",
     )
     # Secret until the game is finished: the deck order and every chance draw follow from it.
@@ -59,28 +52,40 @@ class Game(models.Model):
     commitment = models.CharField(
         max_length=64, blank=True, help_text="SHA-256 of the seed, published at the start."
     )
-    # engine.config_to_json(config), deck included: secret while the game runs.
+    # The record's config (the game's setup), hidden orders included: secret while it runs.
     config = models.JSONField(null=True, blank=True, editable=False)
     seq = models.PositiveIntegerField(default=0, help_text="Number of events so far.")
     projection = models.JSONField(
         default=dict,
         blank=True,
-        help_text="Scores, awaiting, winners: a cache for lists, rebuilt from the events.",
+        help_text="Scores, who is awaited, winners: a cache for lists, rebuilt from the events.",
     )
 
     class Meta:
         ordering = ["-created_at", "-id"]
         constraints = [
-            models.CheckConstraint(
-                condition=Q(seat_count__gte=2) & Q(seat_count__lte=4), name="game_seat_count_2_to_4"
-            ),
-            models.CheckConstraint(
-                condition=~Q(variant="animals", length="short"), name="game_animals_is_long"
-            ),
+            models.CheckConstraint(condition=Q(seat_count__gte=1), name="game_seat_count_positive"),
         ]
 
     def __str__(self) -> str:
-        return f"Game {self.pk} ({self.variant} {self.length}, {self.status})"
+        return f"Game {self.pk} ({self.title}, {self.status})"
+
+    @property
+    def rules(self) -> registry.AnyGame:
+        """The game's rules (engine.registry); UnknownGame for a key no longer served."""
+        return registry.get(self.game)
+
+    @property
+    def title(self) -> str:
+        """The game's title and its options' choices, in words ("Title · Choice · Choice")."""
+        try:
+            rules = self.rules
+        except registry.UnknownGame:
+            return self.game
+        labels = [c.label for o in rules.options_declared for c in o.choices
+                  if self.options.get(o.name) == c.value
+                  and type(self.options.get(o.name)) is type(c.value)]
+        return " · ".join([rules.title, *labels])
 
     @property
     def is_started(self) -> bool:
@@ -155,7 +160,7 @@ class Event(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
     seq = models.PositiveIntegerField(help_text="The event's index in the game record, from 0.")
-    type = models.CharField(max_length=24, choices=[(t, t) for t in engine.EVENT_TYPES])
+    type = models.CharField(max_length=24, help_text="The event's type, one of its game's.")
     payload = models.JSONField(help_text="The whole event as the game record has it.")
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,

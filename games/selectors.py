@@ -4,7 +4,6 @@ a future draw out of a game that is still running."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -13,11 +12,10 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import DEFAULT_DB_ALIAS, connection
 from django.db.models import Prefetch, QuerySet
 
-from engine import marram as engine
-from engine.marram.actions import EventFieldError, normalise_event
-from engine.marram.preview import score_preview
-from engine.marram.record import FORMAT, VERSION
-from engine.marram.state import GameState
+from engine import registry
+from engine.errors import IllegalAction
+from engine.protocol import JSON, AnyGame, Awaiting, query
+from engine.replay import Replay, replay_events
 from games import rawsql
 from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound, NotYourTurn
 from games.models import Event, Game, Invitation, Seat
@@ -28,17 +26,53 @@ T = TypeVar("T")
 # ---------------------------------------------------------------- state
 
 
-def projection_of(state: GameState) -> dict[str, Any]:
-    """The few facts of a state that game lists show."""
-    return {
-        "scores": list(state.scores),
-        "current": None if state.finished else state.current,
-        "awaiting": engine.awaiting(state),
-        "winners": list(state.winners),
-        "finished": state.finished,
-        "resigned": sorted(state.resigned),
-        "tiles_on_board": len(state.board),
-    }
+def rules_of(game: Game) -> AnyGame:
+    """The game's rules, from the registry."""
+    return registry.get(game.game)
+
+
+def awaiting_json(wait: Awaiting) -> dict[str, Any]:
+    """What the game awaits, as the API and the projection give it: ``kind``
+    ``finished``, ``chance`` (with ``what``), the one awaited seat's task (its
+    kind, ``player`` and the task's details) or ``several`` (each seat's task)."""
+    if wait.finished:
+        return {"kind": "finished"}
+    if wait.chance is not None:
+        return {"kind": "chance", "what": wait.chance}
+    if len(wait.tasks) == 1:
+        task = wait.tasks[0]
+        return {"kind": task.kind, "player": task.seat, **task.detail}
+    return {"kind": "several", "seats": [t.to_json() for t in sorted(wait.tasks,
+                                                                      key=lambda t: t.seat)]}
+
+
+def projection_of(rules: AnyGame, state: Any) -> dict[str, Any]:
+    """The few facts of a state that game lists show: the game's Projection and
+    what it awaits; ``waiting_for`` names the awaited seats as text ("|0||2|")
+    for the lists' SQL to look a seat up in."""
+    p = rules.projection(state)
+    return {"finished": p.finished, "scores": list(p.scores), "winners": list(p.winners),
+            "to_act": list(p.to_act), "resigned": list(p.out), "better": p.better,
+            "cooperative": p.cooperative, "result": p.result, "end": p.end,
+            "awaiting": awaiting_json(rules.awaiting(state)),
+            "waiting_for": "".join(f"|{s}|" for s in p.to_act)}
+
+
+def awaited_seats(game: Game) -> list[int]:
+    """The seats a running game waits for, from its projection."""
+    if game.status != Game.Status.RUNNING:
+        return []
+    return list((game.projection or {}).get("to_act") or [])
+
+
+def game_kinds() -> list[dict[str, Any]]:
+    """Every registered game with its seat counts and options, for the lobby's forms."""
+    return [{"game": g.key, "title": g.title, "seats": list(g.seat_counts),
+             "options": [{"name": o.name, "label": o.label, "default": o.default,
+                          "help": o.help,
+                          "choices": [{"value": c.value, "label": c.label} for c in o.choices]}
+                         for o in g.options_declared]}
+            for g in registry.games()]
 
 
 def _events_of(game: Game, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
@@ -48,15 +82,16 @@ def _events_of(game: Game, start: int = 0, stop: int | None = None) -> list[dict
     return list(rows.order_by("seq").values_list("payload", flat=True))
 
 
-def game_replay(game: Game) -> engine.Replay:
-    """The game's first ``game.seq`` events replayed from zero through the current
-    engine; no cache involved. Only up to the row's seq: a move committed since the
-    row was read is not part of the game this row describes."""
-    return engine.record.replay_events(engine.config_from_json(game.config),
-                                       _events_of(game, 0, game.seq))
+def game_replay(game: Game, stop: int | None = None) -> Replay[Any]:
+    """The game's first ``game.seq`` (or ``stop``) events replayed from zero
+    through its rules; no cache involved. Only up to the row's seq: a move
+    committed since the row was read is not part of the game this row describes."""
+    rules = rules_of(game)
+    return replay_events(rules, rules.start(game.config),
+                         _events_of(game, 0, game.seq if stop is None else stop))
 
 
-def game_state_get(game: Game) -> GameState:
+def game_state_get(game: Game) -> Any:
     """The state after the game's ``game.seq`` events. Never mutate it."""
     if game.config is None:
         raise Conflict("the game has not started", code="game_not_running")
@@ -77,24 +112,23 @@ def game_state_get(game: Game) -> GameState:
                 f"({replay.error.code}: {replay.error.message}); run manage.py verify_game"
             )
         state = replay.state
-        if state.events != seq:
-            raise RuntimeError(f"game {game.pk} has {state.events} events but seq {seq}")
     else:
         states.catch_ups += 1
     states.put(game.pk, seq, state)
     return state
 
 
-def _catch_up(game: Game, since: int, state: GameState) -> GameState | None:
+def _catch_up(game: Game, since: int, state: Any) -> Any | None:
     """Fold the events after ``since`` into a copy of the cached state."""
     newer = _events_of(game, since, game.seq)
     if len(newer) != game.seq - since:
         return None
-    state = state.copy()
+    rules = rules_of(game)
+    state = rules.copy(state)
     try:
         for event in newer:
-            engine.step(state, event)
-    except engine.IllegalAction:
+            state = rules.fold(state, rules.read_event(event))
+    except IllegalAction:
         return None  # not the history the cache saw: replay from zero
     return state
 
@@ -207,104 +241,71 @@ def game_fairness(game: Game) -> dict[str, Any]:
     return shown
 
 
-def public_state(seen: dict[str, Any], *, faces: bool = False) -> dict[str, Any]:
-    """What anyone may see of a game, from the engine's player view (``seen``): the
-    API's view, the game page's and each step of a replay. Hands are public; the
-    draw pile is only a count, never the order. With ``faces``, both faces of every
-    tile in a hand too, for a page to draw them.
-
-    Built key by key so that nothing new the engine adds to its view reaches
-    players without a decision here.
-    """
-    shown = {
-        "awaiting": seen["awaiting"],
-        "current_player": seen["current_player"],
-        "finished": seen["finished"],
-        "winners": seen["winners"],
-        "scores": seen["scores"],
-        "target": seen["target"],
-        "supply": seen["supply"],
-        "tiles_left": seen["tiles_left"],  # a count
-        "tiles_on_board": seen["tiles_on_board"],
-        "hands": seen["hands"],
-        "resigned": seen["resigned"],
-        "moves_in_turn": seen["moves_in_turn"],
-        # row by row, the same however the game got there
-        "board": sorted(seen["board"], key=lambda tile: (tile["at"][1], tile["at"][0])),
-        "creatures": seen["creatures"],
-        "log": seen["log"],
-    }
-    if faces:
-        shown["hand_tiles"] = seen["hand_tiles"]
-    return shown
-
-
-def game_state_view(game: Game, user: AbstractBaseUser | None, *,
-                    faces: bool = False) -> dict[str, Any]:
-    """The game as this user sees it (see public_state), and what they may do now."""
+def game_state_view(game: Game, user: AbstractBaseUser | None) -> dict[str, Any]:
+    """The game as this user sees it (the game's own view for their seat, which
+    keeps every secret), and what they may do now."""
     you = seat_index_of(game, user)
     view: dict[str, Any] = {"you": you, "state": None, "legal_actions": []}
     if game.config is None:
         return view
+    rules = rules_of(game)
     state = game_state_get(game)
-    view["state"] = public_state(engine.player_view(state, you), faces=faces)
-    if you is not None and not state.finished and view["state"]["awaiting"]["player"] == you:
-        # the cached state itself: engine queries never change the state they read
+    view["state"] = rules.view(state, you)
+    if you is not None:
+        # the cached state itself: the rules' reads never change the state they read
         # (tests/service/test_state_cache.py holds the engine to that)
-        view["legal_actions"] = engine.legal_actions(state)
+        view["legal_actions"] = rules.legal_actions(state, you)
     return view
 
 
-def _proposed_move(
-    game: Game, user: AbstractBaseUser, action: dict[str, Any], what: str
-) -> tuple[GameState, dict[str, Any]]:
-    """The state and the user's place or flip about to be made, for a query about
-    it (``what`` names the query in the refusal of another kind of action)."""
+def not_your_turn(rules: AnyGame, state: Any) -> NotYourTurn:
+    """The rules' ``not_your_turn`` told with the awaited players' names."""
+    names = [str(n) for n in rules.config(state).get("players") or []]
+    return NotYourTurn.waiting_for(rules.awaiting(state), names)
+
+
+def game_query_get(game: Game, user: AbstractBaseUser | None, name: str,
+                   args: dict[str, JSON]) -> JSON:
+    """One of the game's named queries (a page's score preview, say),
+    asked by a seat of the running game; IllegalAction if the rules refuse it."""
     if game.status == Game.Status.FINISHED:
         raise GameFinished("the game is over")
     you = seat_index_of(game, user)
     if you is None:
         raise Forbidden("you have no seat in this game", code="not_a_player")
-    if action.get("type") not in ("place", "flip"):
-        raise Invalid(f"{what} go with a place or a flip", field="action.type")
-    if action.get("player", you) != you:
-        raise Forbidden(f"you play seat {you}", code="not_your_seat")
-    try:  # the move as it would be stored: a field a place or flip lacks is refused
-        move = normalise_event({**action, "player": you})
-    except EventFieldError as e:
-        raise Invalid(e.message, code=e.code, field=f"action.{e.field}") from None
-    return game_state_get(game), move
-
-
-def _asked_in_turn(state: GameState, query: Callable[[], T]) -> T:
-    """``query()``, with the engine's ``not_your_turn`` said with the player's name,
-    as moves say it."""
+    rules = rules_of(game)
+    action = args.get("action")
+    if isinstance(action, dict):  # a move about to be made: read as a submission is
+        if action.get("player", you) != you:
+            raise Forbidden(f"you play seat {you}", code="not_your_seat")
+        try:
+            normal = rules.normalise_event({**action, "player": you})
+        except IllegalAction as e:
+            field = getattr(e, "field", None)
+            raise Invalid(e.message, code=e.code,
+                          **({"field": f"action.{field}"} if field else {})) from None
+        args = {**args, "action": normal if normal is not None else {**action, "player": you}}
+    state = game_state_get(game)
     try:
-        return query()
-    except engine.IllegalAction as refused:
-        if refused.code == "not_your_turn":
-            raise NotYourTurn.waiting_for(engine.awaiting(state), state.config.players) \
-                from None
+        return query(rules, state, name, you, args)
+    except IllegalAction as refused:
+        if refused.code == "not_your_turn":  # said with the player's name, as moves say it
+            raise not_your_turn(rules, state) from None
+        if refused.code == "bad_query":  # the request's fault: a 400 like any bad input
+            raise Invalid(refused.message) from None
         raise
 
 
-def game_claims_get(
-    game: Game, user: AbstractBaseUser, action: dict[str, Any]
-) -> list[dict[str, Any]]:
-    """The claims that may go with the user's place or flip now; IllegalAction if the
-    move itself is not legal."""
-    state, move = _proposed_move(game, user, action, "claims")
-    return _asked_in_turn(state, lambda: engine.claim_options(state, move))
+def game_claims_get(game: Game, user: AbstractBaseUser, action: dict[str, Any]) -> JSON:
+    """The game's ``claims`` query for the user's move about to be made (the API's
+    /claims/, as it was asked before queries had names)."""
+    return game_query_get(game, user, "claims", {"action": action})
 
 
-def game_preview_get(
-    game: Game, user: AbstractBaseUser, action: dict[str, Any]
-) -> dict[str, Any]:
-    """What the user's place or flip (with its claim) would score now, per seat and
-    why (engine.marram.preview); IllegalAction if the move is not legal. Only the score
-    changes leave the engine: not the tiles the move would draw."""
-    state, move = _proposed_move(game, user, action, "score previews")
-    return _asked_in_turn(state, lambda: score_preview(state, move))
+def game_preview_get(game: Game, user: AbstractBaseUser, action: dict[str, Any]) -> JSON:
+    """The game's ``score_preview`` query for the user's move about to be made (the
+    API's /preview/)."""
+    return game_query_get(game, user, "score_preview", {"action": action})
 
 
 def invitation_get(token: str) -> Invitation:
@@ -338,9 +339,10 @@ def game_record_get(game: Game) -> dict[str, Any]:
             code="game_running",
             commitment=game.commitment or None,
         )
+    rules = rules_of(game)
     return {
-        "format": FORMAT,
-        "version": VERSION,
+        "format": rules.record_format,
+        "version": rules.record_version,
         "rules_version": game.rules_version,
         "config": game.config,
         "events": _events_of(game),

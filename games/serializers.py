@@ -12,7 +12,8 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.models import Event, Game, Length, Seat, Variant
+from engine import registry
+from games.models import Event, Game, Seat
 
 
 class StrictSerializer(serializers.Serializer):
@@ -77,12 +78,68 @@ class SignedUpSerializer(serializers.Serializer):
 
 
 class GameCreateSerializer(StrictSerializer):
-    variant = serializers.ChoiceField(choices=Variant.choices)
-    length = serializers.ChoiceField(choices=Length.choices)
-    seats = serializers.IntegerField(min_value=2, max_value=4)
+    """``{game, options, seats, days_per_move}``. The options of the game (the
+    registry's default one when ``game`` is left out) may also come at the top level,
+    the shape the API took before it served several games."""
+
+    game = StrictCharField(max_length=32, required=False, default=None, allow_null=True,
+                           help_text="The game's key (GET /api/games/kinds/ lists them); "
+                           "the default game when left out.")
+    options = serializers.DictField(required=False, default=dict,
+                                    help_text="The game's options by name; each left out "
+                                    "takes its default.")
+    seats = serializers.IntegerField(min_value=1, max_value=16,
+                                     help_text="One of the game's seat counts.")
     days_per_move = serializers.IntegerField(
         min_value=1, max_value=60, required=False, allow_null=True, default=None
     )
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return super().to_internal_value(data)
+        key = data.get("game")
+        try:
+            rules = registry.default() if key is None else registry.get(str(key))
+        except registry.UnknownGame as e:
+            raise serializers.ValidationError({"game": [str(e)]}) from None
+        named = {o.name for o in rules.options_declared}
+        inline = {k: v for k, v in data.items() if k in named and k not in self.fields}
+        rest = {k: v for k, v in data.items() if k not in inline}
+        if inline and not isinstance(rest.get("options", {}), dict):
+            return super().to_internal_value(rest)
+        attrs = super().to_internal_value(rest)
+        attrs["options"] = {**attrs["options"], **inline}
+        _check_options(rules, attrs["options"], attrs["seats"], inline)
+        return attrs
+
+
+def _check_options(rules: Any, options: dict[str, Any], seats: int, inline: dict[str, Any]
+                   ) -> None:
+    """Refuse options the game does not declare, or a choice it does not offer, naming
+    the field as it came (an option's name at the top level, ``options.<name>`` inside);
+    the old shape (options at the top level) names every option. What depends on
+    several options is the service's to refuse (bad_config)."""
+    def name(option: str) -> str:
+        return option if option in inline else f"options.{option}"
+
+    declared = {o.name: o for o in rules.options_declared}
+    if inline:
+        missing = [o for o in declared if o not in inline and o not in options]
+        if missing:
+            raise serializers.ValidationError({missing[0]: ["This field is required."]})
+    for option, value in options.items():
+        known = declared.get(option)
+        if known is None:
+            raise serializers.ValidationError({name(option): [
+                f"{rules.title} has no option {option!r}: its options are "
+                + (", ".join(declared) or "none")]})
+        if not any(type(value) is type(v) and value == v for v in known.values()):
+            choices = ", ".join(repr(v) for v in known.values())
+            raise serializers.ValidationError({name(option): [
+                f"{known.label} must be one of {choices}, not {value!r}"]})
+    if seats not in rules.seat_counts:
+        counts = ", ".join(map(str, rules.seat_counts))
+        raise serializers.ValidationError({"seats": [f"{rules.title} is for {counts} players"]})
 
 
 class GameListQuerySerializer(StrictSerializer):
@@ -165,8 +222,9 @@ class ActionSubmitSerializer(StrictSerializer):
         "with the first answer and changes nothing.",
     )
     action = ActionField(
-        help_text='e.g. {"type": "place", "tile": "T17", "face": "front", "at": [1, 0], '
-        '"rotation": 2, "claim": {"arc": 4}}; "player" is your seat and may be left out.'
+        help_text="One of the game's actions as its events write them (legal_actions in "
+        'GET the game lists them), such as {"type": "pass"}; "player" is your seat and '
+        "may be left out."
     )
 
     def validate_seq(self, value: Any) -> int:
@@ -179,8 +237,13 @@ class ClaimsSerializer(StrictSerializer):
     action = ActionField()
 
 
+class QuerySerializer(StrictSerializer):
+    args = serializers.DictField(required=False, default=dict,
+                                 help_text="The query's arguments, by name.")
+
+
 class RecordImportSerializer(serializers.Serializer):
-    """A game record (format marram-game-record) with "fairness": {"seed", "commitment"}."""
+    """A game record (of any game this server plays) with "fairness": {"seed", "commitment"}."""
 
     def to_internal_value(self, data: Any) -> Any:
         if not isinstance(data, dict):
@@ -222,8 +285,18 @@ class SeatSerializer(serializers.ModelSerializer):
         }
 
 
+GAME_FIELDS = frozenset({
+    "id", "game", "title", "options", "seats", "days_per_move", "status", "created_by",
+    "created_at", "started_at", "finished_at", "rules_version", "commitment", "seq",
+    "players", "projection"})
+
+
 class GameSerializer(serializers.ModelSerializer):
-    """A game as lists show it; never the seed or the config (the deck)."""
+    """A game as lists show it; never the seed or the config (hidden orders). Each
+    option is also given at the top level, as the API gave them before it served
+    several games."""
+
+    title = serializers.CharField(help_text="The game and its options, in words.")
 
     seats = serializers.IntegerField(source="seat_count")
     created_by = serializers.CharField(source="created_by.username")
@@ -234,8 +307,9 @@ class GameSerializer(serializers.ModelSerializer):
         model = Game
         fields = [
             "id",
-            "variant",
-            "length",
+            "game",
+            "title",
+            "options",
             "seats",
             "days_per_move",
             "status",
@@ -256,9 +330,11 @@ class GameSerializer(serializers.ModelSerializer):
         )
         seat = SeatSerializer()
         return {
+            **{k: v for k, v in game.options.items() if k not in GAME_FIELDS},
             "id": game.pk,
-            "variant": game.variant,
-            "length": game.length,
+            "game": game.game,
+            "title": game.title,
+            "options": game.options,
             "seats": game.seat_count,
             "days_per_move": game.days_per_move,
             "status": game.status,
@@ -299,7 +375,8 @@ class ActionResultSerializer(serializers.Serializer):
     seq = serializers.IntegerField(help_text="The game's seq after this action.")
     status = serializers.CharField(help_text="The game's status after this action.")
     awaiting = serializers.DictField(help_text="Whom or what the game awaits now: "
-                                     "{kind: move|guess|chance|finished, player}.")
+                                     "{kind: finished|chance|several|<the task's kind>, "
+                                     "player, ...the task's details}.")
     events = EventSerializer(many=True, help_text="The events appended: yours, then the "
                              "server's (chance, forced passes).")
     repeated = serializers.BooleanField(help_text="True if this idempotency key was seen "

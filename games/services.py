@@ -22,23 +22,24 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from engine import marram as engine
-from engine.marram import fairness
-from engine.marram.actions import EventFieldError, normalise_event
-from engine.marram.game import first_placement
-from engine.marram.state import GameState
+from engine import fairness, registry
+from engine.errors import BadOptions, IllegalAction, RecordError
+from engine.protocol import AnyGame, read_options
+from engine.replay import apply, read_record, replay_events
 from games import rawsql
 from games.batch import Batch
-from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound, NotYourTurn, StaleSeq
+from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound, StaleSeq
 from games.models import Event, Game, Invitation, Seat
-from games.selectors import game_state_get, projection_of
+from games.selectors import (
+    awaiting_json,
+    game_replay,
+    game_state_get,
+    not_your_turn,
+    projection_of,
+    rules_of,
+)
 from games.signals import events_appended, invitations_created
 from games.state_cache import states
-
-# What a player may submit (the rules define each one's fields: see
-# engine.actions). Chance events and timeouts are the server's to append.
-PLAYER_ACTIONS = ("place", "flip", "pass", "guess", "resign")
-
 
 # ---------------------------------------------------------------- appending events
 
@@ -51,7 +52,7 @@ class ActionResult:
     """The game's seq after the submission."""
     events: list[Event]
     awaiting: dict[str, Any]
-    """What the game awaited right after (engine.awaiting)."""
+    """What the game awaited right after (selectors.awaiting_json)."""
     status: str
     repeated: bool = False
     """True when the idempotency key matched an earlier submission: nothing was written."""
@@ -62,13 +63,17 @@ class _Appender:
     """Events about to be appended to a locked game, with the state after them."""
 
     game: Game
-    state: GameState
+    state: Any
     rows: list[Event] = field(default_factory=list)
     _owned: bool = False
     base: int = -1
+    rules: AnyGame = field(init=False)
+    awaited_before: tuple[int, ...] = field(init=False)
 
     def __post_init__(self) -> None:
         self.base = self.game.seq
+        self.rules = rules_of(self.game)
+        self.awaited_before = self.rules.awaiting(self.state).players
 
     @property
     def seq(self) -> int:
@@ -84,10 +89,11 @@ class _Appender:
         cause: int | None = None,
     ) -> Event:
         """Judge the event (IllegalAction if the rules refuse it) and queue it."""
-        if self._owned:
-            engine.step(self.state, event)  # our own copy: no need to copy again
+        rules = self.rules
+        if self._owned:  # our own copy: no need to copy again
+            self.state = rules.fold(self.state, rules.read_event(event))
         else:
-            self.state = engine.apply(self.state, event)  # never touch a cached state
+            self.state = apply(rules, self.state, rules.read_event(event))  # never a cached one
             self._owned = True
         row = Event(
             game=self.game,
@@ -106,18 +112,19 @@ class _Appender:
         the receivers of events_appended write, in one round trip (games.batch)."""
         game, state = self.game, self.state
         game.seq = self.seq
-        game.projection = projection_of(state)
-        if state.finished and game.status != Game.Status.FINISHED:
+        out_before = (game.projection or {}).get("resigned") or []
+        game.projection = projection_of(self.rules, state)
+        if game.projection["finished"] and game.status != Game.Status.FINISHED:
             game.status = Game.Status.FINISHED
             game.finished_at = timezone.now()
         writes = Batch()
         _queue_events_and_game(game, self.rows, writes)
         events_appended.send(sender=Game, game=game, events=self.rows, state=state,
-                             writes=writes)
+                             writes=writes, awaited_before=self.awaited_before)
         writes.run()
-        resigned = [e.payload["player"] for e in self.rows if e.type == "resign"]
-        if resigned:
-            game.seats.filter(index__in=resigned).update(resigned=True)
+        out = game.projection["resigned"]
+        if out != out_before:
+            game.seats.filter(index__in=out).update(resigned=True)
         # Only a committed state may be served to others.
         game_id, seq = game.pk, game.seq
         transaction.on_commit(lambda: states.put(game_id, seq, state))
@@ -125,8 +132,8 @@ class _Appender:
             _draw_after_commit(game_id)
 
     def result(self) -> ActionResult:
-        return ActionResult(seq=self.seq, events=self.rows, awaiting=engine.awaiting(self.state),
-                            status=self.game.status)
+        return ActionResult(seq=self.seq, events=self.rows,
+                            awaiting=self.game.projection["awaiting"], status=self.game.status)
 
 
 def _queue_events_and_game(game: Game, rows: list[Event], writes: Batch) -> None:
@@ -137,44 +144,34 @@ def _queue_events_and_game(game: Game, rows: list[Event], writes: Batch) -> None
 
 
 def _draw_after_commit(game_id: int) -> None:
-    """Have a task draw the fly or the frog the game now waits for, as soon as the
+    """Have a task draw the chance event the game now waits for, as soon as the
     events that call for it are committed (see _append_automatic)."""
     from games import tasks  # the tasks call these services
 
     tasks.enqueue_on_commit(tasks.resolve_chance, game_id)
 
 
-def _forced_pass(state: GameState) -> dict[str, Any] | None:
-    """The pass the player to move must make when nothing else is legal."""
-    wait = engine.awaiting(state)
-    if wait["kind"] != "move":
-        return None
-    if first_placement(state, wait["player"]) is not None:
-        return None  # a quick way to the usual answer: some tile fits, so no pass
-    only_pass = {"type": "pass", "player": wait["player"]}
-    return only_pass if engine.legal_actions(state) == [only_pass] else None
-
-
 def _append_automatic(app: _Appender, cause: int | None, *, draw: bool | None = None) -> None:
-    """Append what follows by itself: chance events drawn from the game's seed,
-    and passes forced on a player who can do nothing else. Chance is drawn here
-    only with ``draw`` (by default settings.MARRAM_DRAW_INLINE); otherwise the game
-    waits for the fly, and a task (games.tasks.resolve_chance, enqueued by
-    _Appender.commit) calls chance_resolve once this commits."""
+    """Append what follows by itself: chance events drawn from the game's seed, and
+    the events the rules make by themselves (a pass forced on a player who can do
+    nothing else). Chance is drawn here only with ``draw`` (by default
+    settings.MARRAM_DRAW_INLINE); otherwise the game waits, and a task
+    (games.tasks.resolve_chance, enqueued by _Appender.commit) calls chance_resolve
+    once this commits."""
     if draw is None:
         draw = settings.MARRAM_DRAW_INLINE
-    while not app.state.finished:
-        odds = engine.chance_odds(app.state)
-        if odds is not None:
+    rules = app.rules
+    while not rules.awaiting(app.state).finished:
+        chance = rules.chance(app.state)
+        if chance is not None:
             if not draw:
                 return
-            outcome = fairness.draw(app.game.seed, app.seq, odds)
-            app.add(engine.chance_event(app.state, outcome), cause=cause)
+            app.add(dict(fairness.draw_event(app.game.seed, app.seq, chance)), cause=cause)
             continue
-        forced = _forced_pass(app.state)
+        forced = rules.automatic(app.state)
         if forced is None:
             return
-        app.add(forced, cause=cause)
+        app.add(dict(forced), cause=cause)
 
 
 def _lock(game: Game | int) -> Game:
@@ -203,9 +200,9 @@ def _check_running(game: Game) -> None:
 
 
 def chance_resolve(game: Game | int) -> list[Event]:
-    """Append the chance events now due (drawn from the seed) and any forced passes
-    that follow them: what the task resolve_chance does after a move leaves the game
-    waiting for the fly or the frog. Idempotent: only what is due is appended."""
+    """Append the chance events now due (drawn from the seed) and any automatic
+    events that follow them: what the task resolve_chance does after a move leaves
+    the game waiting for chance. Idempotent: only what is due is appended."""
     with transaction.atomic():
         game = _lock(game)
         if game.status != Game.Status.RUNNING:
@@ -220,7 +217,7 @@ def chance_resolve(game: Game | int) -> list[Event]:
 def game_timeout(
     *, game: Game | int, seat: int, expected_seq: int, resign: bool = False
 ) -> ActionResult | None:
-    """The seat ran out of time: append the spec's timeout event (the server's: no
+    """The seat ran out of time: append the rules' timeout events (the server's: no
     actor), and with ``resign`` its resignation too. Nothing (None) if the game has
     moved on from ``expected_seq`` or no longer waits for that seat."""
     with transaction.atomic():
@@ -228,12 +225,19 @@ def game_timeout(
         if game.seq != expected_seq or game.status != Game.Status.RUNNING:
             return None
         state = game_state_get(game)
-        if engine.awaiting(state)["player"] != seat:
+        rules = rules_of(game)
+        if seat not in rules.awaiting(state).players:
             return None
         app = _Appender(game, state)
-        first = app.add({"type": "timeout", "player": seat})
-        if resign and not app.state.finished:
-            app.add({"type": "resign", "player": seat}, cause=first.seq)
+        first = None
+        for event in rules.timeout(state, seat):
+            row = app.add(dict(event), cause=None if first is None else first.seq)
+            first = first or row
+        if first is None:
+            return None
+        if resign and not rules.awaiting(app.state).finished:
+            for event in rules.resign(app.state, seat):
+                app.add(dict(event), cause=first.seq)
         _append_automatic(app, cause=first.seq)
         app.commit()
         return app.result()
@@ -245,29 +249,61 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _normalise_action(action: Any, seat: int) -> dict[str, Any]:
-    """The player's action as the event to store: exactly the fields the rules
-    define for its type (engine.actions.normalise_event), with the player's seat.
-    A field the type does not have is refused (unknown_field), never stripped."""
+def player_types(rules: AnyGame, state: Any, seat: int) -> list[str]:
+    """The event types the seat may submit now: those the rules declare
+    (``action_fields``); for a game that declares none, the types of its legal
+    actions now and of leaving (never a chance draw or a timeout: the server's)."""
+    if rules.action_fields:
+        return list(rules.action_fields)
+    # every awaited seat's, so that acting out of turn is said so (not_your_turn)
+    found = [a["type"] for s in rules.awaiting(state).players
+             for a in rules.legal_actions(state, s)]
+    found += [e["type"] for e in rules.resign(state, seat)]
+    return list(dict.fromkeys(found))
+
+
+def _normalise_action(rules: AnyGame, action: Any, seat: int,
+                      kinds: list[str] | None = None) -> dict[str, Any]:
+    """A player's action as the event to fold: one of the types the seat may submit
+    (``kinds``, by default the rules' ``action_fields``), no field it does not have,
+    the player's own seat, defaults filled."""
     if not isinstance(action, Mapping):
-        raise Invalid("'action' must be an object such as {\"type\": \"pass\"}", field="action")
+        raise Invalid("'action' must be an object with a \"type\"", field="action")
     kind = action.get("type")
-    if not isinstance(kind, str) or kind not in PLAYER_ACTIONS:
+    fields = rules.action_fields
+    kinds = kinds if kinds is not None else list(fields)
+    if not isinstance(kind, str) or kind not in kinds:
         raise Invalid(
-            f"'action.type' must be one of {', '.join(PLAYER_ACTIONS)}, got {_shown(kind)}",
+            f"'action.type' must be one of {', '.join(kinds)}, got {_shown(kind)}",
             code="not_a_player_action",
             field="action.type",
         )
-    try:
-        event = normalise_event({**action, "player": seat})
-    except EventFieldError as e:
-        raise Invalid(e.message, code=e.code, field=f"action.{e.field}") from None
+    try:  # the rules' own reading: exactly the fields they define, nothing stripped
+        normal = rules.normalise_event({**action, "player": seat})
+    except IllegalAction as e:
+        field = getattr(e, "field", None)
+        raise Invalid(e.message, code=e.code,
+                      **({"field": f"action.{field}"} if field else {})) from None
+    unknown = sorted(set(action) - set(fields[kind])) if fields and normal is None else []
+    if unknown:
+        raise Invalid(
+            f"unknown field(s) in a {kind} action: {', '.join(unknown)}; a {kind} has "
+            f"{', '.join(fields[kind])}",
+            code="unknown_field",
+            field=f"action.{unknown[0]}",
+        )
     player = action.get("player", seat)
     if player != seat:
         raise Forbidden(
             f"you play seat {seat}, not {_shown(player)}: leave 'player' out or send {seat}",
             code="not_your_seat",
         )
+    if normal is not None:
+        return dict(normal)
+    event = {k: action[k] for k in (fields[kind] if fields else action) if k in action}
+    event["player"] = seat
+    for name, value in rules.action_defaults.get(kind, {}).items():
+        event.setdefault(name, value)
     return event
 
 
@@ -279,8 +315,10 @@ def _earlier_answer(
             "this idempotency key was used by another player; use a fresh key",
             code="idempotency_key_reused",
         )
+    rules = rules_of(game)
     try:
-        again = _normalise_action(action, first.payload.get("player"))
+        again = _normalise_action(rules, action, first.payload.get("player"),
+                                  list(rules.action_fields) or [first.type])
     except (Invalid, Forbidden):
         again = None
     if again != first.payload:
@@ -291,11 +329,10 @@ def _earlier_answer(
     rows = [first, *Event.objects.filter(game=game, cause_seq=first.seq).order_by("seq")]
     seq = rows[-1].seq + 1
     # what the game awaited right after: replayed, as the game may have moved on since
-    config = engine.config_from_json(game.config)
-    payloads = Event.objects.filter(game=game, seq__lt=seq).order_by("seq")
-    then = engine.record.replay_events(config, list(payloads.values_list("payload", flat=True)))
-    status = Game.Status.FINISHED if then.state.finished else Game.Status.RUNNING
-    return ActionResult(seq=seq, events=rows, awaiting=engine.awaiting(then.state),
+    then = game_replay(game, stop=seq)
+    wait = rules.awaiting(then.state)
+    status = Game.Status.FINISHED if wait.finished else Game.Status.RUNNING
+    return ActionResult(seq=seq, events=rows, awaiting=awaiting_json(wait),
                         status=status, repeated=True)
 
 
@@ -351,15 +388,18 @@ def action_submit(
                 raise StaleSeq(game.seq)
             if seat_index is None:
                 raise Forbidden("you have no seat in this game", code="not_a_player")
-            event = _normalise_action(action, seat_index)
             state = game_state_get(game)
-            if event["type"] != "resign":  # a player may leave at any time
-                wait = engine.awaiting(state)
-                if wait["kind"] == "chance":  # a task draws it right after the last commit
-                    raise Conflict(f"waiting for the {wait['creature']} to {wait['event']}: "
-                                   "fetch the game again in a moment", code="awaiting_chance")
-                if wait["player"] != seat_index:
-                    raise NotYourTurn.waiting_for(wait, state.config.players)
+            rules = rules_of(game)
+            event = _normalise_action(rules, action, seat_index,
+                                      player_types(rules, state, seat_index))
+            leaving = {e["type"] for e in rules.resign(state, seat_index)}
+            if event["type"] not in leaving:  # a player may leave at any time
+                wait = rules.awaiting(state)
+                if wait.chance is not None:  # a task draws it right after the last commit
+                    raise Conflict(f"waiting for chance to decide {wait.chance}: fetch the "
+                                   "game again in a moment", code="awaiting_chance")
+                if seat_index not in wait.players:
+                    raise not_your_turn(rules, state)
             app = _Appender(game, state)
             first = app.add(event, actor=user, key=idempotency_key)
             _append_automatic(app, cause=first.seq)
@@ -388,8 +428,12 @@ def game_resign(*, game: Game | int, user: AbstractBaseUser) -> ActionResult:
         if seat.resigned:
             raise Conflict("you have already resigned from this game", code="resigned")
         app = _Appender(game, game_state_get(game))
-        first = app.add({"type": "resign", "player": seat.index}, actor=user)
-        _append_automatic(app, cause=first.seq)
+        first = None
+        for event in app.rules.resign(app.state, seat.index):
+            row = app.add(dict(event), actor=user if first is None else None,
+                          cause=None if first is None else first.seq)
+            first = first or row
+        _append_automatic(app, cause=None if first is None else first.seq)
         app.commit()
         return app.result()
 
@@ -400,36 +444,44 @@ def game_resign(*, game: Game | int, user: AbstractBaseUser) -> ActionResult:
 def game_create(
     *,
     user: AbstractBaseUser,
-    variant: str,
-    length: str,
     seats: int,
+    game: str | None = None,
+    options: Mapping[str, Any] | None = None,
     days_per_move: int | None = None,
     invite: Sequence[str] = (),
     url_for: Callable[[str], str] | None = None,
+    **more_options: Any,
 ) -> Game:
-    """A new open game with its creator in the first seat; with ``invite``, the
-    invitations to those addresses too (see game_invite; ``url_for`` makes their
-    links), in the same transaction: the game and its invitations, or nothing."""
+    """A new open game of ``game`` (a registry key; the registry's default game
+    without one) with its creator in the first seat. ``options`` are the game's
+    declared options (defaults filled in; keyword arguments the service does not
+    take are options too). With ``invite``, the invitations to those addresses too
+    (see game_invite; ``url_for`` makes their links), in the same transaction: the
+    game and its invitations, or nothing."""
     try:
-        engine.rules_for(variant, length, seats)
-    except ValueError as e:
+        rules = registry.default() if game is None else registry.get(game)
+    except registry.UnknownGame as e:
+        raise Invalid(str(e), code="unknown_game", field="game") from None
+    try:
+        chosen = read_options(rules, {**(options or {}), **more_options}, seats)
+    except BadOptions as e:
         raise Invalid(str(e), code="bad_config") from None
     if invite and url_for is None:
         raise ValueError("invitations need url_for to make their links")
     with transaction.atomic():
         _check_open_games(user)
-        game = Game.objects.create(
-            variant=variant,
-            length=length,
+        created = Game.objects.create(
+            game=rules.key,
+            options=chosen,
             seat_count=seats,
             days_per_move=days_per_move,
             created_by=user,
-            rules_version=engine.RULES_VERSION,
+            rules_version=rules.rules_version,
         )
-        Seat.objects.create(game=game, user=user, name=user.get_username())
+        Seat.objects.create(game=created, user=user, name=user.get_username())
         if invite:
-            game_invite(game=game, user=user, emails=list(invite), url_for=url_for)
-    return game
+            game_invite(game=created, user=user, emails=list(invite), url_for=url_for)
+    return created
 
 
 def _check_open_games(user: AbstractBaseUser) -> None:
@@ -527,15 +579,14 @@ def game_start(game: Game) -> None:
         seat.name = seat.user.get_username()
     Seat.objects.bulk_update(seats, ["index", "name"])
     seed = fairness.new_seed()
-    deck = fairness.deck_from_seed(seed, engine.standard().deck_ids())
-    config = engine.make_config(game.variant, game.length, [s.name for s in seats], deck=deck)
+    rules = rules_of(game)
     game.seed = seed
     game.commitment = fairness.commitment(seed)
-    game.config = engine.config_to_json(config)
+    game.config = rules.setup(game.options, [s.name for s in seats], seed)
     game.status = Game.Status.RUNNING
     game.started_at = timezone.now()
     game.save(update_fields=["seed", "commitment", "config", "status", "started_at"])
-    app = _Appender(game, engine.new_game(config))
+    app = _Appender(game, rules.start(game.config))
     _append_automatic(app, cause=None)
     app.commit()
 
@@ -577,8 +628,6 @@ def game_invite(
 def projection_rebuild(game: Game | int) -> bool:
     """Recompute what is stored beside the events (the game's projection and which
     seats have resigned) by replaying it from zero; True if any of it changed."""
-    from games.selectors import game_replay
-
     with transaction.atomic():
         game = _lock(game)
         if game.config is None:
@@ -590,8 +639,9 @@ def projection_rebuild(game: Game | int) -> bool:
                 f"{replay.error.message}",
                 code="bad_record",
             )
-        changed = _projection_set(game, projection_of(replay.state))
-        resigned = sorted(replay.state.resigned)
+        fresh = projection_of(rules_of(game), replay.state)
+        changed = _projection_set(game, fresh)
+        resigned = fresh["resigned"]
         seats = game.seats.exclude(index=None)
         changed |= bool(seats.filter(index__in=resigned, resigned=False).update(resigned=True))
         changed |= bool(seats.exclude(index__in=resigned).filter(resigned=True)
@@ -607,7 +657,34 @@ def _projection_set(game: Game, fresh: dict[str, Any]) -> bool:
     return True
 
 
-PLAYER_EVENT_TYPES = frozenset(PLAYER_ACTIONS)
+def _own_types(rules: AnyGame, start: Any, events: list[Any]) -> set[str]:
+    """The event types of a record that are its players' own (not the server's)."""
+    if rules.action_fields:
+        return set(rules.action_fields)
+    drawn: set[str] = set()
+    state = rules.copy(start)
+    for raw in events:
+        chance = rules.chance(state)
+        if chance is not None:
+            drawn |= {o["type"] for o, _ in chance.outcomes}
+        state = rules.fold(state, rules.read_event(raw))
+    seats = len(rules.config(start).get("players") or [])
+    timeouts = {e["type"] for s in range(seats) for e in rules.timeout(start, s)}
+    return set(rules.event_types) - drawn - timeouts
+
+
+def _record_events(rules: AnyGame, events: list[Any]) -> list[Any]:
+    """A record's events as the store keeps them (the rules' normalise_event);
+    RecordError for one with a field its type does not have, as for a move
+    (nothing is stripped)."""
+    normal = []
+    for i, event in enumerate(events):
+        try:
+            kept = rules.normalise_event(event) if isinstance(event, Mapping) else None
+        except IllegalAction as e:
+            raise RecordError(f"event {i}: {e.message}") from None
+        normal.append(event if kept is None else kept)
+    return normal
 
 
 def _import_accounts(accounts: Any, names: list[str]) -> dict[str, AbstractBaseUser]:
@@ -636,18 +713,6 @@ def _import_accounts(accounts: Any, names: list[str]) -> dict[str, AbstractBaseU
     return {name: found[username] for name, username in accounts.items()}
 
 
-def _record_events(events: list[Any]) -> list[dict[str, Any]]:
-    """A record's events as the store keeps them; RecordError for one with a field
-    its type does not have, as for a move (nothing is stripped)."""
-    normal = []
-    for i, event in enumerate(events):
-        try:
-            normal.append(normalise_event(event))
-        except engine.IllegalAction as e:
-            raise engine.RecordError(f"event {i}: {e.message}") from None
-    return normal
-
-
 def game_import(*, record: Any, user: AbstractBaseUser,
                 accounts: Mapping[str, str] | None = None) -> Game:
     """Store a finished game from a record that reveals its seed, once the record
@@ -660,58 +725,60 @@ def game_import(*, record: Any, user: AbstractBaseUser,
         accounts = record["accounts"]
         record = {key: value for key, value in record.items() if key != "accounts"}
     try:
-        parsed = engine.parse_record(record)
-        events = _record_events(parsed.events)
+        parsed = read_record(record)
+        rules = parsed.game
+        events = _record_events(rules, parsed.events)
         seed, published = fairness.seed_from_record(record)
-        if parsed.config.catalogue.name != "standard":
-            raise engine.RecordError("only games on the standard catalogue can be imported")
-        problems = fairness.verify(record, seed, published, engine.standard().deck_ids())
+        problems = fairness.verify(rules, record, seed, published)
     except ValueError as e:  # RecordError, or a seed that is not hex
         raise Invalid(f"not an importable record: {e}", code="bad_record",
                       problems=[str(e)]) from None
     if problems:
         raise Invalid("the record does not follow from its seed", code="unfair_record",
                       problems=problems)
-    replay = engine.record.replay_events(parsed.config, events)
+    start = rules.start(parsed.config)
+    replay = replay_events(rules, start, events)
     if replay.error is not None:  # verify reports it too; kept for a clear message
         raise Invalid("the record does not replay", code="bad_record",
                       problems=[f"event {replay.error_index}: {replay.error.message}"])
     state = replay.state
-    if not state.finished:
+    if not rules.awaiting(state).finished:
         raise Invalid("only finished games can be imported", code="bad_record",
                       problems=["the game is not finished"])
-    config = parsed.config
     now = timezone.now()
-    names = list(config.players)
+    names = [str(name) for name in rules.config(start).get("players") or []]
     users = _import_accounts(accounts, names)
     seat_users = [users.get(name) for name in names]
+    projection = projection_of(rules, state)
+    # a player's own events are linked to their account; the server's are nobody's
+    own = _own_types(rules, start, events)
     with transaction.atomic():
         game = Game.objects.create(
-            variant=config.variant,
-            length=config.length,
+            game=rules.key,
+            options=rules.options(start),
             seat_count=len(names),
             status=Game.Status.FINISHED,
             created_by=user,
             started_at=now,
             finished_at=now,
-            rules_version=engine.RULES_VERSION,
+            rules_version=rules.rules_version,
             seed=seed,
             commitment=published,
-            config=engine.config_to_json(config),
+            config=rules.config(start),
             seq=len(events),
-            projection=projection_of(state),
+            projection=projection,
         )
         for index, name in enumerate(names):
             Seat.objects.create(game=game, user=seat_users[index], name=name, index=index,
-                                resigned=index in state.resigned)
+                                resigned=index in projection["resigned"])
         Event.objects.bulk_create(
             Event(
                 game=game,
                 seq=i,
                 type=event["type"],
                 payload=event,
-                actor=seat_users[event["player"]] if event["type"] in PLAYER_EVENT_TYPES
-                else None,
+                actor=seat_users[event["player"]]
+                if event["type"] in own and isinstance(event.get("player"), int) else None,
             )
             for i, event in enumerate(events)
         )

@@ -6,8 +6,8 @@ of each recent game. An entry is only ever served for the seq it was built at:
 a game that has moved on (another gunicorn worker took the move) is brought
 up to date by folding just the newer events into a copy.
 
-States held here are never mutated: ``engine.apply`` and ``GameState.copy``
-make new ones. Entries are added only for events known to be committed, so a
+States held here are never mutated: ``engine.replay.apply`` and the rules'
+``copy`` make new ones. Entries are added only for events known to be committed, so a
 rolled-back transaction cannot leave a state that the database never had.
 """
 
@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from typing import Any
 
-from engine.marram import GameState
+GameState = Any
+"""A game's state: its rules' own type, opaque here."""
 
 DEFAULT_SIZE = 512
 

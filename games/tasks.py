@@ -25,7 +25,7 @@ IDEMPOTENT = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result":
 
 @shared_task(**IDEMPOTENT)
 def resolve_chance(game_id: int) -> int:
-    """Draw the fly or frog event the game waits for (and what follows it)."""
+    """Draw the chance event the game waits for (and what follows it)."""
     try:
         return len(services.chance_resolve(game_id))
     except NotFound:

@@ -186,7 +186,8 @@ ASGI_APPLICATION = "marram_site.asgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [],
+        # each game's UI folder (ui/<key>/templates): its board and move UI
+        "DIRS": sorted(BASE_DIR.glob("ui/*/templates")),
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -315,6 +316,8 @@ MARRAM_THROTTLE_RATES = {
 # How many games one player may have started that still wait for players: the
 # lobby lists every open game, so one account must not be able to fill it.
 MARRAM_MAX_OPEN_GAMES = env_int("MARRAM_MAX_OPEN_GAMES", 20)
+# The site's name, as mail names it (the games it serves have their own titles).
+MARRAM_SITE_NAME = "Marram"
 # Games a page of the lobby, my games and finished games (the API gives 50 a page).
 MARRAM_LIST_PAGE_SIZE = 25
 

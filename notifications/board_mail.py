@@ -1,5 +1,6 @@
-"""The board picture in a mail that asks for a move: what the body says of it,
-and the PNG itself, inline.
+"""The board picture in a mail that asks for a move (for a game whose UI draws
+one, ``ui.GameUI.mail_picture``): what the body says of it, and the PNG itself,
+inline.
 
 A mail that waits for a move carries the signed reply address of the seq it
 was written at, so the picture can always be drawn again, at sending or for
@@ -21,54 +22,35 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.core.mail.message import SafeMIMEMultipart
 
-from engine import marram as engine
-from engine.marram.notation import format_action
-from engine.marram.state import GameState
-from games.models import Event, Game
+from games.models import Game
+from games.selectors import game_replay, rules_of
 from notifications import signing
-from notifications.board_picture import Picture, board_picture, layout
 from notifications.models import Notification
-
-SAMPLE_MOVES = 8
+from ui import ui_for
 
 
 def picture_cid(game_id: int, seq: int, seat: int) -> str:
     return f"board.{game_id}.{seq}.{seat}@{settings.REPLY_DOMAIN}"
 
 
-def state_at(game: Game, seq: int) -> GameState:
+def state_at(game: Game, seq: int) -> Any:
     """The game after its first ``seq`` events."""
-    events = Event.objects.filter(game=game, seq__lt=seq).order_by("seq")
-    return engine.record.replay_events(engine.config_from_json(game.config),
-                                       list(events.values_list("payload", flat=True))).state
+    return game_replay(game, stop=seq).state
 
 
-def sample_moves(state: GameState) -> list[str]:
-    """A few legal moves in the notation, spread over every tile in the hand (and
-    the flips) and over each one's places: the first ones would all be one tile at
-    one place."""
-    groups: dict[str, list[dict[str, Any]]] = {}
-    for action in engine.legal_actions(state):
-        groups.setdefault(action.get("tile") or action["type"], []).append(action)
-    quota = dict.fromkeys(groups, 0)
-    while sum(quota.values()) < min(SAMPLE_MOVES, sum(map(len, groups.values()))):
-        for key, actions in groups.items():  # one more for each group, in turn
-            if quota[key] < len(actions) and sum(quota.values()) < SAMPLE_MOVES:
-                quota[key] += 1
-    return [format_action(actions[i * len(actions) // quota[key]])
-            for key, actions in groups.items() for i in range(quota[key])]
-
-
-def turn_details(game: Game, state: GameState, seat: int, seq: int) -> dict[str, Any]:
-    """What a mail asking the seat for its move shows besides the words: the hand,
-    some moves and the picture's place in the HTML."""
-    plan = layout(state, seat)
-    return {
-        "hand": list(state.hands[seat]),
-        "moves": sample_moves(state),
-        "picture": {"cid": picture_cid(game.pk, seq, seat), "alt": plan.alt(state),
-                    "width": plan.width, "height": plan.height},
-    }
+def turn_details(game: Game, state: Any, seat: int, seq: int) -> dict[str, Any]:
+    """What a mail asking the seat for its move shows besides the words: what the
+    game's UI adds (the hand, some moves, the picture's place in the HTML), or
+    else a few of its legal actions in the notation."""
+    rules = rules_of(game)
+    show = ui_for(game.game).mail_turn
+    if show is None:
+        asked = rules.turn_mail(state, seat)
+        return {"moves": list(asked.examples) if asked is not None else []}
+    details = show(rules, state, seat)
+    if "picture" in details:
+        details["picture"] = {**details["picture"], "cid": picture_cid(game.pk, seq, seat)}
+    return details
 
 
 def picture_alt(n: Notification) -> str:
@@ -80,7 +62,7 @@ def picture_alt(n: Notification) -> str:
 _IMG = re.compile(r'<img src="cid:board\.[^"]*" alt="([^"]*)"')
 
 
-def picture_for(n: Notification) -> tuple[str, Picture] | None:
+def picture_for(n: Notification) -> tuple[str, bytes] | None:
     """The board picture a mail's HTML shows, drawn again; None if it shows none."""
     if not (n.reply_to and n.game_id and "cid:board." in n.body_html):
         return None
@@ -91,7 +73,10 @@ def picture_for(n: Notification) -> tuple[str, Picture] | None:
     cid = picture_cid(bound.game_id, bound.seq, bound.seat)
     if f"cid:{cid}" not in n.body_html:
         return None
-    return cid, board_picture(state_at(n.game, bound.seq), bound.seat)
+    draw = ui_for(n.game.game).mail_picture
+    if draw is None:
+        return None
+    return cid, draw(state_at(n.game, bound.seq), bound.seat)
 
 
 class MailWithPictures(EmailMultiAlternatives):

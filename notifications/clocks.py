@@ -1,14 +1,15 @@
 """Time limits: a time bank per seat, vacations that stop it, and timeouts.
 
 A game with ``days_per_move`` = d gives each seat 2d to begin with. A seat's clock
-runs while the game waits for that seat (a move or a guess) and stops when the
-game waits for someone or something else; a turn played in time adds d to the
-bank, which never holds more than 3d. While the fly or frog is being drawn no
+runs while the game waits for that seat and stops when the game no longer does;
+when several seats are awaited at once (they choose in secret at the same time)
+each one's clock runs until its own action is in. A turn played in time adds d
+to the bank, which never holds more than 3d. While chance is being drawn no
 clock runs. Days the player has declared as vacation do not count.
 
-When a bank runs out the clock check appends the spec's ``timeout`` event (the
-player loses the rest of that turn) and gives the seat d for its next turn; a
-second timeout in a row appends ``resign`` after it. Every change to a game is
+When a bank runs out the clock check appends the game's timeout events (what
+they cost is the game's rule) and gives the seat d for its next turn; a second
+timeout in a row appends its resignation after them. Every change to a game is
 an event appended through games.services, under the game's row lock.
 
 Untimed games keep clocks too, without a bank: they record when each turn began,
@@ -19,48 +20,45 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import date, datetime, timedelta
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import DateTimeField, ExpressionWrapper, F, Sum
 from django.utils import timezone
 
-from engine import marram as engine
-from engine.marram.state import GameState
+from engine.protocol import AnyGame
 from games import rawsql
 from games import services as game_services
 from games.batch import Batch
 from games.errors import Conflict, Invalid
 from games.models import Event, Game, Seat
+from games.selectors import game_state_get, rules_of
 from notifications.models import Clock, Vacation
 from notifications.selectors import mail_settings_get
 
 REMINDER_BEFORE = timedelta(hours=24)
-PLAYER_ACTIONS = frozenset({"place", "flip", "pass", "guess"})
 
 
 def _day_count(game: Game, days: int) -> timedelta | None:
     return None if not game.days_per_move else timedelta(days=days * game.days_per_move)
 
 
-def runner_of(state: GameState) -> int | None:
-    """The seat whose clock runs: the one the game waits for, if it waits for a seat."""
-    wait = engine.awaiting(state)
-    return wait["player"] if wait["kind"] in ("move", "guess") else None
+def runners_of(rules: AnyGame, state: Any) -> tuple[int, ...]:
+    """The seats whose clocks run: those the game waits for."""
+    return rules.awaiting(state).players
 
 
-def turn_goes_on(events: Sequence[Event], runner: int | None) -> bool:
-    """Whether the runner's turn carried on through these events: they are all the
-    runner's own moves (the first of two in a turn, or a pass forced on them that
-    deals a fresh hand for the same move), or someone else leaving. Then no clock
-    changes and no mail is due, and a move costs no query here."""
-    if runner is None or not events:
-        return False
+def turn_goes_on(events: Sequence[Event], seat: int, timeouts: set[str]) -> bool:
+    """Whether the seat's turn carried on through these events: it is still
+    awaited after them and none is the server's (chance) or a timeout of the seat:
+    they are its own moves (the first of two in a turn, or a pass forced on it
+    that deals a fresh hand for the same move), or other seats' (someone leaving,
+    or choosing in secret at the same time). Then its clock does not change and no
+    mail is due, and a move costs no query here."""
     for event in events:
         player = event.payload.get("player")
-        if event.type == "resign" and player != runner:
-            continue
-        if event.type not in PLAYER_ACTIONS or player != runner:
+        if player is None or (player == seat and event.type in timeouts):
             return False
     return True
 
@@ -86,17 +84,22 @@ def clock_remaining(
     return clock.bank - (now - clock.started_at - paused)
 
 
-def _acted_since(clock: Clock) -> bool:
+def _acted_since(clock: Clock, leaving: set[str]) -> bool:
     return Event.objects.filter(
         game_id=clock.game_id, seq__gte=clock.started_seq, actor__isnull=False,
         payload__player=clock.seat,
-    ).exclude(type="resign").exists()
+    ).exclude(type__in=leaving).exists()
 
 
-def _stop(clock: Clock, game: Game, now: datetime, *, timed_out: bool) -> None:
+def _leaving(rules: AnyGame, state: Any, seat: int) -> set[str]:
+    return {e["type"] for e in rules.resign(state, seat)}
+
+
+def _stop(clock: Clock, game: Game, now: datetime, *, timed_out: bool,
+          leaving: set[str]) -> None:
     if timed_out:
         # Two timeouts in a row resign the seat; a turn with a move in it breaks the row.
-        clock.timeouts_in_row = 1 if _acted_since(clock) else clock.timeouts_in_row + 1
+        clock.timeouts_in_row = 1 if _acted_since(clock, leaving) else clock.timeouts_in_row + 1
     else:
         clock.timeouts_in_row = 0
     if clock.bank is not None:
@@ -121,13 +124,13 @@ FROM notifications_clock c WHERE c.game_id = %s
 
 
 def clocks_follow(
-    game: Game, events: Sequence[Event], state: GameState, *, now: datetime, writes: Batch
-) -> tuple[Clock | None, list[Clock], bool]:
+    game: Game, events: Sequence[Event], state: Any, *, now: datetime, writes: Batch
+) -> tuple[list[Clock], list[Clock], bool]:
     """Bring the game's clocks up to date after ``events`` (called under the game's
     lock, in the transaction that appends them): the changes are queued on
-    ``writes``. Returns the clock that has just started, if a seat's turn has just
-    begun; all the game's clocks; and whether they were made just now (the game
-    has just begun)."""
+    ``writes``. Returns the clocks that have just started (the seats whose turn
+    has just begun); all the game's clocks; and whether they were made just now
+    (the game has just begun)."""
     sql = _CLOCKS_OF_GAME.format(clock_columns=rawsql.columns(Clock, "c"))
     clocks = {c.seat: c for c in rawsql.fetch(Clock, sql, [now, game.pk])}
     fresh = not clocks
@@ -135,20 +138,27 @@ def clocks_follow(
         users = dict(Seat.objects.filter(game=game).values_list("index", "user_id"))
         clocks = {s: Clock(game=game, seat=s, user_id=users.get(s), bank=_day_count(game, 2))
                   for s in range(game.seat_count)}
-    runner = runner_of(state)
-    goes_on = turn_goes_on(events, runner)
+    rules = rules_of(game)
+    runners = runners_of(rules, state)
     changed: list[Clock] = []
     for seat, clock in clocks.items():
-        if clock.running and (seat != runner or not goes_on):
-            timed_out = any(e.type == "timeout" and e.payload["player"] == seat for e in events)
-            _stop(clock, game, now, timed_out=timed_out)
+        if not clock.running:
+            continue
+        timeouts = {e["type"] for e in rules.timeout(state, seat)}
+        if seat not in runners or not turn_goes_on(events, seat, timeouts):
+            timed_out = any(e.type in timeouts and e.payload.get("player") == seat
+                            for e in events)
+            _stop(clock, game, now, timed_out=timed_out,
+                  leaving=_leaving(rules, state, seat) if timed_out else set())
             changed.append(clock)
-    started = None
-    if runner is not None and not clocks[runner].running:
-        started = clocks[runner]
-        started.started_at, started.started_seq = now, game.seq
-        if started not in changed:
-            changed.append(started)
+    started = []
+    for seat in runners:
+        clock = clocks[seat]
+        if not clock.running:
+            clock.started_at, clock.started_seq = now, game.seq
+            started.append(clock)
+            if clock not in changed:
+                changed.append(clock)
     if fresh:
         writes.insert(list(clocks.values()))
     else:
@@ -183,7 +193,8 @@ def clock_expire(*, game_id: int, seat: int, now: datetime | None = None):
         left = clock_remaining(clock, now)
         if left is None or left > timedelta(0):
             return None
-        second = clock.timeouts_in_row >= 1 and not _acted_since(clock)
+        leaving = _leaving(rules_of(game), game_state_get(game), seat)
+        second = clock.timeouts_in_row >= 1 and not _acted_since(clock, leaving)
         return game_services.game_timeout(
             game=game, seat=seat, expected_seq=game.seq, resign=second
         )

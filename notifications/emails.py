@@ -6,14 +6,14 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from engine import marram as engine
-from engine.marram.notation import describe_event
-from engine.marram.rules import MOVES_PER_TURN
-from engine.marram.state import GameState
+from engine.protocol import standings
+from engine.replay import replay_events
 from games.models import Event, Game
+from games.selectors import rules_of
 from marram_site.links import site_url
 from notifications import board_mail, clocks, signing
 from notifications.models import Clock, Notification
@@ -45,56 +45,61 @@ def duration_words(left: timedelta) -> str:
 
 
 def _names(game: Game) -> list[str]:
-    return list(engine.config_from_json(game.config).players)
+    return [str(n) for n in (game.config or {}).get("players") or []]
 
 
-def _history(game: Game) -> tuple[list[Event], GameState]:
+def _history(game: Game) -> tuple[list[Event], Any]:
     """The game's events up to the seq its row was read at, and the state after
     them: a consistent picture, though moves may be made meanwhile (mail is
     written without the game's lock)."""
     events = list(Event.objects.filter(game=game, seq__lt=game.seq).order_by("seq"))
-    replay = engine.record.replay_events(engine.config_from_json(game.config),
-                                         [e.payload for e in events])
+    rules = rules_of(game)
+    replay = replay_events(rules, rules.start(game.config), [e.payload for e in events])
     return events, replay.state
 
 
-def _since_last_move(events: list[Event], seat: int, names: list[str]) -> list[str]:
-    """What happened since the seat's own last move."""
-    own = [i for i, e in enumerate(events) if e.actor_id is not None and e.type != "resign"
+def _since_last_move(game: Game, state: Any, events: list[Event], seat: int,
+                     names: list[str]) -> list[str]:
+    """What happened since the seat's own last move (leaving is not a move)."""
+    rules = rules_of(game)
+    leaving = {e["type"] for e in rules.resign(state, seat)}
+    own = [i for i, e in enumerate(events) if e.actor_id is not None and e.type not in leaving
            and e.payload.get("player") == seat]
-    lines = [describe_event(e.payload, names, forced=e.actor_id is None and e.type == "pass")
+    lines = [rules.describe_event(e.payload, names, forced=e.actor_id is None
+                                  and e.payload.get("player") is not None)
              for e in events[own[-1] + 1 if own else 0:]]
     if len(lines) > MAX_CHANGES:
         lines = [f"... {len(lines) - MAX_CHANGES} earlier events ...", *lines[-MAX_CHANGES:]]
     return lines
 
 
-def _scores(state: GameState, names: list[str]) -> list[dict[str, Any]]:
-    return [{"name": name, "score": state.scores[i], "left": i in state.resigned,
-             "winner": i in state.winners} for i, name in enumerate(names)]
+def _scores(game: Game, state: Any, names: list[str]) -> list[dict[str, Any]]:
+    p = rules_of(game).projection(state)
+    return [{"name": name, "score": p.scores[i], "left": i in p.out,
+             "winner": i in p.winners} for i, name in enumerate(names)]
 
 
-def awaiting_words(wait: dict[str, Any]) -> str:
-    if wait["kind"] == "guess":
-        return (f"Guess how many hops the {wait['creature']} makes before it is caught, or "
-                f"that it escapes: reply 'guess {wait['creature']} 7' or "
-                f"'guess {wait['creature']} escape'.")
-    return f"It is your turn: move {wait['move']} of {MOVES_PER_TURN}."
+def awaiting_words(game: Game, state: Any, seat: int) -> str:
+    """What the game asks of the seat now, in the game's words; '' for nothing."""
+    asked = rules_of(game).turn_mail(state, seat)
+    return asked.prompt if asked is not None else ""
 
 
 def _turn_context(n: Notification, game: Game, now: datetime) -> dict[str, Any]:
     events, state = _history(game)
     names = _names(game)
     seat = n.seat
-    wait = engine.awaiting(state)
-    yours = wait["player"] == seat and wait["kind"] in ("move", "guess")
+    rules = rules_of(game)
+    yours = seat in rules.awaiting(state).players
     clock = Clock.objects.filter(game=game, seat=seat).first()
     left = clocks.clock_remaining(clock, now) if clock is not None else None
+    asked = rules.turn_mail(state, seat) if yours else None
     return {
-        "changes": _since_last_move(events, seat, names),
-        "scores": _scores(state, names),
-        "awaiting": awaiting_words(wait) if yours else "",
-        "hand": state.hands[seat],
+        "changes": _since_last_move(game, state, events, seat, names),
+        "scores": _scores(game, state, names),
+        "awaiting": asked.prompt if asked is not None else "",
+        "asked": asked.subject if asked is not None else "your move",
+        "hand": [],
         "moves": [],
         **(board_mail.turn_details(game, state, seat, game.seq) if yours else {}),
         "time_left": duration_words(left) if left is not None else "",
@@ -108,31 +113,33 @@ def render_notification(n: Notification, now: datetime) -> None:
     game, user = n.game, n.user
     context: dict[str, Any] = {"user": user, **links(user_id=n.user_id, game=game)}
     kind = n.kind
+    title = rules_of(game).title if game is not None else ""
     if kind in (Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER):
         context.update(_turn_context(n, game, now))
         context["reminder"] = kind == Notification.Kind.REMINDER
         template = "turn"
-        subject = (f"Marram game {game.pk}: {context['time_left']} left for your move"
-                   if context["reminder"] else f"Marram game {game.pk}: your move")
-        if "guess" in context["awaiting"]:
-            subject = subject.replace("your move", "your guess")
+        asked = context["asked"]
+        subject = (f"{title} game {game.pk}: {context['time_left']} left for {asked}"
+                   if context["reminder"] else f"{title} game {game.pk}: {asked}")
         n.reply_to = context["reply_to"]
     elif kind == Notification.Kind.GAME_STARTED:
         names = _names(game)
         context.update(players=names, first=names[0], days_per_move=game.days_per_move)
-        template, subject = "game_started", f"Marram game {game.pk} has begun"
+        template, subject = "game_started", f"{title} game {game.pk} has begun"
     elif kind == Notification.Kind.GAME_OVER:
         _, state = _history(game)
         names = _names(game)
-        context.update(scores=_scores(state, names),
-                       winners=[names[i] for i in state.winners])
-        template, subject = "game_over", f"Marram game {game.pk} is over"
+        p = rules_of(game).projection(state)
+        context.update(scores=_scores(game, state, names),
+                       winners=[names[s.seat] for s in standings(p) if s.won])
+        template, subject = "game_over", f"{title} game {game.pk} is over"
     elif kind == Notification.Kind.DIGEST:
         waiting = games_waiting_for(user)
-        context["games"] = [{"id": g.pk, "variant": g.get_variant_display(), "url": game_url(g.pk),
+        context["games"] = [{"id": g.pk, "title": g.title, "url": game_url(g.pk),
                              "scores": g.projection.get("scores", [])} for g in waiting]
         template = "digest"
-        subject = f"Marram: {len(waiting)} game{'s' if len(waiting) != 1 else ''} wait for you"
+        subject = (f"{settings.MARRAM_SITE_NAME}: {len(waiting)} "
+                   f"game{'s' if len(waiting) != 1 else ''} wait for you")
     else:
         raise ValueError(f"a {kind} mail is written when it is queued")
     n.subject = subject
@@ -140,12 +147,23 @@ def render_notification(n: Notification, now: datetime) -> None:
     n.body_html = render_to_string(f"notifications/email/{template}.html", context)
 
 
+def game_title(game: Game) -> str:
+    """The game's own title: mail names a game by it."""
+    return rules_of(game).title
+
+
+def game_choices(game: Game) -> str:
+    """The labels of the game's chosen options ("Classic · Long game")."""
+    return game.title.partition(" · ")[2]
+
+
 def links(*, user_id: int | None, game: Game | None) -> dict[str, Any]:
     """What every mail's footer and links need."""
     found: dict[str, Any] = {"game": game,
                              "settings_url": site_url(reverse("notifications:settings"))}
     if game is not None:
-        found.update(game_url=game_url(game.pk), variant=game.get_variant_display())
+        found.update(game_url=game_url(game.pk), game_title=game_title(game),
+                     kind=game_choices(game))
     if user_id is not None:
         found["unsubscribe_url"] = unsubscribe_url(user_id)
     return found

@@ -34,11 +34,11 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from engine import marram as engine
-from engine.marram.notation import NotationError, describe_event, format_action, parse_action
+from engine.errors import IllegalAction, NotationError
 from games import services as game_services
 from games.errors import ServiceError, StaleSeq
 from games.models import Game, Seat
+from games.selectors import rules_of
 from notifications import board_mail, emails, signing
 from notifications.mailparse import mail_parse, move_line
 from notifications.mailsafe import header_text, plain_text
@@ -148,7 +148,8 @@ def _refusal_answer(record: InboundMail, refusal: _Refusal, subject: str) -> boo
         return False
     game = record.game
     if refusal.stranger:  # their subject and text are not repeated to the player
-        _answer(record, f"Marram game {game.pk}: a mail to your reply address was not played",
+        title = rules_of(game).title
+        _answer(record, f"{title} game {game.pk}: a mail to your reply address was not played",
                 template="reply_refused", kind=Notification.Kind.REPLY_REFUSED,
                 context={"reason": refusal.message, "stranger": record.sender},
                 user_id=player.pk, to_email=player.email, thread=False)
@@ -184,7 +185,8 @@ def _play(record: InboundMail, sender: str, text: str) -> dict[str, Any]:
             f"mail came from {sender}", player=player, stranger=True)
     record.move = header_text(move_line(text), 200)
     try:
-        action = parse_action(record.move, bound.seat)
+        rules = rules_of(game)
+        action = dict(rules.parse_action(record.move, bound.seat))
     except NotationError as error:
         raise _Refusal("unreadable", f"the first line of your reply is not a move: {error}",
                        player=player) from None
@@ -197,27 +199,27 @@ def _play(record: InboundMail, sender: str, text: str) -> dict[str, Any]:
             "stale", "the game has moved on since the mail you answered, so its reply address "
             "no longer plays; answer the latest mail, or open the game page",
             player=player) from None
-    except engine.IllegalAction as error:
+    except IllegalAction as error:
         raise _Refusal(error.code, f"the rules do not allow that move: {error.message}",
                        player=player) from None
     except ServiceError as error:
         raise _Refusal(error.code, error.message, player=player) from None
-    names = list(engine.config_from_json(game.config).players)
+    names = [str(n) for n in game.config["players"]]
     played, *after = result.events
-    yours = result.awaiting.get("player") == bound.seat and result.status == Game.Status.RUNNING
+    state = board_mail.state_at(game, result.seq)
+    yours = bound.seat in rules.awaiting(state).players
     return {
         "user_id": seat.user_id,
         "seat": bound.seat,
         "seq": result.seq,
-        "played": format_action(played.payload),
-        "after": [describe_event(e.payload, names, forced=e.actor_id is None)
+        "played": rules.format_action(played.payload),
+        "after": [rules.describe_event(e.payload, names, forced=e.actor_id is None)
                   for e in after],
-        "awaiting": emails.awaiting_words(result.awaiting) if yours else "",
+        "awaiting": emails.awaiting_words(game, state, bound.seat) if yours else "",
         "finished": result.status == Game.Status.FINISHED,
         "reply_to": signing.reply_address(game.pk, bound.seat, result.seq) if yours else "",
         # the second move of the turn: the hand, moves and board as a turn mail shows them
-        **(board_mail.turn_details(game, board_mail.state_at(game, result.seq), bound.seat,
-                                   result.seq) if yours else {}),
+        **(board_mail.turn_details(game, state, bound.seat, result.seq) if yours else {}),
     }
 
 

@@ -30,7 +30,8 @@ def invitations_mail(*, game: Game, user: Any, invited: list[Any]) -> list[int]:
         rows.append(Notification(
             to_email=invitation.email, game=game, kind=Notification.Kind.INVITATION,
             dedup_key=f"invitation:{invitation.pk}",
-            subject=f"{user.get_username()} invites you to a game of Marram"[:200],
+            subject=f"{user.get_username()} invites you to a game of "
+                    f"{emails.game_title(game)}"[:200],
             body_text=text, body_html=html))
     return notifications_queue(rows) if rows else []
 

@@ -112,6 +112,6 @@ def mail_board(request: HttpRequest, mail_id: int) -> HttpResponse:
     picture = board_mail.picture_for(_mail_or_404(request, mail_id))
     if picture is None:
         raise Http404("that mail shows no board")
-    response = HttpResponse(picture[1].png, content_type="image/png")
+    response = HttpResponse(picture[1], content_type="image/png")
     response["Cache-Control"] = "private, max-age=3600"
     return response

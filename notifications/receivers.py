@@ -13,10 +13,10 @@ from notifications import services
 
 @receiver(events_appended, dispatch_uid="notifications.game_events")
 def on_events_appended(sender: Any, *, game: Game, events: list, state: Any, writes: Any,
-                       **_: Any) -> None:
+                       awaited_before: tuple[int, ...] = (), **_: Any) -> None:
     # Inside the appending transaction: rows only (queued with the events), delivery
     # after the commit.
-    services.game_events_follow(game, events, state, writes)
+    services.game_events_follow(game, events, state, writes, awaited_before)
 
 
 @receiver(game_viewed, dispatch_uid="notifications.game_viewed")

@@ -21,11 +21,11 @@ def game_visit_get(*, user_id: int, game_id: int) -> GameVisit | None:
 
 
 def games_waiting_for(user: AbstractBaseUser) -> list[Game]:
-    """Running games that wait for the user's move or guess, oldest turn first."""
+    """Running games that wait for the user, oldest turn first."""
     seats = Seat.objects.filter(user=user, resigned=False, game__status=Game.Status.RUNNING)
     waiting = [
         seat.game for seat in seats.select_related("game")
-        if (seat.game.projection.get("awaiting") or {}).get("player") == seat.index
+        if seat.index in (seat.game.projection.get("to_act") or [])
     ]
     return sorted(waiting, key=lambda game: game.pk)
 

@@ -40,9 +40,9 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.utils import timezone
 
-from engine.marram.state import GameState
 from games.batch import Batch
 from games.models import Event, Game
+from games.selectors import rules_of
 from games.tasks import enqueue
 from notifications import board_mail, clocks, emails, signing
 from notifications.mailsafe import address_problem, header_text, message_id_or_empty
@@ -120,15 +120,29 @@ def _guard(row: Notification) -> None:
             logger.warning("mail %s to %r not queued: %s", row.kind, row.to_email, problem)
 
 
-def game_events_follow(game: Game, events: Sequence[Event], state: GameState,
-                       writes: Batch) -> None:
+def _turn_goes_on(game: Game, events: Sequence[Event], state: Any,
+                  awaited_before: tuple[int, ...]) -> bool:
+    """Whether no clock changes: the game awaits the same seats as before these
+    events, and they are those seats' own (no chance, no timeout)."""
+    if not events or not awaited_before:
+        return False
+    rules = rules_of(game)
+    if rules.awaiting(state).players != awaited_before:
+        return False
+    return all(clocks.turn_goes_on(events, seat, {e["type"] for e in rules.timeout(state, seat)})
+               for seat in awaited_before) and all(
+        e.payload.get("player") in awaited_before for e in events)
+
+
+def game_events_follow(game: Game, events: Sequence[Event], state: Any,
+                       writes: Batch, awaited_before: tuple[int, ...] = ()) -> None:
     """As events are appended (under the game's lock): run the clocks and queue the
-    mails they call for on ``writes``, which stores them with the events. (The fly
-    and the frog are the games app's to draw.)
+    mails they call for on ``writes``, which stores them with the events. (Chance
+    is the games app's to draw.)
 
     The first move of a turn changes none of that and costs no query here; the
     last one reads the clocks, and writes nothing on its own."""
-    if not clocks.turn_goes_on(events, clocks.runner_of(state)):
+    if not _turn_goes_on(game, events, state, awaited_before):
         started, seats, beginning = clocks.clocks_follow(game, events, state,
                                                          now=timezone.now(), writes=writes)
         actors = {e.actor_id for e in events}
@@ -137,12 +151,12 @@ def game_events_follow(game: Game, events: Sequence[Event], state: GameState,
             if clock.user_id is None:
                 continue
             kinds = []
-            if clock is started:
+            if clock in started:
                 if clock.user_id not in actors:  # who has just moved is looking at the game
                     kinds.append(Kind.YOUR_TURN)
             elif beginning:
                 kinds.append(Kind.GAME_STARTED)
-            if state.finished:
+            if game.status == Game.Status.FINISHED:
                 kinds.append(Kind.GAME_OVER)
             rows += [Notification(
                 user_id=clock.user_id, game=game, seat=clock.seat, seq=game.seq, kind=kind,
@@ -213,7 +227,7 @@ def _message(n: Notification) -> EmailMultiAlternatives:
         message.attach_alternative(n.body_html, "text/html")
         picture = board_mail.picture_for(n)  # the board the HTML shows, inline
         if picture is not None:
-            message.related.append((picture[0], picture[1].png))
+            message.related.append((picture[0], picture[1]))
     return message
 
 
@@ -285,7 +299,7 @@ def _cannot_be_cured(error: Exception) -> bool:
 
 
 def outbox_sweep(*, now: datetime | None = None, after: timedelta = SWEEP_AFTER) -> dict[str, int]:
-    """Enqueue the mails still pending and the fly draws still waiting (the games
+    """Enqueue the mails still pending and the chance draws still waiting (the games
     app's task): what a broker outage or a dead worker left behind. Safe to run at
     any time.
 

@@ -78,6 +78,15 @@ class Marram(Game[GameState, MarramEvent]):
     )
     event_types = game.EVENT_TYPES
     bot_policies = selfplay.POLICIES
+    action_fields = {
+        "place": ("type", "player", "tile", "face", "at", "rotation", "claim"),
+        "flip": ("type", "player", "at", "rotation", "claim"),
+        "pass": ("type", "player"),
+        "guess": ("type", "player", "creature", "hops"),
+        "resign": ("type", "player"),
+    }
+    action_defaults: Mapping[str, JSONObject] = {"place": {"claim": None},
+                                                 "flip": {"claim": None}}
 
     def __init__(self) -> None:
         self.queries: Mapping[str, Query[GameState]] = {
@@ -108,6 +117,9 @@ class Marram(Game[GameState, MarramEvent]):
 
     # -- events
 
+    def normalise_event(self, raw: Mapping[str, object]) -> JSONObject:
+        return cast(JSONObject, actions.normalise_event(dict(raw)))
+
     def fold(self, state: GameState, event: MarramEvent) -> GameState:
         game.step(state, event)
         return state
@@ -129,10 +141,11 @@ class Marram(Game[GameState, MarramEvent]):
             creature = wait["creature"]
             return Awaiting.seats(Task(
                 wait["player"], "guess", f"guess how many hops the {creature} makes before "
-                "it is caught, or that it escapes", {"creature": creature}))
+                "it is caught, or that it escapes", {"creature": creature},
+                f"guess the {creature}'s hops"))
         return Awaiting.seats(Task(
             wait["player"], "move", f"make move {wait['move']} of {MOVES_PER_TURN}: lay a "
-            "tile, flip one, or pass when no tile fits", {"move": wait["move"]}))
+            "tile, flip one, or pass when no tile fits", {"move": wait["move"]}, "move"))
 
     def legal_actions(self, state: GameState, seat: Seat) -> list[MarramEvent]:
         if seat not in self.awaiting(state).players:
@@ -167,7 +180,10 @@ class Marram(Game[GameState, MarramEvent]):
     # -- what people see
 
     def view(self, state: GameState, seat: Seat | None) -> JSONObject:
-        return view.player_view(state, seat)
+        seen = view.player_view(state, seat)
+        # row by row, the same however the game got there (as the API has always given it)
+        seen["board"].sort(key=lambda tile: (tile["at"][1], tile["at"][0]))
+        return cast(JSONObject, seen)
 
     def summary(self, state: GameState) -> JSONObject:
         return view.summary(state)
@@ -191,8 +207,8 @@ class Marram(Game[GameState, MarramEvent]):
         """What a move (``{"action": ...}``, claim included) would score at once:
         the points each seat gains and the awards, as the score log writes them."""
         action = _action_arg(args, seat)
-        if action.get("type") not in ("place", "flip", "pass", "guess"):
-            raise IllegalAction("bad_query", "a preview is of a place, flip, pass or guess")
+        if action.get("type") not in ("place", "flip"):
+            raise IllegalAction("bad_query", "score previews go with a place or a flip")
         return cast(JSON, preview.score_preview(state, self.read_event(action)))
 
     # -- words

@@ -5,6 +5,7 @@ order or the seed of a running game."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -14,9 +15,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.paginator import Page, Paginator
 from django.db.models import (
     Case,
+    CharField,
     Count,
     F,
-    IntegerField,
     OuterRef,
     Q,
     QuerySet,
@@ -25,25 +26,23 @@ from django.db.models import (
     When,
 )
 from django.db.models.fields.json import KT
-from django.db.models.functions import Cast, Coalesce
+from django.db.models.functions import Cast, Coalesce, Concat
 from django.utils import timezone
 
-from engine import marram as engine
-from engine.marram import rules
-from engine.marram.notation import describe_event
-from engine.marram.standings import standings
-from engine.marram.state import GameState
 from games.models import Event, Game, Seat
 from games.selectors import (
+    awaited_seats,
     game_fairness,
     game_list,
     game_state_get,
     game_state_view,
+    rules_of,
     seat_index_of,
 )
 from games.serializers import GameSerializer
 from notifications.clocks import clock_remaining
 from notifications.models import Clock, Vacation
+from ui import ui_for
 
 # ---------------------------------------------------------------- lists
 
@@ -129,10 +128,11 @@ def _last_event_at() -> Subquery:
 
 
 def _listed(game: Game, user: AbstractBaseUser) -> Listed:
-    awaiting = (game.projection or {}).get("awaiting") or {}
-    waiting_for = awaiting.get("player") if game.status == Game.Status.RUNNING else None
+    awaited = awaited_seats(game)
+    seat = seat_index_of(game, user)
+    waiting_for = seat if seat in awaited else (awaited[0] if awaited else None)
     since = getattr(game, "last_event_at", None) or game.started_at or game.created_at
-    return Listed(game, seat_index_of(game, user), waiting_for, since, user.pk)
+    return Listed(game, seat, waiting_for, since, user.pk)
 
 
 def _my_games_in_order(user: AbstractBaseUser) -> QuerySet[Game]:
@@ -145,9 +145,11 @@ def _my_games_in_order(user: AbstractBaseUser) -> QuerySet[Game]:
     return (
         game_list(user=user, which="mine")
         .annotate(last_event_at=_last_event_at(), my_seat=Subquery(seat),
-                  awaiting_seat=Cast(KT("projection__awaiting__player"), IntegerField()))
+                  waiting_for=KT("projection__waiting_for"),
+                  my_mark=Concat(Value("|"), Cast(Subquery(seat), CharField()), Value("|")))
         .annotate(since=Coalesce("last_event_at", "started_at", "created_at"),
-                  section=Case(When(running & Q(awaiting_seat=F("my_seat")), then=Value(0)),
+                  section=Case(When(running & Q(waiting_for__contains=F("my_mark")),
+                                    then=Value(0)),
                                When(running, then=Value(1)),
                                When(status=Game.Status.OPEN, then=Value(2)),
                                default=Value(3)))
@@ -179,7 +181,7 @@ def your_turn_count(user: AbstractBaseUser) -> int:
     rows = Seat.objects.filter(user=user, game__status=Game.Status.RUNNING).values_list(
         "index", "game__projection")
     return sum(1 for index, projection in rows
-               if ((projection or {}).get("awaiting") or {}).get("player") == index)
+               if index in ((projection or {}).get("to_act") or []))
 
 
 def listed(games, user: AbstractBaseUser) -> list[Listed]:
@@ -231,8 +233,10 @@ def clock_text(days_per_move: int, seconds_left: float | None, *,
     return f"{time_words(seconds_left)} left on the clock.{still} {rule}"
 
 
-def move_clock(game: Game, now: datetime | None = None) -> dict[str, Any] | None:
-    """The time left to the seat the game waits for, from its clock (kept by the
+def move_clock(game: Game, now: datetime | None = None,
+               user: AbstractBaseUser | None = None) -> dict[str, Any] | None:
+    """The time left to the seat the game waits for (the user's, when several are
+    awaited and theirs is one), from its clock (kept by the
     notifications app: a time bank per seat), and that in words (``text``); just
     the days per move when there is no clock yet. None for an untimed game or one
     that is not running."""
@@ -240,7 +244,10 @@ def move_clock(game: Game, now: datetime | None = None) -> dict[str, Any] | None
         return None
     answer: dict[str, Any] = {"days_per_move": game.days_per_move, "seconds_left": None,
                               "text": clock_text(game.days_per_move, None)}
-    seat = ((game.projection or {}).get("awaiting") or {}).get("player")
+    awaited = awaited_seats(game)
+    mine = next((s.index for s in game.seats.all() if s.user_id is not None
+                 and s.index in awaited and s.user_id == getattr(user, "pk", None)), None)
+    seat = mine if mine is not None else (awaited[0] if awaited else None)
     clock = Clock.objects.filter(game_id=game.pk, seat=seat).first() if seat is not None \
         else None
     if clock is None or clock.bank is None:
@@ -274,8 +281,8 @@ class ResignOutcome:
             return (f"If you resign, the game ends now and {self.others[0]} wins. "
                     "Your points stay on the score sheet.")
         others = f"{', '.join(self.others[:-1])} and {self.others[-1]}"
-        return ("If you resign, you cannot win and your tiles in hand are put aside; your "
-                f"points stay on the score sheet, and {others} play on without you.")
+        return ("If you resign, you cannot win; your points stay on the score sheet, and "
+                f"{others} play on without you.")
 
 
 def resign_outcome(game: Game, user: AbstractBaseUser) -> ResignOutcome | None:
@@ -289,67 +296,37 @@ def resign_outcome(game: Game, user: AbstractBaseUser) -> ResignOutcome | None:
     return ResignOutcome([s.name for s in seats if s.user_id != user.pk and not s.resigned])
 
 
-SINCE_SHOWN = 40
-"""The most events the "since your last move" list shows (the latest ones)."""
+def last_move(game: Game, you: int | None) -> dict[str, Any] | None:
+    """The latest action a player made (not the server's), by someone other than
+    ``you``: its event, and it in the notation."""
+    rules = rules_of(game)
+    rows = Event.objects.filter(game_id=game.pk, actor__isnull=False).order_by(
+        "-seq").values_list("seq", "payload")[:8]
+    for seq, payload in rows:
+        if you is not None and payload.get("player") == you:
+            continue
+        try:
+            text = rules.format_action(payload)
+        except ValueError:  # NotationError: leaving, say, is not written in the notation
+            continue
+        return {**payload, "seq": seq, "text": text}
+    return None
 
-BOARD_MOVES = ("place", "flip")
 
-
-def _own_move(row: tuple[int, str, dict[str, Any], int | None], seat: int | None) -> bool:
-    """A move the seat's player made themselves (not one the server made for them)."""
-    _, kind, payload, actor = row
-    return actor is not None and kind != "resign" and payload.get("player") == seat
-
-
-def since_last_move(game: Game, state: GameState, you: int | None,
-                    names: list[str]) -> dict[str, Any]:
-    """What happened since the player's own last move: each event in words
-    (engine.notation.describe_event) with the points it scored and where it
-    happened, and every position where a tile was laid or flipped, for the board
-    to outline. A spectator sees what happened since the last move of the player
-    the game waits for; with nobody to wait for (the game is over, or a draw is
-    due), since the last move of anyone but the latest mover."""
-    rows = list(Event.objects.filter(game_id=game.pk, seq__lt=game.seq).order_by("-seq")
-                .values_list("seq", "type", "payload", "actor_id")[:SINCE_SHOWN + 1])
-    rows.reverse()
-    seat = you if you is not None else engine.awaiting(state)["player"]
-    if seat is None:
-        movers = [row[2].get("player") for row in rows if row[3] is not None]
-        latest = movers[-1] if movers else None
-        start = next((i + 1 for i in range(len(rows) - 1, -1, -1)
-                      if rows[i][3] is not None and rows[i][2].get("player") != latest), 0)
-    else:
-        start = next((i + 1 for i in range(len(rows) - 1, -1, -1)
-                      if _own_move(rows[i], seat)), 0)
-    shown = rows[start:]
-    more = start == 0 and len(rows) > SINCE_SHOWN  # more happened than the list shows
-    if more:
-        shown = rows[-SINCE_SHOWN:]
-    scored: dict[int, list[dict[str, Any]]] = {}
-    for entry in state.log:
-        scored.setdefault(entry["event"], []).append(
-            {"seat": entry["seat"], "points": entry["points"], "feature": entry["feature"]})
-    events = []
-    tiles: list[list[int]] = []
-    for seq, kind, payload, actor in shown:
-        at = payload.get("at") or payload.get("to")
-        if kind in BOARD_MOVES and at not in tiles:
-            tiles.append(at)
-        events.append({
-            "seq": seq, "type": kind, "player": payload.get("player"), "at": at,
-            "text": describe_event(payload, names, forced=actor is None and kind == "pass"),
-            "points": scored.get(seq, []),
-        })
-    return {"seat": seat, "events": events, "tiles": tiles, "more": more}
+def _notation(rules: Any, action: dict[str, Any]) -> str:
+    try:
+        return rules.format_action(action)
+    except ValueError:  # NotationError: an action the notation does not write
+        return json.dumps(action)
 
 
 def page_state(game: Game, user: AbstractBaseUser) -> dict[str, Any]:
     """What the game page draws: the API's answer for the game (``GET
-    /api/games/{id}/``) with the players' names, the faces of the tiles in hand,
-    the move clock, what happened since the user's last move, the final standings
-    once the game is over, the status line, and how many games wait for the user
-    (the header's badge)."""
-    view = game_state_view(game, user, faces=True)
+    /api/games/{id}/``) with the players' names, what the game awaits of whom,
+    the move clock, the last move of another player, what the game's UI adds
+    (ui.GameUI.page_extras), the status line, and how many games wait for the
+    user (the header's badge)."""
+    view = game_state_view(game, user)
     answer = {
         "game": GameSerializer(game).data,
         "seq": game.seq,
@@ -362,11 +339,20 @@ def page_state(game: Game, user: AbstractBaseUser) -> dict[str, Any]:
     state = answer.get("state")
     if state is not None:
         state["players"] = answer["players"]
+        answer["last_move"] = last_move(game, answer["you"])
+    if state is not None:
+        rules = rules_of(game)
         engine_state = game_state_get(game)
-        answer["since_last_move"] = since_last_move(game, engine_state, answer["you"],
-                                                     answer["players"])
-        answer["standings"] = standings(engine_state) if engine_state.finished else None
-    answer["clock"] = move_clock(game)
+        answer["awaiting"] = game.projection.get("awaiting")
+        answer["tasks"] = [{**t.to_json(), "short": t.short or t.kind}
+                           for t in rules.awaiting(engine_state).tasks]
+        game_ui = ui_for(game.game)
+        if game_ui.action_texts:
+            answer["action_texts"] = [_notation(rules, a) for a in answer["legal_actions"]]
+        if game_ui.page_extras is not None:
+            answer.update(game_ui.page_extras(game, engine_state, answer["you"],
+                                              answer["players"]))
+    answer["clock"] = move_clock(game, user=user)
     answer["status_text"] = status_text(answer)
     answer["your_turn_count"] = your_turn_count(user)
     return answer
@@ -375,7 +361,7 @@ def page_state(game: Game, user: AbstractBaseUser) -> dict[str, Any]:
 def player_rows(answer: dict[str, Any]) -> list[dict[str, Any]]:
     """The players as the page first shows them (the script redraws them)."""
     names = answer["players"]
-    scores = (answer.get("state") or {}).get("scores") or [0] * len(names)
+    scores = answer["game"]["projection"].get("scores") or [0] * len(names)
     return [{"seat": i, "name": n, "letter": seat_letter(names, i), "score": scores[i],
              "you": i == answer.get("you")} for i, n in enumerate(names)]
 
@@ -387,58 +373,19 @@ def status_text(answer: dict[str, Any]) -> str:
     if state is None:
         return "The game has not started."
     names = answer["players"]
-    if state["finished"]:
-        winners = [names[w] for w in state["winners"]]
-        best = state["scores"][state["winners"][0]] if winners else 0
+    seen = answer["game"]["projection"]
+    if seen.get("finished"):
+        winners = [names[w] for w in seen["winners"]]
+        best = seen["scores"][seen["winners"][0]] if winners else 0
         if len(winners) > 1:
             return f"Game over: {' and '.join(winners)} tie with {best} points."
         return f"Game over: {winners[0]} wins with {best} points." if winners else "Game over."
-    awaiting = state["awaiting"]
-    if awaiting["kind"] == "chance":
-        verb = "appear" if awaiting.get("event") == "appear" else "hop"
-        return f"Waiting for the {awaiting['creature']} to {verb}."
-    mine = answer.get("you") is not None and awaiting["player"] == answer["you"]
-    if awaiting["kind"] == "guess":
-        creature = awaiting["creature"]
-        return (f"Your turn: guess the {creature}'s hops." if mine else
-                f"Waiting for {names[awaiting['player']]} to guess the {creature}'s hops.")
-    move = awaiting.get("move", 1)
-    return (f"Your turn: move {move} of 2." if mine else
-            f"{names[awaiting['player']]} to play: move {move} of 2.")
-
-
-# ---------------------------------------------------------------- the rules page
-
-
-def rule_numbers() -> dict[str, Any]:
-    """Every number the rules page quotes, read from the engine's rule tables so that
-    the page and the engine cannot disagree: per variant and length, the supplies,
-    the spade cards and short-game targets for 2, 3 and 4 players, the flips a tile
-    allows and the patch values; and the values every variant shares."""
-    variants: dict[str, dict[str, Any]] = {}
-    for variant in rules.VARIANTS:
-        for length in rules.LENGTHS:
-            try:
-                by_players = [rules.rules_for(variant, length, n) for n in (2, 3, 4)]
-            except ValueError:  # Animals is long only
-                continue
-            two = by_players[0]
-            variants.setdefault(variant, {})[length] = {
-                "boots": two.boots, "pitchforks": two.pitchforks,
-                "spades": [r.spades for r in by_players],
-                "targets": [r.target for r in by_players],
-                "flips_per_tile": two.flips_per_tile, "patch": two.patch,
-            }
-    return {
-        "variants": variants,
-        "hand_size": rules.HAND_SIZE,
-        "moves_per_turn": rules.MOVES_PER_TURN,
-        "beast": rules.BEAST_SEGMENT_VALUE,
-        "freak": rules.FREAK_VALUE,
-        "end_patch": rules.END_PATCH,
-        "end_segment": rules.END_SEGMENT_VALUE,
-        "creatures": rules.CREATURE_THRESHOLDS,
-        "max_hops": rules.CREATURE_MAX_HOPS,
-        "guess_points": rules.GUESS_POINTS,
-        "exact_bonus": rules.EXACT_GUESS_BONUS,
-    }
+    awaiting = answer.get("awaiting") or {}
+    if awaiting.get("kind") == "chance":
+        return f"Waiting for chance to decide {awaiting['what']}."
+    tasks = answer.get("tasks") or []
+    you = answer.get("you")
+    mine = next((t for t in tasks if t["seat"] == you and you is not None), None)
+    if mine is not None:
+        return f"Your turn: {mine['short']} ({mine['prompt']})."
+    return " and ".join(f"{names[t['seat']]} to play: {t['short']}" for t in tasks) + "."

@@ -1,9 +1,9 @@
 """The replay of a game, step by step, for the replay viewer.
 
-Step ``n`` is the game after its first ``n`` events (step 0: the starter laid
-and the hands dealt). Every step is rebuilt by folding the stored events
-through the engine (``engine.record.replay_events``), never read from a cache,
-so the viewer shows what the current engine makes of the record.
+Step ``n`` is the game after its first ``n`` events (step 0: the game as it
+begins). Every step is rebuilt by folding the stored events through the game's
+rules (``engine.replay``), never read from a cache, so the viewer shows what
+the current engine makes of the record.
 
 A running game is replayed only up to its latest event, and a step shows what
 the player view shows: the deck order, the seed and the draws to come never
@@ -14,12 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import marram as engine
-from engine.marram.notation import describe_event
-from engine.marram.record import replay_events
-from engine.marram.state import GameState
+from engine.errors import IllegalAction
+from engine.replay import replay_events
 from games.models import Event, Game
-from games.selectors import public_state
+from games.selectors import rules_of
 
 EVENT_FIELDS = ("seq", "type", "payload", "actor__username", "created_at", "cause_seq")
 
@@ -40,30 +38,31 @@ def _moved_at(event: dict[str, Any] | None) -> list[int] | None:
 
 def replay_index(game: Game, *, staff: bool = False) -> dict[str, Any]:
     """Every step's event and scores: what the step list and the chart need."""
-    config = engine.config_from_json(game.config)
-    players = list(config.players)
-    state = engine.new_game(config)
+    rules = rules_of(game)
+    state = rules.start(game.config)
+    players = [str(n) for n in rules.config(state).get("players") or []]
     steps: list[dict[str, Any]] = [
-        {"n": 0, "text": "The starter tile is laid and the hands are dealt", "type": None,
-         "player": None, "scores": list(state.scores)}]
+        {"n": 0, "text": "The game begins", "type": None,
+         "player": None, "scores": list(rules.projection(state).scores)}]
     error = None
     for row in _rows(game):
         event = row["payload"]
         try:
-            engine.step(state, event)
-        except engine.IllegalAction as e:
+            state = rules.fold(state, rules.read_event(event))
+        except IllegalAction as e:
             # the state may be half changed: the steps end before this event
             error = {"event": row["seq"], "code": e.code, "message": e.message}
             break
-        step = {"n": row["seq"] + 1, "text": describe_event(event, players),
+        step = {"n": row["seq"] + 1, "text": rules.describe_event(event, players),
                 "type": event.get("type"), "player": event.get("player"),
-                "scores": list(state.scores)}
+                "scores": list(rules.projection(state).scores)}
         steps.append(step)
     return {
         "game": game.pk,
         "status": game.status,
-        "variant": config.variant,
-        "length": config.length,
+        "kind": game.game,
+        "title": game.title,
+        "options": game.options,
         "players": players,
         "count": len(steps) - 1,
         "steps": steps,
@@ -72,31 +71,33 @@ def replay_index(game: Game, *, staff: bool = False) -> dict[str, Any]:
     }
 
 
-def _step_view(state: GameState) -> dict[str, Any]:
-    """The board and the players at one step, as a spectator sees them: what the
-    API shows (the deck order is never among it), with the tiles' faces."""
-    seen = engine.player_view(state, None)
-    return {"variant": seen["variant"], "length": seen["length"], "players": seen["players"],
-            **public_state(seen, faces=True)}
+def _step_view(rules: Any, state: Any) -> dict[str, Any]:
+    """The game at one step, as a spectator sees it: what the API shows (no secret
+    is ever among it)."""
+    return rules.view(state, None)
 
 
 def replay_step(game: Game, at: int, *, staff: bool = False) -> dict[str, Any]:
     """The game after its first ``at`` events (clamped to the events there are)."""
-    config = engine.config_from_json(game.config)
+    rules = rules_of(game)
+    start = rules.start(game.config)
     rows = _rows(game, stop=max(at, 0))
-    replay = replay_events(config, [row["payload"] for row in rows])
+    replay = replay_events(rules, start, [row["payload"] for row in rows])
     shown = len(rows) if replay.error_index is None else replay.error_index
     event_row = rows[shown - 1] if shown > 0 else None
     event = event_row["payload"] if event_row else None
-    players = list(config.players)
+    players = [str(n) for n in rules.config(start).get("players") or []]
+    view = _step_view(rules, replay.state)
+    log = view.get("log")
     answer: dict[str, Any] = {
         "at": shown,
-        "view": _step_view(replay.state),
+        "view": view,
         "event": None if event is None else {
             "seq": event_row["seq"], "type": event.get("type"), "player": event.get("player"),
-            "text": describe_event(event, players), "at": _moved_at(event)},
-        # the points this event scored
-        "scored": [entry for entry in replay.state.log if entry.get("event") == shown - 1],
+            "text": rules.describe_event(event, players), "at": _moved_at(event)},
+        # what this event scored, where the view keeps a log of scoring by event
+        "scored": [entry for entry in log if isinstance(entry, dict)
+                   and entry.get("event") == shown - 1] if isinstance(log, list) else [],
         "error": None if replay.error is None else {
             "event": replay.error_index, "code": replay.error.code,
             "message": replay.error.message},
@@ -109,5 +110,5 @@ def replay_step(game: Game, at: int, *, staff: bool = False) -> dict[str, Any]:
             "cause_seq": event_row["cause_seq"],
         }
     if staff:
-        answer["summary"] = engine.summary(replay.state)
+        answer["summary"] = rules.summary(replay.state)
     return answer

@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from engine import registry
 from games import services, throttles
 from games.bodies import form_post
 from games.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
@@ -28,6 +29,7 @@ from games.pages import pictures, reads, replay
 from games.selectors import game_get, game_list, invitation_links, seat_index_of
 from games.signals import game_viewed
 from notifications.emails import invitation_url
+from ui import ui_for
 
 # ---------------------------------------------------------------- plumbing
 
@@ -101,20 +103,14 @@ def home(request: HttpRequest) -> HttpResponse:
                                                "picture": pictures.picture("home")})
 
 
-RULES_PICTURES = ("patch", "blue-snake", "flip", "pitchfork", "animals")
-
-
 @require_GET
 def rules(request: HttpRequest, game: str) -> HttpResponse:
-    """The rules in the project's own words, with pictures of real positions and
-    the numbers read from the engine's own tables."""
-    if game != "marram":
+    """The game's rules in the project's own words, as its UI folder gives them."""
+    page = ui_for(game).rules_page if game in {g.key for g in registry.games()} else None
+    if page is None:
         raise Http404(f"there are no rules here for {game!r}")
-    return render(request, "games/rules_marram.html", {
-        "pictures": {name.replace("-", "_"): pictures.picture(name)
-                     for name in RULES_PICTURES},
-        **reads.rule_numbers(),
-    })
+    template, context = page()
+    return render(request, template, context)
 
 
 @form_post("username", "email", "password1", "password2", "next")
@@ -168,7 +164,7 @@ def _no_such_page(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@form_post("variant", "length", "seats", "days_per_move", "emails")
+@form_post("game", "seats", "days_per_move", "emails", more=GameCreateForm.field_names)
 def lobby(request: HttpRequest) -> HttpResponse:
     form = GameCreateForm(request.POST or None)
     status = 400 if form.is_bound else 200  # a form shown again has been refused
@@ -183,8 +179,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 status = 429
                 raise Invalid(refused, code="throttled")
             # the game and its invitations: both, or neither
-            game = services.game_create(user=request.user, variant=data["variant"],
-                                        length=data["length"], seats=data["seats"],
+            game = services.game_create(user=request.user, game=data["game"],
+                                        options=data["options"], seats=data["seats"],
                                         days_per_move=data["days_per_move"],
                                         invite=data["emails"], url_for=invitation_url)
         except ServiceError as e:
@@ -243,6 +239,7 @@ def _game_page(request: HttpRequest, game: Game, invite_form: InviteForm,
     seated = any(s.user_id == request.user.pk for s in game.seats.all())
     return render(request, "games/game.html", {
         "game": game,
+        "ui": ui_for(game.game),
         "you": you,
         "seated": seated,
         "seats": sorted(game.seats.all(), key=lambda s: (s.index is None, s.index or 0)),

@@ -81,7 +81,8 @@ def test_a_player_answers_her_turn_mail_on_the_mail_page(eager, visitors, live_s
     assert answer.count() == 1
     text = answer.locator(".mail-body").text_content()
     assert text.startswith(f"Played in Marram game {game.pk}: {move}")
-    assert "It is your turn: move 2 of 2. Reply to this mail with your next move." in text
+    # what the game asks next, in its own words (the Marram adapter's turn_mail)
+    assert "It is your turn: move 2 of 2. Reply with your move on the first line." in text
     # the answer asks for the second move with its own picture and reply address
     game.refresh_from_db()
     assert reply_address(game.pk, 0, game.seq) in answer.locator(".mail-reply-to").text_content()

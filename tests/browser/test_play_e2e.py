@@ -84,7 +84,10 @@ def choose_claim_step(page: Any, claim_index: int | None) -> None:
 
 
 def confirm(page: Any) -> None:
-    page.click('button[data-action="confirm"]')
+    """Confirm the move and wait for the server's answer: the game row read next is
+    the one after it."""
+    with page.expect_response(lambda r: "/actions/" in r.url and r.request.method == "POST"):
+        page.click('button[data-action="confirm"]')
 
 
 def place_by_clicks(page: Any, action: dict[str, Any], claim_index: int | None,

@@ -18,8 +18,9 @@ from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from engine import fairness
 from engine import marram as engine
-from engine.marram import fairness
+from engine.marram import GAME as MARRAM
 from games import services, signin
 from games.auth import CachedTokenAuthentication
 from games.models import Event, Game, Seat
@@ -147,10 +148,11 @@ def custom_game(players: list, tiles: dict[str, dict], deck: list[str], *,
     config = engine.make_config(variant, "long", names, tiles, deck, starter)
     seed = seed or fairness.new_seed()
     game = Game.objects.create(
-        variant=variant, length="long", seat_count=len(players), status=Game.Status.RUNNING,
+        game="marram", options={"variant": variant, "length": "long"},
+        seat_count=len(players), status=Game.Status.RUNNING,
         created_by=players[0], rules_version=engine.RULES_VERSION, seed=seed,
         commitment=fairness.commitment(seed), config=engine.config_to_json(config),
-        projection=projection_of(engine.new_game(config)),
+        projection=projection_of(MARRAM, engine.new_game(config)),
     )
     for index, user in enumerate(players):
         Seat.objects.create(game=game, user=user, name=user.get_username(), index=index)

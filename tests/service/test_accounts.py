@@ -341,8 +341,11 @@ def test_not_your_turn_names_the_player_the_game_waits_for(ann, bob):
 
 
 def test_not_your_turn_for_a_guess_names_the_guesser():
-    refused = NotYourTurn.waiting_for({"kind": "guess", "player": 2, "creature": "fly"},
-                                      ["ann", "bob", "cyd"])
+    from engine.protocol import Awaiting, Task
+
+    guess = Task(2, "guess", "guess how many hops the fly makes", {"creature": "fly"},
+                 "guess the fly's hops")  # as the Marram adapter says it
+    refused = NotYourTurn.waiting_for(Awaiting.seats(guess), ["ann", "bob", "cyd"])
     assert refused.message == "it is not your turn: the game waits for cyd to guess the fly's hops"
     assert refused.status == 403 and refused.code == "not_your_turn"
 

@@ -63,8 +63,8 @@ def test_a_started_game_cannot_be_edited_or_deleted_in_the_admin(admin_client, g
     }
     admin_client.post(url, forged)
     after = Game.objects.get(pk=game.pk)
-    assert (after.status, after.variant, after.seat_count) == (
-        Game.Status.RUNNING, game.variant, game.seat_count)
+    assert (after.status, after.options, after.seat_count) == (
+        Game.Status.RUNNING, game.options, game.seat_count)
     seat.refresh_from_db()
     assert (seat.index, seat.name, seat.resigned) == (0, game.config["players"][0], False)
     # nor deleted: its events cannot be

@@ -48,7 +48,8 @@ def test_the_game_waits_for_the_fly_and_the_task_draws_it_once(users):
                           {"seq": view["seq"], "action": {"type": "pass"}}, format="json")
     assert refused.status_code == 409
     assert body(refused)["code"] == "awaiting_chance"
-    assert body(refused)["message"].startswith("waiting for the fly to appear")
+    assert body(refused)["message"].startswith("waiting for chance to decide where the fly "
+                                               "appears")
 
     before = game_state_get(game)
     seq = game.seq

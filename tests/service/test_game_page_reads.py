@@ -116,7 +116,7 @@ def test_the_points_each_event_scored_come_with_it(circle_game):
 
 
 def test_a_long_absence_lists_the_latest_events_and_says_there_are_more(circle_game):
-    from games.pages import reads
+    from ui.marram import pages as reads  # Marram's page reads live in its UI folder
 
     game, ann, bob = circle_game
     since = reads.since_last_move(game, game_state_get(game), None, ["ann", "bob"])

@@ -90,7 +90,8 @@ def test_invitations_by_email_and_by_link(users, settings, django_capture_on_com
     assert [m.to for m in mail.outbox] == [["bob@example.org"], ["cyd@example.org"]]
     assert invited[0]["url"] in mail.outbox[0].body
     assert mail.outbox[0].subject == "ann invites you to a game of Marram"
-    assert "ann has started a Classic game of Marram (long, 4 players)" in mail.outbox[0].body
+    assert "ann has started a game of Marram (Classic · Long game, 4 players)" in \
+        mail.outbox[0].body
     assert set(Notification.objects.filter(kind="invitation").values_list(
         "to_email", "status")) == {("bob@example.org", "sent"), ("cyd@example.org", "sent")}
     with eager_tasks(settings), django_capture_on_commit_callbacks(execute=True):

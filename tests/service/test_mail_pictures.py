@@ -22,13 +22,13 @@ from engine import marram as engine
 from engine.marram.notation import format_action, parse_action
 from engine.marram.view import face_view, tile_view
 from games.selectors import game_state_get
-from notifications import board_picture as bp
 from notifications import services as notes
 from notifications.inbound import inbound_mail_handle
 from notifications.models import Notification
 from notifications.signing import reply_address
 from tests.service.conftest import play, seat_user, start_game
 from tests.service.mail_kit import awaited, reply_bytes
+from ui.marram import board_picture as bp
 
 SEED = "5a1d0ce5" * 8
 
@@ -194,7 +194,8 @@ def test_the_answer_to_a_first_move_by_mail_gives_the_hand_moves_and_board_for_t
     [sent] = mail.outbox
     assert sent.reply_to == [reply_address(game.pk, 0, game.seq)]
     text, html, images = parts_of(mime_of(sent))
-    assert "It is your turn: move 2 of 2. Reply to this mail with your next move." in text
+    # the game's own words for the turn (the Marram adapter's turn_mail)
+    assert "It is your turn: move 2 of 2. Reply with your move on the first line." in text
     assert f"Your hand: {', '.join(state.hands[0])}" in text
     moves = listed_moves(text)
     legal = {format_action(a) for a in engine.legal_actions(state)}

@@ -82,7 +82,8 @@ def test_a_reply_plays_the_move_once_even_if_delivered_twice(game):
     [sent] = mail.outbox
     assert sent.subject == "Re: Marram game: your move"
     assert sent.body.startswith(f"Played in Marram game {game.pk}: {move}\n")
-    assert "Reply to this mail with your next move." in sent.body
+    # what the game asks next, in its own words (the Marram adapter's turn_mail)
+    assert "It is your turn: move 2 of 2. Reply with your move on the first line." in sent.body
     assert sent.reply_to == [answer.reply_to]
     assert sent.extra_headers["In-Reply-To"] == "<r1@client.example>"
 

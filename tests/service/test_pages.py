@@ -172,7 +172,7 @@ def test_the_lobby_creates_a_game_invites_by_email_and_lets_others_join(
                                          "days_per_move": 3, "emails": "zed@example.org"})
     game = Game.objects.get()
     assert answer.status_code == 302 and answer["Location"] == f"/games/{game.pk}/"
-    assert (game.variant, game.seat_count, game.days_per_move) == ("classic", 2, 3)
+    assert (game.options["variant"], game.seat_count, game.days_per_move) == ("classic", 2, 3)
     invite = [m for m in mail.outbox if "zed@example.org" in m.to]
     assert invite and f"/invitations/{game.invitations.get().token}/" in invite[0].body
     open_page = text(client.get(f"/games/{game.pk}/"))

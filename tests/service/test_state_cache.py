@@ -5,7 +5,7 @@ import pytest
 
 from engine import marram as engine
 from games import services
-from games.selectors import game_replay, game_state_get, projection_of
+from games.selectors import game_replay, game_state_get, projection_of, rules_of
 from games.state_cache import StateCache, states
 from tests.service.conftest import make_user, play, seat_user, start_game
 
@@ -36,7 +36,7 @@ def test_cached_and_caught_up_states_equal_a_replay_from_zero():
         served = game_state_get(game)
         assert states.get(game.pk, game.seq) is served
         assert same_state(served, game_replay(game).state)
-        assert game.projection == projection_of(served)
+        assert game.projection == projection_of(rules_of(game), served)
         checked += 1
     assert checked == 30 and states.catch_ups > 0
 

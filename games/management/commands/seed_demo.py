@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from engine import marram as engine
+from engine import registry
 from games import services
 from games.models import Game
 from games.selectors import game_state_get
@@ -30,19 +30,21 @@ class Command(BaseCommand):
                     user.save()
                 users[name] = user
             ann, bob = users["ann"], users["bob"]
-            if Game.objects.filter(created_by=ann, variant="classic", seats__user=bob).exists():
+            rules = registry.default()
+            if Game.objects.filter(created_by=ann, game=rules.key, seats__user=bob).exists():
                 self.stdout.write("demo: ann and bob already have their game")
                 return
-            game = services.game_create(user=ann, variant="classic", length="long", seats=2)
+            game = services.game_create(user=ann, game=rules.key, seats=2)
             services.game_join(game=game, user=bob)
             for _ in range(MOVES):
                 game.refresh_from_db()
                 state = game_state_get(game)
-                wait = engine.awaiting(state)
-                if wait["player"] is None:
+                wait = rules.awaiting(state)
+                if not wait.tasks:
                     break
-                action = engine.legal_actions(state)[0]
-                mover = game.seats.get(index=wait["player"]).user
+                seat = wait.tasks[0].seat
+                action = rules.legal_actions(state, seat)[0]
+                mover = game.seats.get(index=seat).user
                 services.action_submit(game=game, user=mover, action=action,
                                        expected_seq=game.seq)
         self.stdout.write(f"demo: game {game.pk} for ann and bob (password {PASSWORD!r})")

@@ -1,14 +1,13 @@
-"""Check that a finished game's deck and chance events follow from its seed and
+"""Check that a finished game's hidden orders and chance events follow from its seed and
 that the seed matches the commitment published at the start."""
 
 from django.core.management.base import CommandError
 
-from engine import marram as engine
-from engine.marram import fairness
+from engine import fairness
 from games.errors import Conflict
 from games.management.commands._checks import GameCheckCommand
 from games.models import Game
-from games.selectors import game_record_get
+from games.selectors import game_record_get, rules_of
 
 
 class Command(GameCheckCommand):
@@ -21,8 +20,7 @@ class Command(GameCheckCommand):
         except Conflict:
             raise CommandError(f"game {game.pk} is {game.status}: its seed stays secret "
                                "until it is finished") from None
-        return fairness.verify(record, game.seed, game.commitment,
-                               engine.standard().deck_ids())
+        return fairness.verify(rules_of(game), record, game.seed, game.commitment)
 
     def passed(self, game: Game) -> str:
         return "fair: the deck and every chance event follow from the committed seed"

@@ -2,10 +2,10 @@
 with what the service stored. Exits non-zero on any problem."""
 
 
-from engine import marram as engine
+from engine import registry
 from games.management.commands._checks import GameCheckCommand
 from games.models import Event, Game
-from games.selectors import game_replay, projection_of
+from games.selectors import game_replay, projection_of, rules_of
 
 
 def game_problems(game: Game) -> list[str]:
@@ -20,9 +20,13 @@ def game_problems(game: Game) -> list[str]:
     for seq, kind, payload in rows:
         if payload.get("type") != kind:
             problems.append(f"event {seq}: stored as {kind!r} but is a {payload.get('type')!r}")
-    if game.rules_version != engine.RULES_VERSION:
+    try:
+        rules = rules_of(game)
+    except registry.UnknownGame as e:
+        return [*problems, str(e)]
+    if game.rules_version != rules.rules_version:
         problems.append(f"the game was created under rules version {game.rules_version}, this "
-                        f"engine is version {engine.RULES_VERSION}: outcomes may differ")
+                        f"engine is version {rules.rules_version}: outcomes may differ")
     if game.config is None:
         if rows:
             problems.append("the game has events but no config")
@@ -32,20 +36,20 @@ def game_problems(game: Game) -> list[str]:
         problems.append(f"event {replay.error_index} ({rows[replay.error_index][2]}) is refused "
                         f"by the engine: {replay.error.code}: {replay.error.message}")
         return problems
-    fresh = projection_of(replay.state)
+    fresh = projection_of(rules, replay.state)
     for key in sorted(set(fresh) | set(game.projection)):
         if fresh.get(key) != game.projection.get(key):
             problems.append(f"{key}: stored {game.projection.get(key)!r}, replay gives "
                             f"{fresh.get(key)!r}")
     stored = {seat.index: seat.resigned for seat in game.seats.exclude(index=None)}
     for index, resigned in sorted(stored.items()):
-        if resigned != (index in replay.state.resigned):
+        if resigned != (index in fresh["resigned"]):
             problems.append(f"seat {index}: stored as {'' if resigned else 'not '}resigned, "
                             f"the replay says {'' if not resigned else 'not '}resigned")
     finished = game.status == Game.Status.FINISHED
-    if replay.state.finished != finished:
+    if fresh["finished"] != finished:
         problems.append(f"the game is {game.status} but the replay is "
-                        f"{'finished' if replay.state.finished else 'not finished'}")
+                        f"{'finished' if fresh['finished'] else 'not finished'}")
     return problems
 
 

@@ -14,6 +14,7 @@
 // out (GET /api/games/{id}/preview/).
 
 import { renderBoard, tokenSpot, wireZoomButtons } from "./board.js";
+import { createClient } from "./client.js";
 import {
   creatureLines, h, renderLog, renderPlayers, renderSince, renderStandings, scorePreviewLines,
   tileSvg, updateTurnBadge,
@@ -21,15 +22,10 @@ import {
 
 const root = document.getElementById("game");
 const cfg = {
-  stateUrl: root.dataset.stateUrl,
-  actionsUrl: root.dataset.actionsUrl,
   claimsUrl: root.dataset.claimsUrl,
   previewUrl: root.dataset.previewUrl,
   myGamesUrl: root.dataset.myGamesUrl,
-  eventsUrl: root.dataset.eventsUrl,
-  pollMs: Number(root.dataset.pollMs) || 3000,
 };
-const csrfToken = document.querySelector('meta[name="csrf-token"]').content;
 const svg = document.getElementById("board");
 const els = {
   status: document.getElementById("turn-status"),
@@ -440,6 +436,7 @@ async function loadPreview() {
   const ticket = ++previewRequest;
   ui.preview = null;
   ui.previewError = null;
+  if (!ui.at || ui.rotation === null) return; // no move to preview yet
   const url = `${cfg.previewUrl}?action=${encodeURIComponent(JSON.stringify(currentAction()))}`;
   try {
     const resp = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
@@ -465,90 +462,36 @@ function cancelMove() {
 // ---------------------------------------------------------------------------
 // sending it
 
-function newKey() {
-  if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  b[6] = (b[6] & 0x0f) | 0x40;
-  b[8] = (b[8] & 0x3f) | 0x80;
-  const x = [...b].map((v) => v.toString(16).padStart(2, "0")).join("");
-  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
-}
+// sent by the generic client (client.js): idempotency key, one retry, stale seq
+const client = createClient({
+  root,
+  getPage: () => page,
+  onState: (data, keepPlace) => applyState(data, keepPlace),
+  onError: (text) => (text ? showError(text) : clearError()),
+  onBusy: (busy) => {
+    ui.busy = busy;
+    render();
+  },
+  onSent: () => {
+    if (!userMoved) board.fit();
+  },
+});
 
-async function submit(action) {
-  if (ui.busy) return;
-  clearError();
+function submit(action) {
+  if (ui.busy) return Promise.resolve(false);
   previewRequest++;
   reserveHeight();
-  ui.busy = true;
-  render();
-  const body = JSON.stringify({ seq: page.seq, idempotency_key: newKey(), action });
-  let resp = null;
-  // one retry with the same key if the network fails: the key makes it safe
-  for (let attempt = 0; attempt < 2 && resp === null; attempt++) {
-    try {
-      resp = await fetch(cfg.actionsUrl, {
-        method: "POST",
-        credentials: "same-origin",
-        headers: { "Content-Type": "application/json", Accept: "application/json",
-          "X-CSRFToken": csrfToken },
-        body,
-      });
-    } catch (e) {
-      resp = null;
-    }
-  }
-  if (resp === null) {
-    ui.busy = false;
-    render();
-    showError("Could not reach the server: check your connection and try again.");
-    return;
-  }
-  const data = await resp.json().catch(() => ({}));
-  if (resp.ok) {
-    ui = freshUi();
-    await reloadState(false);
-    if (!userMoved) board.fit();
-    return;
-  }
-  ui.busy = false;
-  const message = data.message || data.detail || "";
-  if (resp.status === 409 && data.code === "stale_seq") {
-    await reloadState(true);
-    showError("The game moved on: refreshed. Check the board and make your move again.");
-  } else if (resp.status === 409) {
-    await reloadState(false);
-    showError(`That cannot be done now: ${message}`);
-  } else if (resp.status === 400) {
-    render();
-    showError(`That move is not allowed: ${message}`);
-  } else if (resp.status === 403) {
-    render();
-    showError(/csrf/i.test(message)
-      ? "Your session has expired: reload the page and sign in again."
-      : `You cannot do that: ${message}`);
-  } else {
-    render();
-    showError(`Something went wrong (${resp.status}): ${message || "please try again"}`);
-  }
+  return client.submit(action);
 }
 
 // ---------------------------------------------------------------------------
 // the state from the server
 
-async function reloadState(keepPlace) {
-  let data;
-  try {
-    const resp = await fetch(cfg.stateUrl, { credentials: "same-origin",
-      headers: { Accept: "application/json" } });
-    if (!resp.ok) throw new Error(String(resp.status));
-    data = await resp.json();
-  } catch (e) {
-    ui.busy = false;
-    render();
-    showError("Could not load the game from the server; it will try again shortly.");
-    return;
-  }
+function applyState(data, keepPlace) {
   const keep = keepPlace && ui.mode === "place" ? { tile: ui.tile, face: ui.face } : null;
+  // answers still on their way were asked of the old state: they no longer apply
+  claimsRequest++;
+  previewRequest++;
   page = data;
   stateReadAt = Date.now();
   ui = freshUi();
@@ -557,34 +500,6 @@ async function reloadState(keepPlace) {
     ui = { ...ui, mode: "place", ...keep };
   }
   render();
-}
-
-let pollTimer = null;
-let polling = false;
-
-async function poll() {
-  if (document.hidden || polling || ui.busy || page.status === "finished") return;
-  polling = true;
-  try {
-    const resp = await fetch(`${cfg.eventsUrl}?since=${page.seq}`, {
-      credentials: "same-origin", headers: { Accept: "application/json" } });
-    if (resp.ok) {
-      const data = await resp.json();
-      if (data.seq !== page.seq && !ui.busy) await reloadState(true);
-    }
-  } catch (e) {
-    // the next poll tries again
-  } finally {
-    polling = false;
-  }
-}
-
-function startPolling() {
-  if (pollTimer) clearInterval(pollTimer);
-  pollTimer = setInterval(poll, cfg.pollMs);
-  document.addEventListener("visibilitychange", () => {
-    if (!document.hidden) poll();
-  });
 }
 
 // ---------------------------------------------------------------------------
@@ -958,6 +873,6 @@ document.addEventListener("keydown", (ev) => {
 });
 
 render();
-startPolling();
+client.startPolling();
 root.dataset.ready = "true";
-window.marramGame = { get page() { return page; }, get ui() { return ui; }, reload: () => reloadState(true) };
+window.marramGame = { get page() { return page; }, get ui() { return ui; }, reload: () => client.reload(true) };

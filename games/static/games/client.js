@@ -1,0 +1,150 @@
+// The generic client of the game page, for every game: the page's state, moves
+// sent with an idempotency key (retried once with the same key), recovery from a
+// stale seq, polling for other players' moves, and errors in words. A game's own
+// module (its board and move UI) draws the state and calls submit.
+//
+// The pure parts (newKey, outcome, submission) are exported for the unit tests
+// (tests/js/client.test.js).
+
+/** A fresh idempotency key: a random UUID. */
+export function newKey(crypto = globalThis.crypto) {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const x = [...b].map((v) => v.toString(16).padStart(2, "0")).join("");
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
+
+/**
+ * What a refused submission means for the page: the words to show, and whether
+ * to fetch the state again ("keep": keep the player's choices, the game moved on
+ * under them; "fresh": start over; null: the state is still right).
+ */
+export function outcome(status, data) {
+  const message = (data && (data.message || data.detail)) || "";
+  if (status === 409 && data && data.code === "stale_seq") {
+    return { reload: "keep",
+      text: "The game moved on: refreshed. Check the board and make your move again." };
+  }
+  if (status === 409) return { reload: "fresh", text: `That cannot be done now: ${message}` };
+  if (status === 400) return { reload: null, text: `That move is not allowed: ${message}` };
+  if (status === 403) {
+    return { reload: null, text: /csrf/i.test(message)
+      ? "Your session has expired: reload the page and sign in again."
+      : `You cannot do that: ${message}` };
+  }
+  return { reload: null,
+    text: `Something went wrong (${status}): ${message || "please try again"}` };
+}
+
+/** The body of a submission: the action after the seq the page has seen. */
+export function submission(seq, action, key) {
+  return JSON.stringify({ seq, idempotency_key: key, action });
+}
+
+/**
+ * The client of one game page. ``root`` carries the URLs (data-state-url,
+ * data-actions-url, data-events-url, data-poll-ms); ``getPage`` gives the state
+ * the page shows; ``onState(page, keep)`` takes a fresh one (``keep``: the game
+ * moved on under the player's choices), ``onError(text)`` shows a problem ('' to
+ * clear), ``onBusy(busy)`` while a move is on its way, ``onSent()`` after one went in.
+ */
+export function createClient({ root, getPage, onState, onError = () => {}, onBusy = () => {},
+  onSent = () => {}, fetcher = (...args) => fetch(...args) }) {
+  const cfg = {
+    stateUrl: root.dataset.stateUrl,
+    actionsUrl: root.dataset.actionsUrl,
+    eventsUrl: root.dataset.eventsUrl,
+    pollMs: Number(root.dataset.pollMs || 3000),
+  };
+  const csrf = document.querySelector('meta[name="csrf-token"]');
+  let busy = false;
+  let polling = false;
+  let timer = null;
+
+  const setBusy = (value) => {
+    busy = value;
+    onBusy(value);
+  };
+
+  async function reload(keep) {
+    try {
+      const resp = await fetcher(cfg.stateUrl, { credentials: "same-origin",
+        headers: { Accept: "application/json" } });
+      if (!resp.ok) throw new Error(String(resp.status));
+      onState(await resp.json(), keep);
+      return true;
+    } catch (e) {
+      onError("Could not load the game from the server; it will try again shortly.");
+      return false;
+    }
+  }
+
+  async function submit(action) {
+    if (busy) return false;
+    onError("");
+    setBusy(true);
+    const body = submission(getPage().seq, action, newKey());
+    let resp = null;
+    // one retry with the same key if the network fails: the key makes it safe
+    for (let attempt = 0; attempt < 2 && resp === null; attempt++) {
+      try {
+        resp = await fetcher(cfg.actionsUrl, {
+          method: "POST",
+          credentials: "same-origin",
+          headers: { "Content-Type": "application/json", Accept: "application/json",
+            "X-CSRFToken": csrf ? csrf.content : "" },
+          body,
+        });
+      } catch (e) {
+        resp = null;
+      }
+    }
+    if (resp === null) {
+      setBusy(false);
+      onError("Could not reach the server: check your connection and try again.");
+      return false;
+    }
+    const data = await resp.json().catch(() => ({}));
+    if (resp.ok) {
+      await reload(false);
+      setBusy(false);
+      onSent();
+      return true;
+    }
+    const told = outcome(resp.status, data);
+    if (told.reload) await reload(told.reload === "keep");
+    setBusy(false);
+    onError(told.text);
+    return false;
+  }
+
+  async function poll() {
+    const page = getPage();
+    if (document.hidden || polling || busy || page.status === "finished") return;
+    polling = true;
+    try {
+      const resp = await fetcher(`${cfg.eventsUrl}?since=${page.seq}`, {
+        credentials: "same-origin", headers: { Accept: "application/json" } });
+      if (resp.ok) {
+        const data = await resp.json();
+        if (data.seq !== getPage().seq && !busy) await reload(true);
+      }
+    } catch (e) {
+      // the next poll tries again
+    } finally {
+      polling = false;
+    }
+  }
+
+  function startPolling() {
+    if (timer) clearInterval(timer);
+    timer = setInterval(poll, cfg.pollMs);
+    document.addEventListener("visibilitychange", () => {
+      if (!document.hidden) poll();
+    });
+  }
+
+  return { submit, reload, poll, startPolling, isBusy: () => busy };
+}

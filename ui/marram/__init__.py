@@ -1,0 +1,17 @@
+"""Marram's UI: its board and move UI for the game page (``templates/``,
+``static/``) and the board picture its turn mails carry."""
+from __future__ import annotations
+
+from ui import GameUI
+from ui.marram import mail, pages
+
+UI = GameUI(
+    board_template="marram/board.html",
+    script="games/game.js",
+    stylesheets=("games/board.css",),
+    action_texts=False,
+    mail_turn=mail.turn_details,
+    mail_picture=mail.picture,
+    page_extras=pages.page_extras,
+    rules_page=pages.rules_page,
+)

@@ -1,0 +1,38 @@
+"""What a Marram turn mail shows besides the words: the hand, some moves spread
+over the hand and the board, and the board's picture (``board_picture``)."""
+from __future__ import annotations
+
+from typing import Any
+
+from ui.marram.board_picture import board_picture, layout
+
+SAMPLE_MOVES = 8
+
+
+def sample_moves(rules: Any, state: Any, seat: int) -> list[str]:
+    """A few legal moves in the notation, spread over every tile in the hand (and
+    the flips) and over each one's places: the first ones would all be one tile at
+    one place."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for action in rules.legal_actions(state, seat):
+        groups.setdefault(action.get("tile") or action["type"], []).append(action)
+    quota = dict.fromkeys(groups, 0)
+    while sum(quota.values()) < min(SAMPLE_MOVES, sum(map(len, groups.values()))):
+        for key, actions in groups.items():  # one more for each group, in turn
+            if quota[key] < len(actions) and sum(quota.values()) < SAMPLE_MOVES:
+                quota[key] += 1
+    return [rules.format_action(actions[i * len(actions) // quota[key]])
+            for key, actions in groups.items() for i in range(quota[key])]
+
+
+def turn_details(rules: Any, state: Any, seat: int) -> dict[str, Any]:
+    plan = layout(state, seat)
+    return {
+        "hand": list(state.hands[seat]),
+        "moves": sample_moves(rules, state, seat),
+        "picture": {"alt": plan.alt(state), "width": plan.width, "height": plan.height},
+    }
+
+
+def picture(state: Any, seat: int) -> bytes:
+    return board_picture(state, seat).png

@@ -1,0 +1,123 @@
+"""What Marram's game page and rules page show beyond the generic shell: what
+happened since the player's last move (with the points each event scored and
+where), the final standings, and the numbers the rules page quotes from the
+engine's rule tables (games.pages.reads and views ask for them through
+``ui.GameUI``)."""
+from __future__ import annotations
+
+from typing import Any
+
+from engine import marram as engine
+from engine.marram import rules
+from engine.marram.notation import describe_event
+from engine.marram.standings import standings
+from engine.marram.state import GameState
+from games.models import Event, Game
+from games.pages import pictures
+
+SINCE_SHOWN = 40
+"""The most events the "since your last move" list shows (the latest ones)."""
+
+BOARD_MOVES = ("place", "flip")
+
+
+def _own_move(row: tuple[int, str, dict[str, Any], int | None], seat: int | None) -> bool:
+    """A move the seat's player made themselves (not one the server made for them)."""
+    _, kind, payload, actor = row
+    return actor is not None and kind != "resign" and payload.get("player") == seat
+
+
+def since_last_move(game: Game, state: GameState, you: int | None,
+                    names: list[str]) -> dict[str, Any]:
+    """What happened since the player's own last move: each event in words
+    (engine.notation.describe_event) with the points it scored and where it
+    happened, and every position where a tile was laid or flipped, for the board
+    to outline. A spectator sees what happened since the last move of the player
+    the game waits for; with nobody to wait for (the game is over, or a draw is
+    due), since the last move of anyone but the latest mover."""
+    rows = list(Event.objects.filter(game_id=game.pk, seq__lt=game.seq).order_by("-seq")
+                .values_list("seq", "type", "payload", "actor_id")[:SINCE_SHOWN + 1])
+    rows.reverse()
+    seat = you if you is not None else engine.awaiting(state)["player"]
+    if seat is None:
+        movers = [row[2].get("player") for row in rows if row[3] is not None]
+        latest = movers[-1] if movers else None
+        start = next((i + 1 for i in range(len(rows) - 1, -1, -1)
+                      if rows[i][3] is not None and rows[i][2].get("player") != latest), 0)
+    else:
+        start = next((i + 1 for i in range(len(rows) - 1, -1, -1)
+                      if _own_move(rows[i], seat)), 0)
+    shown = rows[start:]
+    more = start == 0 and len(rows) > SINCE_SHOWN  # more happened than the list shows
+    if more:
+        shown = rows[-SINCE_SHOWN:]
+    scored: dict[int, list[dict[str, Any]]] = {}
+    for entry in state.log:
+        scored.setdefault(entry["event"], []).append(
+            {"seat": entry["seat"], "points": entry["points"], "feature": entry["feature"]})
+    events = []
+    tiles: list[list[int]] = []
+    for seq, kind, payload, actor in shown:
+        at = payload.get("at") or payload.get("to")
+        if kind in BOARD_MOVES and at not in tiles:
+            tiles.append(at)
+        events.append({
+            "seq": seq, "type": kind, "player": payload.get("player"), "at": at,
+            "text": describe_event(payload, names, forced=actor is None and kind == "pass"),
+            "points": scored.get(seq, []),
+        })
+    return {"seat": seat, "events": events, "tiles": tiles, "more": more}
+
+
+def page_extras(game: Game, state: GameState, you: int | None,
+                names: list[str]) -> dict[str, Any]:
+    """What the game page's state carries for Marram's board and panels."""
+    return {"since_last_move": since_last_move(game, state, you, names),
+            "standings": standings(state) if state.finished else None}
+
+
+RULES_PICTURES = ("patch", "blue-snake", "flip", "pitchfork", "animals")
+
+
+def rules_page() -> tuple[str, dict[str, Any]]:
+    """The rules in the project's own words, with pictures of real positions and
+    the numbers read from the engine's own tables: the template and its context."""
+    return "games/rules_marram.html", {
+        "pictures": {name.replace("-", "_"): pictures.picture(name)
+                     for name in RULES_PICTURES},
+        **rule_numbers(),
+    }
+
+
+def rule_numbers() -> dict[str, Any]:
+    """Every number the rules page quotes, read from the engine's rule tables so that
+    the page and the engine cannot disagree: per variant and length, the supplies,
+    the spade cards and short-game targets for 2, 3 and 4 players, the flips a tile
+    allows and the patch values; and the values every variant shares."""
+    variants: dict[str, dict[str, Any]] = {}
+    for variant in rules.VARIANTS:
+        for length in rules.LENGTHS:
+            try:
+                by_players = [rules.rules_for(variant, length, n) for n in (2, 3, 4)]
+            except ValueError:  # Animals is long only
+                continue
+            two = by_players[0]
+            variants.setdefault(variant, {})[length] = {
+                "boots": two.boots, "pitchforks": two.pitchforks,
+                "spades": [r.spades for r in by_players],
+                "targets": [r.target for r in by_players],
+                "flips_per_tile": two.flips_per_tile, "patch": two.patch,
+            }
+    return {
+        "variants": variants,
+        "hand_size": rules.HAND_SIZE,
+        "moves_per_turn": rules.MOVES_PER_TURN,
+        "beast": rules.BEAST_SEGMENT_VALUE,
+        "freak": rules.FREAK_VALUE,
+        "end_patch": rules.END_PATCH,
+        "end_segment": rules.END_SEGMENT_VALUE,
+        "creatures": rules.CREATURE_THRESHOLDS,
+        "max_hops": rules.CREATURE_MAX_HOPS,
+        "guess_points": rules.GUESS_POINTS,
+        "exact_bonus": rules.EXACT_GUESS_BONUS,
+    }
