@@ -247,6 +247,8 @@ def test_a_move_made_while_redis_is_down_is_mailed_once_it_is_back(worker, mailb
     wait_for(lambda: sent_for([row])(mailbox), "the mail of the move")
     [mail] = mailbox.to(seat_user(game, 1 - mover).email)[-1:]
     assert mail["Subject"] == f"Marram game {game.pk}: your move"
+    # the server has the mail before the worker commits its row: wait for that too
+    wait_for(lambda: Notification.objects.get(pk=row.pk).status == "sent", "the row marked sent")
     row.refresh_from_db()
     assert row.status == "sent" and row.attempts == 1
 
@@ -280,6 +282,8 @@ def test_a_worker_killed_mid_send_leaves_exactly_one_mail(worker, mailbox, proce
     wait_for(lambda: sent_for([marker])(mailbox), "the marker")
     ids = [m["Message-ID"] for m in mailbox.messages]
     assert sorted(ids) == sorted([r.message_id for r in rows] + [marker.message_id])
+    wait_for(lambda: not Notification.objects.filter(game=game).exclude(status="sent").exists(),
+             "the rows marked sent")
     assert {r.status for r in Notification.objects.filter(game=game)} == {"sent"}
 
 

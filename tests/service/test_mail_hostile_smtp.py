@@ -127,6 +127,8 @@ def test_by_smtp_a_forged_address_answers_nobody_and_a_stranger_reaches_only_the
     received = dict(InboundMail.objects.values_list("message_id", "answered"))
     assert received == {"<forged@evil>": False, "<stranger@evil>": True}
     answers = Notification.objects.filter(kind="reply_refused")
+    # the server has the mail before the worker commits its row: wait for that too
+    wait_for(lambda: all(n.status == "sent" for n in answers.all()), "the refusal marked sent")
     assert [(n.user, n.status) for n in answers] == [(player, "sent")]
     assert all(m.rcpt_tos in ([ann.email], [bob.email]) for m in mailbox.messages)
 
