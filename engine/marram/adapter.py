@@ -20,11 +20,12 @@ from ..protocol import (
     Options,
     Projection,
     Query,
+    SearchSettings,
     Seat,
     Task,
     TurnMail,
 )
-from . import actions, board, game, notation, preview, selfplay, view
+from . import actions, board, bots, game, notation, preview, selfplay, view
 from .catalogue import standard
 from .events import MarramEvent, Pass, Resign, Timeout
 from .record import FORMAT, VERSION, config_from_json, config_to_json
@@ -78,6 +79,10 @@ class Marram(Game[GameState, MarramEvent]):
     )
     event_types = game.EVENT_TYPES
     bot_policies = selfplay.POLICIES
+    search = SearchSettings(playouts=300, cpu_seconds=2.0, rollout_moves=8, root_width=12,
+                            evaluation_scale=10.0)
+    """Playouts cut off after two turns each and judged by ``evaluate``; the root
+    searches the twelve moves the one-ply evaluation likes best."""
 
     def __init__(self) -> None:
         self.queries: Mapping[str, Query[GameState]] = {
@@ -227,6 +232,17 @@ class Marram(Game[GameState, MarramEvent]):
     def bot_action(self, state: GameState, seat: Seat, rng: random.Random,
                    policy: str = "random") -> MarramEvent:
         return cast(MarramEvent, selfplay.random_action(state, rng, policy))
+
+    def determinize(self, state: GameState, seat: Seat, rng: random.Random) -> GameState:
+        return bots.determinize(state, seat, rng)
+
+    def evaluate(self, state: GameState, seat: Seat) -> float:
+        return bots.evaluate(state, seat)
+
+    def bot_candidates(self, state: GameState, seat: Seat) -> list[MarramEvent]:
+        if seat not in self.awaiting(state).players or state.pending:
+            return self.legal_actions(state, seat)  # guesses: all of them, or nothing
+        return cast(list[MarramEvent], bots.candidates(state))
 
     def selfplay_stats(self, state: GameState) -> Mapping[str, float]:
         kinds = ("grass", "sand", "blue", "orange", "worm", "freak")
