@@ -21,9 +21,9 @@ sys.path.insert(0, str(ROOT))
 
 from engine.marram import make_config, new_game, standard, step  # noqa: E402
 from engine.marram.record import FORMAT, VERSION, config_to_json  # noqa: E402
+from engine.marram.scoring import feature_kind  # noqa: E402
 from engine.marram.selfplay import random_action  # noqa: E402
 from engine.marram.state import GameState  # noqa: E402
-from engine.marram.scoring import feature_kind  # noqa: E402
 
 OUT = ROOT / "games" / "data" / "pictures"
 PLAYERS = ["ann", "bob"]
