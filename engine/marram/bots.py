@@ -12,7 +12,8 @@ from . import board as B
 from .actions import flips
 from .scoring import completed_value, majority, unfinished_value
 from .state import GameState
-from .types import Seat
+from .tiles import Oriented
+from .types import STEP, Pos, Seat
 
 FINISH_CHANCE = 0.5
 """How likely an open feature is to be completed while tiles are left: its
@@ -82,6 +83,52 @@ def evaluate(state: GameState, seat: Seat) -> float:
     return value
 
 
+Touch = tuple[list[tuple[int, int]], list[tuple[int, int]]]
+"""What a tile laid at a position would touch: (arc, root) of each neighbouring
+region across its arcs, and (side, root) of each neighbouring beast segment."""
+
+
+def _touch(state: GameState, pos: Pos) -> Touch:
+    """The neighbouring features a tile at ``pos`` would join, whatever the tile
+    (the walk of ``board.claim_blocked``, done once per position, not per claim)."""
+    board, feats = state.board, state.features
+    arcs: list[tuple[int, int]] = []
+    segs: list[tuple[int, int]] = []
+    x, y = pos
+    for s, (dx, dy) in enumerate(STEP):
+        nb = board.get((x + dx, y + dy))
+        if nb is None:
+            continue
+        s2 = (s + 2) % 4
+        for i in range(3):
+            theirs = nb.region_nodes[nb.o.region_of_arc[(2 * s2 + 2 - i) % 8]]
+            arcs.append(((2 * s + i) % 8, feats.find(theirs)))
+        seg = nb.live_segment(s2)
+        if seg is not None:
+            segs.append((s, feats.find(seg)))
+    return arcs, segs
+
+
+def _blocked(o: Oriented, touch: Touch, claimed: set[int]) -> set[tuple[str, int]]:
+    """The regions ("r", i) and segments ("b", i) of ``o``, laid where ``touch``
+    was taken, whose feature would already hold a token. The tile's nodes that
+    touch one feature join through it, so a token anywhere in such a group
+    blocks every node of it."""
+    nodes: list[tuple[tuple[str, int], int]] = [(("r", o.region_of_arc[a]), root)
+                                                for a, root in touch[0]]
+    nodes += [(("b", i), root) for s, root in touch[1]
+              if (i := o.seg_at_side[s]) is not None]
+    groups: list[tuple[set[tuple[str, int]], set[int]]] = []
+    for node, root in nodes:
+        merged: tuple[set[tuple[str, int]], set[int]] = ({node}, {root})
+        for g in [g for g in groups if node in g[0] or root in g[1]]:
+            groups.remove(g)
+            merged[0].update(g[0])
+            merged[1].update(g[1])
+        groups.append(merged)
+    return {n for members, roots in groups if roots & claimed for n in members}
+
+
 def candidates(state: GameState) -> list[dict[str, Any]]:
     """The moves a bot weighs for the seat to move (no guess or chance pending):
     every legal placement, without a claim and with each claim the seat may make
@@ -92,18 +139,27 @@ def candidates(state: GameState) -> list[dict[str, Any]]:
     token_for_beasts = "pitchfork" if state.rules.pitchforks_for_beasts else "boot"
     boots = state.boots[seat] > 0
     beasts = state.supply(token_for_beasts)[seat] > 0
+    claimed = {root for root, f in state.features.roots.items() if f.claims}
+    touches: dict[Pos, Touch] = {}
     for tile_id, face, rotation, pos in B.iter_placements(state, state.hands[seat]):
         move = {"type": "place", "player": seat, "tile": tile_id, "face": face,
-                "at": [pos[0], pos[1]], "rotation": rotation}
-        out.append({**move, "claim": None})
+                "at": [pos[0], pos[1]], "rotation": rotation, "claim": None}
+        out.append(move)
+        if not (boots or beasts):
+            continue
         o = catalogue[tile_id].oriented(face, rotation)  # type: ignore[arg-type]
         claims: list[dict[str, int]] = []
         if boots:
-            claims += [{"arc": r.arcs[0]} for r in o.regions]
+            claims += [{"arc": min(r.arcs)} for r in o.regions]
         if beasts:
-            claims += [{"side": seg.sides[0]} for seg in o.segments]
+            claims += [{"side": min(seg.sides)} for seg in o.segments]
+        touch = touches.get(pos)
+        if touch is None:
+            touch = touches[pos] = _touch(state, pos)
+        blocked = _blocked(o, touch, claimed) if claimed else set()
         out += [{**move, "claim": claim} for claim in claims
-                if not B.claim_blocked(state, o, pos, claim)]
+                if (("r", o.region_of_arc[claim["arc"]]) if "arc" in claim
+                    else ("b", o.seg_at_side[claim["side"]])) not in blocked]
     out += [{**flip, "claim": None} for flip in flips(state, seat)]
     if not out:
         out.append({"type": "pass", "player": seat})

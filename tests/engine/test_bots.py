@@ -11,7 +11,7 @@ from engine import registry
 from engine.bots import choose
 from engine.bots.arena import run as arena
 from engine.bots.arena import wilson
-from engine.bots.mcts import search
+from engine.bots.mcts import CLOCK_EVERY, search
 from engine.cli import main
 from engine.protocol import SearchSettings, read_options
 from engine.replay import apply
@@ -135,6 +135,41 @@ def test_marram_candidates_are_legal_and_include_claims():
         apply(MARRAM, state, action)  # raises IllegalAction for an illegal one
 
 
+def marram_played(seed: int, events: int, level: str = "medium"):
+    """A position after ``events`` events of bots of ``level`` (medium bots claim
+    much, so many claims are blocked by tokens already out)."""
+    opts = read_options(MARRAM, {}, 2)
+    state = MARRAM.start(MARRAM.setup(opts, ["ann", "bob"], secret_seed(seed)))
+    rng = random.Random(seed)
+    for _ in range(events):
+        event = MARRAM.automatic(state) or choose(
+            MARRAM, state, MARRAM.awaiting(state).players[0], level, rng).action
+        state = MARRAM.fold(state, event)
+    return state
+
+
+@pytest.mark.parametrize("seed, events", [(1, 8), (2, 16), (3, 24)])
+def test_marram_candidates_offer_exactly_the_claims_the_rules_allow(seed, events):
+    from engine.marram.actions import claim_options
+
+    state = marram_played(seed, events)
+    seat = MARRAM.awaiting(state).players[0]
+    offered: dict[str, set[str]] = {}
+    for action in MARRAM.bot_candidates(state, seat):
+        if action["type"] == "place":
+            bare = {**action, "claim": None}
+            offered.setdefault(repr(bare), set()).add(repr(action["claim"]))
+    assert len(offered) > 10
+    blocked = 0
+    for key, claims in list(offered.items())[::3]:
+        bare = eval(key)  # the action's repr, as the candidates wrote it
+        allowed = claim_options(state, bare)
+        assert claims == {"None"} | {repr(c) for c in allowed}, bare
+        tile = state.config.catalogue[bare["tile"]].oriented(bare["face"], bare["rotation"])
+        blocked += len(tile.regions) + len(tile.segments) - len(allowed)
+    assert blocked > 0 or state.boots[seat] == 0  # the positions do test blocked claims
+
+
 def test_marram_medium_completes_and_claims_what_scores_most():
     state = marram_midgame(seed=5, events=20)
     seat = MARRAM.awaiting(state).players[0]
@@ -219,7 +254,7 @@ def test_the_cpu_cap_stops_a_search_early():
     state = board(".........")
     result = search(TTT, state, 0, random.Random(1),
                     SearchSettings(playouts=10**9, cpu_seconds=1e-9))
-    assert result.playouts == 1
+    assert result.playouts == CLOCK_EVERY  # the first reading of the clock stops it
 
 
 def test_a_seat_with_nothing_to_do_is_refused():
