@@ -1,7 +1,8 @@
 """Bots against bots: ``python -m engine arena --game G --players A,B --games N``.
 
-Game ``g`` gives seat ``s`` the level listed at ``(s + g) % seats``, so every
-level plays every seat equally often; chance is drawn from a seed per game as a
+Game number ``n`` (its seed) gives seat ``s`` the level listed at
+``(s + n) % seats``, so every level plays every seat equally often, and a run
+split into shards by seed (``benchmarks/bots_bench.py``) plays the same games; chance is drawn from a seed per game as a
 server draws it (``engine.fairness.draw_event``), and each bot has its own
 random generator, so a run replays exactly for a seed (within the strong bot's
 CPU-time cap). The report gives each level's wins out of N, its win rate with a
@@ -108,7 +109,7 @@ def run(game: Game[S, E], options: Options, levels: Sequence[str], games: int, s
     """Play ``games`` games and print the report (to ``out``, stdout by default)."""
     tallies = [Tally(level) for level in levels]
     for g in range(games):
-        play(game, options, levels, seed + g, g, tallies, settings)
+        play(game, options, levels, seed + g, seed + g, tallies, settings)
         if progress:
             done = (g + 1) * 30 // games
             print(f"\r[{'#' * done}{'.' * (30 - done)}] {g + 1}/{games}", end="",
