@@ -304,9 +304,13 @@ class SearchSettings:
     rollout_moves: int | None = None
     """Actions played at random after the tree before the state is evaluated
     (``Game.evaluate``); None plays every playout to the end."""
-    root_width: int | None = None
-    """Search only this many of the root's candidates, the best by one-ply
-    evaluation (as the medium bot ranks them); None searches them all."""
+    width: int | None = None
+    """Search only this many candidates at each node of the first
+    ``ranked_depth`` levels of the tree, the best by one-ply evaluation for the
+    seat to act (as the medium bot ranks them); None searches them all."""
+    ranked_depth: int = 1
+    """How many levels of the tree ``width`` prunes: 1 the root only, 2 also the
+    next action (Marram's second move of a turn, or the reply)."""
     evaluation_scale: float = 10.0
     """An evaluation difference worth about 76% to 24%: a cut-off playout's
     reward is ``1 / (1 + exp(-evaluation / scale))``."""

@@ -44,7 +44,7 @@ class SearchResult(Generic[E]):
 
 
 class _Node(Generic[E]):
-    __slots__ = ("action", "mover", "children", "visits", "available", "reward")
+    __slots__ = ("action", "mover", "children", "visits", "available", "reward", "ranked")
 
     def __init__(self, action: E | None, mover: Seat | None) -> None:
         self.action = action
@@ -54,6 +54,8 @@ class _Node(Generic[E]):
         self.available = 0
         self.reward = 0.0
         """The sum of the mover's rewards over the playouts through this node."""
+        self.ranked: set[str] | None = None
+        """The keys of the actions searched below it, when ``width`` prunes them."""
 
 
 def action_key(action: Mapping[str, object]) -> str:
@@ -119,8 +121,9 @@ def search(game: Game[S, E], state: S, seat: Seat, rng: random.Random,
     candidates = game.bot_candidates(first, seat)
     if not candidates:
         raise ValueError(f"seat {seat} has nothing to do now")
-    if settings.root_width is not None and len(candidates) > settings.root_width:
-        candidates = [a for _, a in ranked(game, first, seat, rng)[:settings.root_width]]
+    width = settings.width
+    if width is not None and len(candidates) > width:
+        candidates = [a for _, a in ranked(game, first, seat, rng)[:width]]
     if len(candidates) == 1:
         return SearchResult(candidates[0], 0, {action_key(candidates[0]): 0})
     root_keys = [action_key(a) for a in candidates]
@@ -133,7 +136,7 @@ def search(game: Game[S, E], state: S, seat: Seat, rng: random.Random,
             or time.process_time() - started < settings.cpu_seconds):
         d = first if playouts == 0 else game.determinize(state, seat, rng)
         playouts += 1
-        node, path = root, [root]
+        node, path, depth = root, [root], 0
         expanded = False
         while not expanded:
             event = forced_event(game, d, rng)
@@ -149,6 +152,8 @@ def search(game: Game[S, E], state: S, seat: Seat, rng: random.Random,
                 actor = wait.players[0] if len(wait.players) == 1 else rng.choice(wait.players)
                 actions = game.bot_candidates(d, actor)
                 keys = [action_key(a) for a in actions]
+                if width is not None and depth < settings.ranked_depth and len(keys) > width:
+                    keys, actions = _prune(game, d, actor, rng, node, width, keys, actions)
             untried = [i for i, k in enumerate(keys) if k not in node.children]
             for k in keys:
                 if k in node.children:
@@ -164,6 +169,7 @@ def search(game: Game[S, E], state: S, seat: Seat, rng: random.Random,
             d = game.fold(d, child.action)
             node = child
             path.append(node)
+            depth += 1
         d = _rollout(game, d, rng, settings)
         reward = rewards(game, d, settings.evaluation_scale)
         for n in path:
@@ -175,6 +181,19 @@ def search(game: Game[S, E], state: S, seat: Seat, rng: random.Random,
         visits[root_keys[i]], root.children[root_keys[i]].reward
         if root_keys[i] in root.children else 0.0))
     return SearchResult(candidates[best], playouts, visits)
+
+
+def _prune(game: Game[S, E], state: S, actor: Seat, rng: random.Random, node: _Node[E],
+           width: int, keys: list[str], actions: list[E]) -> tuple[list[str], list[E]]:
+    """The node's ``width`` best actions by one-ply evaluation, ranked the first
+    time a playout reaches it and kept; later determinizations search those of
+    them they allow (all their actions when they allow none)."""
+    if node.ranked is None:
+        node.ranked = {action_key(a) for _, a in ranked(game, state, actor, rng)[:width]}
+    kept = [i for i, k in enumerate(keys) if k in node.ranked]
+    if not kept:
+        return keys, actions
+    return [keys[i] for i in kept], [actions[i] for i in kept]
 
 
 def _rollout(game: Game[S, E], state: S, rng: random.Random, settings: SearchSettings) -> S:

@@ -79,10 +79,10 @@ class Marram(Game[GameState, MarramEvent]):
     )
     event_types = game.EVENT_TYPES
     bot_policies = selfplay.POLICIES
-    search = SearchSettings(playouts=300, cpu_seconds=2.0, rollout_moves=8, root_width=12,
-                            evaluation_scale=10.0)
+    search = SearchSettings(playouts=300, cpu_seconds=2.0, rollout_moves=8, width=12,
+                            ranked_depth=2, evaluation_scale=10.0)
     """Playouts cut off after two turns each and judged by ``evaluate``; the root
-    searches the twelve moves the one-ply evaluation likes best."""
+    and the next action search the twelve the one-ply evaluation likes best."""
 
     def __init__(self) -> None:
         self.queries: Mapping[str, Query[GameState]] = {
