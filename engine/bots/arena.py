@@ -2,12 +2,13 @@
 
 Game number ``n`` (its seed) gives seat ``s`` the level listed at
 ``(s + n) % seats``, so every level plays every seat equally often, and a run
-split into shards by seed (``benchmarks/bots_bench.py``) plays the same games;
-chance is drawn from a seed per game as a server draws it
-(``engine.fairness.draw_event``), and each bot has its own random generator, so a run replays exactly for a seed (within the strong bot's
-CPU-time cap). The report gives each level's wins out of N, its win rate with a
-95% Wilson interval, its mean score, its CPU seconds per move and, for the
-strong bot, its playouts per second."""
+split into shards by seed (``benchmarks/bots_bench.py``) plays the same games.
+Chance is drawn from a seed per game as a server draws it
+(``engine.fairness.draw_event``) and each bot has its own random generator, so a
+run replays exactly for a seed (within the strong bot's CPU-time cap). The
+report gives each level's wins out of N, its win rate with a 95% Wilson
+interval, its mean score, its CPU seconds per move and, for the strong bot, its
+playouts per second."""
 from __future__ import annotations
 
 import math
