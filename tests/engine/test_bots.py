@@ -250,6 +250,21 @@ def test_a_strong_move_replays_for_its_seed_and_spends_its_playouts():
     assert first.playouts == 50 and sum(first.visits.values()) == 50
 
 
+def test_width_searches_only_the_best_root_actions_by_one_ply_evaluation():
+    from engine.bots.mcts import action_key
+    from engine.bots.policies import ranked
+
+    state = marram_played(seed=6, events=10)
+    seat = MARRAM.awaiting(state).players[0]
+    settings = replace(MARRAM.search, playouts=40, width=5)
+    result = search(MARRAM, state, seat, random.Random(3), settings)
+    values = {action_key(a): v for v, a in ranked(MARRAM, state, seat, random.Random(3))}
+    assert len(values) > 5 and len(result.visits) == 5
+    searched = [values[k] for k in result.visits]
+    left_out = [v for k, v in values.items() if k not in result.visits]
+    assert min(searched) >= max(left_out)  # ties at the cut go either way
+
+
 def test_the_cpu_cap_stops_a_search_early():
     state = board(".........")
     result = search(TTT, state, 0, random.Random(1),
