@@ -54,6 +54,9 @@ def _shard(key: str, levels: tuple[str, ...], first: int, games: int,
     tallies = [Tally(level) for level in levels]
     for n in range(first, first + games):
         play(game, options, levels, n, n, tallies, settings)
+        # a running tally per game on stderr: a long run shows how it goes
+        print(f"{key} {','.join(levels)} game {n}: wins "
+              + ", ".join(f"{t.level} {t.wins}" for t in tallies), file=sys.stderr, flush=True)
     return tallies
 
 
