@@ -179,6 +179,25 @@ def test_marram_medium_completes_and_claims_what_scores_most():
     assert MARRAM.evaluate(apply(MARRAM, state, move.action), seat) == max(values)
 
 
+def test_the_quick_fit_agrees_with_the_rules_reason_everywhere():
+    from engine.marram import board as B
+
+    checked = misfits = 0
+    for seed, events in ((1, 20), (2, 50), (4, 80)):
+        state = marram_midgame(seed=seed, events=events, variant="pitchfork")
+        for tile in list(state.config.catalogue.tiles.values())[::4]:
+            for face in ("front", "back"):
+                for rotation in range(4):
+                    o = tile.oriented(face, rotation)
+                    for pos in state.frontier:
+                        quick = B.fits(state.board, state.features, o, pos)
+                        assert quick == (B.mismatch(state.board, state.features, o, pos)
+                                         is None), (tile.id, face, rotation, pos)
+                        checked += 1
+                        misfits += not quick
+    assert checked > 1000 and 0 < misfits < checked
+
+
 # ---------------------------------------------------------------- secrets
 
 def other_deck_order(state, seed: int = 99):
