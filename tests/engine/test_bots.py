@@ -317,6 +317,20 @@ def test_arena_rotates_seats_and_medium_beats_easy_at_tictactoe(capsys):
     assert "20 Tic-tac-toe games" in out and "seats rotated" in out
 
 
+def test_an_arena_game_of_marram_replays_for_its_seed():
+    from engine.bots.arena import Tally, play
+
+    options = read_options(MARRAM, {}, 2)
+    runs = []
+    for _ in range(2):
+        tallies = [Tally("medium"), Tally("easy")]
+        state = play(MARRAM, options, ["medium", "easy"], 7, 7, tallies)
+        runs.append((MARRAM.projection(state), [(t.wins, t.scores, t.moves) for t in tallies]))
+    assert runs[0] == runs[1] and runs[0][0].finished
+    # seed 7 puts medium in seat 1: rotation gives the odd games' first seat to easy
+    assert runs[0][0].scores[1] == runs[0][1][0][1][0]
+
+
 def test_arena_command_prints_each_level(capsys):
     status = main(["arena", "--game", "tictactoe", "--players", "strong,easy", "--games",
                    "4", "--seed", "2", "--playouts", "100", "--quiet"])
