@@ -79,10 +79,14 @@ class Marram(Game[GameState, MarramEvent]):
     )
     event_types = game.EVENT_TYPES
     bot_policies = selfplay.POLICIES
-    search = SearchSettings(playouts=300, cpu_seconds=2.0, rollout_moves=8, width=12,
-                            ranked_depth=2, evaluation_scale=10.0)
-    """Playouts cut off after two turns each and judged by ``evaluate``; the root
-    and the next action search the twelve the one-ply evaluation likes best."""
+    search = SearchSettings(playouts=300, cpu_seconds=2.0, rollout_moves=0, width=12,
+                            ranked_depth=2, evaluation_scale=5.0, exploration=0.15)
+    """A selective search: the twelve actions the one-ply evaluation likes best
+    at the root and at the next action (the turn's other move, or the reply),
+    each line judged by ``evaluate`` at once (random playouts judge Marram's
+    positions worse than its evaluation does), over determinized decks. The
+    evaluation is nearly exact for a line within a turn, so the exploration is
+    small: the search spends its playouts on the lines that score."""
 
     def __init__(self) -> None:
         self.queries: Mapping[str, Query[GameState]] = {
