@@ -83,8 +83,8 @@ class Marram(Game[GameState, MarramEvent]):
                             ranked_depth=2, evaluation_scale=5.0, exploration=0.15)
     """A selective search: the twelve actions the one-ply evaluation likes best
     at the root and at the next action (the turn's other move, or the reply),
-    each line judged by ``evaluate`` at once (random playouts judge Marram's
-    positions worse than its evaluation does), over determinized decks. The
+    each line judged by ``evaluate`` at once (far cheaper than a random playout
+    and not blurred by random moves), over determinized decks. The
     evaluation is nearly exact for a line within a turn, so the exploration is
     small: the search spends its playouts on the lines that score."""
 
