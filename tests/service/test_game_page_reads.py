@@ -13,7 +13,7 @@ from django.test import Client
 
 from engine import marram as engine
 from engine.marram.notation import describe_event
-from engine.preview import score_preview
+from engine.marram.preview import score_preview
 from games import services
 from games.models import Event, Game
 from games.pages import pictures
