@@ -1,6 +1,7 @@
-"""Command line: ``python -m engine replay | verify | selfplay | games | catalogue``.
+"""Command line: ``python -m engine replay | verify | selfplay | arena | games |
+catalogue``.
 ``replay`` and ``verify`` choose the game by the record's ``format``; ``selfplay``
-by ``--game``. Bad input gets one line on stderr and exit status 2, never a
+and ``arena`` by ``--game``. Bad input gets one line on stderr and exit status 2, never a
 traceback."""
 from __future__ import annotations
 
@@ -87,6 +88,34 @@ def _selfplay(args: argparse.Namespace) -> int:
                progress=not args.quiet, policy=args.policy)
 
 
+def _arena(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from .bots import LEVELS
+    from .bots.arena import run
+
+    game = registry.get(args.game)
+    levels = [level.strip() for level in args.players.split(",")]
+    for level in levels:
+        if level not in LEVELS:
+            raise BadOptions(f"no bot level {level!r}: the levels are " + ", ".join(LEVELS))
+    options = read_options(game, _options(game, args), len(levels))
+    if args.games < 1:
+        raise BadOptions("--games must be at least 1")
+    settings = game.search
+    if args.playouts is not None:
+        if args.playouts < 1:
+            raise BadOptions("--playouts must be at least 1")
+        settings = replace(settings, playouts=args.playouts)
+    if args.cpu_seconds is not None:
+        if not args.cpu_seconds > 0:
+            raise BadOptions("--cpu-seconds must be more than 0")
+        settings = replace(settings, cpu_seconds=args.cpu_seconds)
+    run(game, options, levels, args.games, args.seed, progress=not args.quiet,
+        settings=settings)
+    return 0
+
+
 def _games(args: argparse.Namespace) -> int:
     listed: list[JSON] = []
     games = registry.games()
@@ -156,6 +185,22 @@ def main(argv: list[str] | None = None) -> int:
                    "compact (holes with more neighbours first)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=_selfplay)
+    p = sub.add_parser("arena", help="bots of given levels play each other, seats rotated; "
+                       "each level's wins (95%% Wilson interval), mean score, time per move")
+    p.add_argument("--game", default="marram", help="the game's key (see `games`)")
+    p.add_argument("--players", required=True, metavar="LEVEL,LEVEL[,...]",
+                   help="one bot level per seat: easy, medium or strong")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE",
+                   help="a game option (repeat for several; see `games`)")
+    p.add_argument("--variant", help="Marram's variant: the same as --option variant=...")
+    p.add_argument("--length", help="Marram's length: the same as --option length=...")
+    p.add_argument("--games", type=int, default=10)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--playouts", type=int, help="the strong bot's playouts per move "
+                   "(default: the game's)")
+    p.add_argument("--cpu-seconds", type=float, help="the strong bot's CPU-time cap per move")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=_arena)
     p = sub.add_parser("games", help="list the games this engine plays, with their options")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=_games)

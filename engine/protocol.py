@@ -74,7 +74,13 @@ register an instance in ``engine.registry``:
   what they do is the game's fold.
 - **Bots**: ``bot_action`` picks a random legal action by default; a game may
   name better ``bot_policies``. ``selfplay_stats`` adds the game's own figures
-  to ``python -m engine selfplay``.
+  to ``python -m engine selfplay``. The computer players of ``engine.bots``
+  (easy, medium, strong) need nothing more, but play better and fairly with
+  four optional hooks: ``determinize`` (a state consistent with what the seat
+  sees, its secrets redrawn: required for a game with hidden information),
+  ``evaluate`` (how good a state is for a seat), ``bot_candidates`` (the actions
+  a bot weighs, e.g. with the claims ``legal_actions`` leaves out) and
+  ``search`` (the strong bot's budget and tuning, a ``SearchSettings``).
 
 Nothing here knows a game's rules, and no game's rules know the platform.
 """
@@ -291,6 +297,35 @@ class TurnMail:
     """Some legal actions in the notation, ready to paste into a reply."""
 
 
+@dataclass(frozen=True, slots=True)
+class SearchSettings:
+    """How the strong bot (``engine.bots.mcts``) searches a game: its budget and
+    tuning. The defaults fit a small game played to the end in every playout."""
+
+    playouts: int = 1000
+    """The budget: determinized playouts per move (replayable for a seed)."""
+    cpu_seconds: float = 2.0
+    """A safety cap on the CPU time of one move; a move that hits it is no longer
+    replayable, so the playouts should fit well inside it."""
+    rollout_moves: int | None = None
+    """Actions played at random after the tree before the state is evaluated
+    (``Game.evaluate``); None plays every playout to the end."""
+    width: int | None = None
+    """Search only this many candidates at each node of the first
+    ``ranked_depth`` levels of the tree, the best by one-ply evaluation for the
+    seat to act (as the medium bot ranks them); None searches them all."""
+    ranked_depth: int = 1
+    """How many levels of the tree ``width`` prunes: 1 the root only, 2 also the
+    next action (Marram's second move of a turn, or the reply)."""
+    evaluation_scale: float = 10.0
+    """An evaluation difference worth about 76% to 24%: a cut-off playout's
+    reward is ``1 / (1 + exp(-evaluation / scale))``."""
+    exploration: float = 0.7
+    """UCB's exploration constant (rewards lie between 0 and 1)."""
+    rollout_policy: str = "random"
+    """The ``bot_action`` policy the playouts follow after the tree."""
+
+
 class Query(Protocol[StateIn]):
     """A named read the pages ask for (``Game.queries``)."""
 
@@ -320,6 +355,7 @@ class Game(Protocol[StateT, EventT]):
     action_defaults: Mapping[str, JSONObject] = {}
     """Fields filled in, by type, when a player's action leaves them out (Marram's
     ``"claim": null``), so that the stored event is the record's."""
+    search: SearchSettings = SearchSettings()
 
     # -- options and the start
 
@@ -435,6 +471,35 @@ class Game(Protocol[StateT, EventT]):
     def selfplay_stats(self, state: StateT) -> Mapping[str, float]:
         """Figures of a finished game that self-play averages and prints."""
         return {}
+
+    def determinize(self, state: StateT, seat: Seat, rng: random.Random) -> StateT:
+        """A state the seat cannot tell from ``state``: everything it sees kept,
+        every secret it does not see (deck orders, others' hidden choices, future
+        draws) redrawn with ``rng`` from what its view allows. The result must
+        depend only on the seat's view and ``rng``, so that bots never learn a
+        secret; the caller may fold into it. The default, a copy, is right only
+        for games without hidden information."""
+        return self.copy(state)
+
+    def evaluate(self, state: StateT, seat: Seat) -> float:
+        """How good ``state`` is for ``seat``, higher better, in points: by default
+        the seat's score less the best other score (the other way round when
+        lower scores win), plus or minus a million once the game is won or lost.
+        Games with open features, tokens or material override it."""
+        p = self.projection(state)
+        sign = -1.0 if p.better == "lower" else 1.0
+        mine = float(p.scores[seat] or 0) * sign
+        others = [float(score or 0) * sign for s, score in enumerate(p.scores) if s != seat]
+        value = mine if p.cooperative or not others else mine - max(others)
+        if p.finished:
+            value += 1e6 if seat in p.winners else -1e6
+        return value
+
+    def bot_candidates(self, state: StateT, seat: Seat) -> list[EventT]:
+        """The actions a medium or strong bot weighs for the seat: by default
+        ``legal_actions``. A game adds the parts a page picks afterwards (Marram's
+        claims) or leaves out actions no good player makes; every one must be legal."""
+        return self.legal_actions(state, seat)
 
 
 AnyGame = Game[Any, Any]

@@ -315,6 +315,29 @@ class TicTacToe(Game[State, Event]):
         actions = self.legal_actions(state, seat)
         return actions[0] if policy == "first" else rng.choice(actions)
 
+    def determinize(self, state: State, seat: Seat, rng: random.Random) -> State:
+        """The other seat's secret first cell, redrawn: the only secret."""
+        out = self.copy(state)
+        other = 1 - seat
+        if other in out.chosen and len(out.chosen) < 2:
+            out.chosen[other] = rng.randrange(9)
+        return out
+
+    def evaluate(self, state: State, seat: Seat) -> float:
+        """Lines still open, by the square of the marks in them, mine less the
+        other's; a line the player to move completes at once counts a hundred."""
+        if state.finished:
+            return 0.0 if len(state.winners) != 1 else 1e6 if state.winners == [seat] else -1e6
+        value = 0.0
+        for line in LINES:
+            marks = [state.cells[c] for c in line]
+            mine, theirs = marks.count(seat), marks.count(1 - seat)
+            value += (mine * mine if not theirs else 0) - (theirs * theirs if not mine else 0)
+            if marks.count(None) == 1 and max(mine, theirs) == 2 and self.awaiting(state).task(
+                    state.current) is not None and marks.count(state.current) == 2:
+                value += 100 if state.current == seat else -100
+        return -value if state.misere else value
+
     def selfplay_stats(self, state: State) -> Mapping[str, float]:
         return {"cells marked": sum(c is not None for c in state.cells)}
 

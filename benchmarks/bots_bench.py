@@ -1,0 +1,137 @@
+"""Computer players: how strong each level is, and how fast the strong one
+searches (issue 15). Run: python benchmarks/bots_bench.py [--games 200] [--jobs 2]
+
+- strength: for Marram (2-player long Classic) and tic-tac-toe, medium against
+  easy and strong against medium, seats rotated, each level's wins with a 95%
+  Wilson interval, its mean score and its CPU seconds per move. The targets:
+  medium wins at least 90% against easy, strong at least 60% against medium.
+  ``--jobs`` splits each pairing by seed over processes; the games played are
+  those of one ``python -m engine arena`` run with the same seed.
+- speed: the strong bot's playouts per CPU second from a mid-game Marram
+  position (30 moves of medium play), the median of ``--rounds`` searches.
+
+``--only marram|tictactoe``, ``--pairs strong,medium`` and ``--playouts N``
+narrow a run (the figures in docs/bots.md say which were used).
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine import registry  # noqa: E402
+from engine.bots import choose  # noqa: E402
+from engine.bots.arena import Tally, play, report  # noqa: E402
+from engine.bots.mcts import search  # noqa: E402
+from engine.protocol import AnyGame, SearchSettings, read_options  # noqa: E402
+from engine.selfplay import secret_seed  # noqa: E402
+
+PAIRS = (("medium", "easy"), ("strong", "medium"))
+
+
+def _game(key: str) -> AnyGame:
+    if key == "tictactoe":
+        from tests.engine.tictactoe import GAME
+
+        if GAME.key not in [g.key for g in registry.games()]:
+            registry.register(GAME)
+    return registry.get(key)
+
+
+def _shard(key: str, levels: tuple[str, ...], first: int, games: int,
+           playouts: int | None) -> list[Tally]:
+    game = _game(key)
+    options = read_options(game, {}, len(levels))
+    settings = game.search if playouts is None else replace(game.search, playouts=playouts)
+    tallies = [Tally(level) for level in levels]
+    for n in range(first, first + games):
+        play(game, options, levels, n, n, tallies, settings)
+        # a running tally per game on stderr: a long run shows how it goes
+        print(f"{key} {','.join(levels)} game {n}: wins "
+              + ", ".join(f"{t.level} {t.wins}" for t in tallies), file=sys.stderr, flush=True)
+    return tallies
+
+
+def strength(key: str, levels: tuple[str, ...], games: int, seed: int, jobs: int,
+             playouts: int | None) -> list[str]:
+    size = -(-games // jobs)
+    starts = range(0, games, size)
+    started = time.perf_counter()
+    with ProcessPoolExecutor(jobs) as pool:
+        parts = list(pool.map(_shard, [key] * len(starts), [levels] * len(starts),
+                              [seed + i for i in starts], [min(size, games - i) for i in starts],
+                              [playouts] * len(starts)))
+    tallies = [Tally(level) for level in levels]
+    for part in parts:
+        for total, t in zip(tallies, part, strict=True):
+            total.wins += t.wins
+            total.ties += t.ties
+            total.scores += t.scores
+            total.moves += t.moves
+            total.seconds += t.seconds
+            total.playouts += t.playouts
+    game = _game(key)
+    lines = report(game, read_options(game, {}, len(levels)), levels, games, seed, tallies)
+    lines.append(f"  ({time.perf_counter() - started:.0f} s wall clock, {jobs} processes"
+                 + (f", strong bot at {playouts} playouts a move" if playouts else "") + ")")
+    return lines
+
+
+def speed(rounds: int, playouts: int | None) -> list[str]:
+    game = _game("marram")
+    options = read_options(game, {}, 2)
+    state = game.start(game.setup(options, ["a", "b"], secret_seed(3)))
+    rng = random.Random(3)
+    for _ in range(30):
+        event = game.automatic(state) or choose(
+            game, state, game.awaiting(state).players[0], "medium", rng).action
+        state = game.fold(state, event)
+    seat = game.awaiting(state).players[0]
+    settings: SearchSettings = replace(game.search, playouts=playouts or game.search.playouts,
+                                       cpu_seconds=1e9)
+    rates, seconds = [], []
+    for r in range(rounds):
+        started = time.process_time()
+        result = search(game, state, seat, random.Random(r), settings)
+        elapsed = time.process_time() - started
+        rates.append(result.playouts / elapsed)
+        seconds.append(elapsed)
+    return [f"marram mid-game ({len(state.board)} tiles laid, {state.deck_left} in the deck): "
+            f"{statistics.median(rates):.0f} playouts per CPU second, "
+            f"{statistics.median(seconds):.2f} s per strong move of {settings.playouts} "
+            f"playouts (median of {rounds})"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--only", choices=("marram", "tictactoe", "speed"))
+    parser.add_argument("--pairs", action="append",
+                        help="levels to pit, e.g. strong,medium (default: both pairings)")
+    parser.add_argument("--playouts", type=int, help="the strong bot's playouts a move")
+    args = parser.parse_args()
+    pairs = [tuple(p.split(",")) for p in args.pairs] if args.pairs else list(PAIRS)
+    if args.only in (None, "speed"):
+        print("\n".join(speed(args.rounds, args.playouts)), flush=True)
+    for key in ("tictactoe", "marram"):
+        if args.only not in (None, key):
+            continue
+        for levels in pairs:
+            print("\n".join(strength(key, levels, args.games, args.seed, args.jobs,
+                                     args.playouts)), flush=True)
+
+
+if __name__ == "__main__":
+    main()

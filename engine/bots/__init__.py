@@ -1,0 +1,11 @@
+"""Computer players for every game, written once against the Game protocol
+(``engine.protocol``): levels ``easy`` (any legal action), ``medium`` (the best
+immediate value) and ``strong`` (information-set Monte Carlo tree search).
+
+A bot sees only its seat's view: every level works on ``Game.determinize`` of
+the state, never on the state itself, so a secret (the deck order, another
+seat's hidden choice, the seed) cannot reach its choice. ``choose`` is the one
+entry point; ``arena`` plays levels against each other."""
+from .policies import LEVELS, BotMove, choose
+
+__all__ = ["LEVELS", "BotMove", "choose"]

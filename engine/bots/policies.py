@@ -1,0 +1,69 @@
+"""The bots' levels, each a policy over the Game protocol: ``choose`` returns the
+action a bot of a level plays for an awaited seat.
+
+Every level starts from ``Game.determinize(state, seat, rng)``: a state built
+from what the seat may see, its secrets redrawn. Given the same seed a bot
+therefore plays the same move in two states that differ only in what the seat
+cannot see, which is what keeps it honest."""
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from ..protocol import Game, SearchSettings, Seat
+from ..replay import apply
+
+S = TypeVar("S")
+E = TypeVar("E", bound=Mapping[str, object])
+
+LEVELS = ("easy", "medium", "strong")
+
+
+@dataclass(frozen=True, slots=True)
+class BotMove(Generic[E]):
+    """A bot's choice, with what it cost (for the arena's figures)."""
+
+    action: E
+    playouts: int = 0
+    """Determinized playouts the strong bot ran (0 for the other levels)."""
+
+
+def easy(game: Game[S, E], state: S, seat: Seat, rng: random.Random) -> E:
+    """Any legal action, as the game's own random bot picks it."""
+    return game.bot_action(game.determinize(state, seat, rng), seat, rng, "random")
+
+
+def ranked(game: Game[S, E], state: S, seat: Seat, rng: random.Random) -> list[tuple[float, E]]:
+    """The seat's candidates with the value of the state each leads to, best
+    first; ties in a random order (drawn from ``rng``)."""
+    scored: list[tuple[float, float, E]] = []
+    for action in game.bot_candidates(state, seat):
+        after = apply(game, state, action)
+        scored.append((game.evaluate(after, seat), rng.random(), action))
+    scored.sort(key=lambda t: (-t[0], t[1]))
+    return [(value, action) for value, _, action in scored]
+
+
+def medium(game: Game[S, E], state: S, seat: Seat, rng: random.Random) -> E:
+    """The action with the best immediate value for the seat (``Game.evaluate``
+    of the state right after it), as BGA's "simple zombie" plays."""
+    seen = game.determinize(state, seat, rng)
+    return ranked(game, seen, seat, rng)[0][1]
+
+
+def choose(game: Game[S, E], state: S, seat: Seat, level: str, rng: random.Random,
+           settings: SearchSettings | None = None) -> BotMove[E]:
+    """The move a bot of ``level`` plays for ``seat``, an awaited seat of ``state``;
+    ``settings`` overrides the game's ``search`` for the strong level."""
+    if level == "easy":
+        return BotMove(easy(game, state, seat, rng))
+    if level == "medium":
+        return BotMove(medium(game, state, seat, rng))
+    if level == "strong":
+        from .mcts import search
+
+        result = search(game, state, seat, rng, settings or game.search)
+        return BotMove(result.action, result.playouts)
+    raise ValueError(f"no bot level {level!r}: the levels are " + ", ".join(LEVELS))
