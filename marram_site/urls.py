@@ -8,6 +8,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+import marram_site.converters  # noqa: F401  (<id:...> for every app's URLs)
 from games.pages.views import login_view, logout_view
 from marram_site.csp import csp_update
 from marram_site.views import favicon, healthz

@@ -10,8 +10,8 @@ urlpatterns = [
     path("mail/inbound/", views.mail_inbound, name="mail-inbound"),
     # the mail page: development only (MARRAM_MAIL_INBOX_PAGE), a 404 elsewhere
     path("mail/", mailbox_views.mail_list, name="mailbox"),
-    path("mail/<int:mail_id>/reply/", mailbox_views.mail_reply, name="mailbox-reply"),
-    path("mail/<int:mail_id>/board.png", mailbox_views.mail_board, name="mailbox-board"),
+    path("mail/<id:mail_id>/reply/", mailbox_views.mail_reply, name="mailbox-reply"),
+    path("mail/<id:mail_id>/board.png", mailbox_views.mail_board, name="mailbox-board"),
     path("notifications/unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("settings/notifications/", views.mail_settings, name="settings"),
 ]

@@ -6,6 +6,7 @@ import json
 
 import pytest
 from django.conf import settings
+from django.urls import Resolver404, resolve
 
 from games import services
 from games.models import Event, Game
@@ -284,3 +285,15 @@ def test_signup_refuses_bad_input(db):
     assert client.post("/api/auth/signup/", ok, format="json").status_code == 201
     data = assert_error(client.post("/api/auth/signup/", ok, format="json"), 400)
     assert data["field"] == "username"
+
+
+@pytest.mark.parametrize("path", [
+    "/api/games/99999999999999999999/", "/api/games/99999999999999999999/events/",
+    "/games/99999999999999999999/", "/mail/99999999999999999999/board.png",
+])
+def test_an_id_no_database_column_holds_is_a_404_at_routing(setup, path):
+    # 20 digits: past 2**63, which SQLite (./dev run) cannot hold and answered with a 500
+    with pytest.raises(Resolver404):
+        resolve(path)
+    _, ann, _, _ = setup
+    assert client_for(ann).get(path).status_code == 404
