@@ -400,8 +400,9 @@ class GameEvents(APIView):
             since = int(request.query_params.get("since", 0))
         except ValueError:
             raise Invalid("'since' must be an integer", field="since") from None
-        events = selectors.game_events_get(game, since=max(since, 0))
-        return Response({"seq": game.seq, "events": EventSerializer(events, many=True).data})
+        events = selectors.game_events_get(game, request.user, since=max(since, 0))
+        return Response({"seq": game.seq, "events": [EventSerializer(event).to_representation(
+            event, shown=shown) for event, shown in events]})
 
 
 class GameRecord(APIView):

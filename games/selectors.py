@@ -322,12 +322,18 @@ def invitation_links(game: Game, user: AbstractBaseUser) -> QuerySet[Invitation]
                                      accepted_by__isnull=True).order_by("created_at", "pk")
 
 
-def game_events_get(game: Game, since: int = 0) -> QuerySet[Event]:
-    return (
-        Event.objects.filter(game_id=game.pk, seq__gte=since)
-        .select_related("actor")
-        .order_by("seq")
-    )
+def game_events_get(game: Game, user: AbstractBaseUser | None,
+                    since: int = 0) -> list[tuple[Event, dict[str, Any]]]:
+    """The events from ``since`` on, each with what the user may read of it. Until
+    the game is over, a game keeps out of the list what a seat must not know yet
+    (``Game.event_view``: another player's secret choice); after, all is shown."""
+    rows = list(Event.objects.filter(game_id=game.pk, seq__gte=since)
+                .select_related("actor").order_by("seq"))
+    if game.status == Game.Status.FINISHED or not rows:
+        return [(event, event.payload) for event in rows]
+    rules, state = rules_of(game), game_state_get(game)
+    seat = seat_index_of(game, user)
+    return [(event, rules.event_view(state, event.payload, seat)) for event in rows]
 
 
 def game_record_get(game: Game) -> dict[str, Any]:

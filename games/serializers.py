@@ -361,11 +361,14 @@ class EventSerializer(serializers.ModelSerializer):
         model = Event
         fields = ["seq", "type", "event", "actor", "created_at"]
 
-    def to_representation(self, event: Event) -> dict[str, Any]:
+    def to_representation(self, event: Event, shown: dict[str, Any] | None = None
+                          ) -> dict[str, Any]:
+        """``shown``: the event as the reader may see it (selectors.game_events_get),
+        when that is less than the stored event."""
         return {
             "seq": event.seq,
             "type": event.type,
-            "event": event.payload,
+            "event": event.payload if shown is None else shown,
             "actor": event.actor.get_username() if event.actor_id else None,
             "created_at": _when(event.created_at),
         }

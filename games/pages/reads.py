@@ -305,9 +305,11 @@ def last_move(game: Game, you: int | None) -> dict[str, Any] | None:
     for seq, payload in rows:
         if you is not None and payload.get("player") == you:
             continue
+        if game.status != Game.Status.FINISHED:  # what the reader may not know yet, kept out
+            payload = rules.event_view(game_state_get(game), payload, you)
         try:
             text = rules.format_action(payload)
-        except ValueError:  # NotationError: leaving, say, is not written in the notation
+        except (ValueError, KeyError):  # not written in the notation (leaving), or hidden
             continue
         return {**payload, "seq": seq, "text": text}
     return None
