@@ -86,6 +86,22 @@ class TokenThrottle(_PerAddress):
     refusal = "too many sign-in attempts from your address lately"
 
 
+class PasswordResetThrottle(_PerAddress):
+    scope = "password_reset"
+    refusal = "too many password resets have been asked for from your address lately"
+
+
+class PasswordResetMailThrottle(_Throttle):
+    """Counted per address mailed to, so that nobody can flood an inbox with reset
+    mails from many client addresses."""
+
+    scope = "password_reset_mail"
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        email = str(request.POST.get("email", "")).strip().lower()
+        return self.cache_format % {"scope": self.scope, "ident": email} if email else None
+
+
 class _PerPlayer(_Throttle):
     """Counted per player."""
 

@@ -312,6 +312,7 @@ REST_FRAMEWORK = {
 MARRAM_THROTTLE_RATES = {
     "signup": "20/hour", "token": "20/hour", "invite": "30/hour", "game_create": "30/hour",
     "signin_address": "30/15m", "signin_account": "10/15m",
+    "password_reset": "10/hour", "password_reset_mail": "3/hour",
 }
 # How many games one player may have started that still wait for players: the
 # lobby lists every open game, so one account must not be able to fill it.

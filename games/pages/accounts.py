@@ -18,8 +18,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.views.decorators.http import require_http_methods
+from rest_framework.exceptions import Throttled
 
-from games import services
+from games import services, throttles
 from games.errors import ServiceError
 from games.forms import EmailChangeForm
 
@@ -65,6 +66,17 @@ class PasswordResetView(RefusedIs400, auth_views.PasswordResetView):
     success_url = reverse_lazy("pages:password-reset-sent")
 
     def form_valid(self, form: Any) -> HttpResponse:
+        try:
+            throttles.PasswordResetThrottle().allow_request(self.request, None)
+        except Throttled as refused:
+            form.add_error(None, f"{str(refused.detail)[:1].upper()}{str(refused.detail)[1:]}.")
+            answer = self.render_to_response(self.get_context_data(form=form), status=429)
+            answer["Retry-After"] = str(refused.wait)
+            return answer
+        if throttles.check(throttles.PasswordResetMailThrottle, self.request):
+            # the same answer as when a mail goes, so that the limit tells nobody
+            # whether the address has an account: the mails already sent will do
+            return redirect(self.get_success_url())
         # read here, not at import: the site's address is a setting
         self.extra_email_context = {"site_url": settings.MARRAM_BASE_URL}
         return super().form_valid(form)

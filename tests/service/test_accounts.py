@@ -430,3 +430,23 @@ def test_bad_input_to_the_account_forms_changes_nothing(ann, bob, url, data):
     ann.refresh_from_db()
     assert ann.email == "ann@example.org" and ann.check_password(PASSWORD)
     assert (Event.objects.count(), Invitation.objects.count(), len(mail.outbox)) == before
+
+
+def test_reset_mails_to_one_address_are_limited_without_telling_whether_it_has_an_account(ann):
+    # three reset mails an hour to one address, whoever asks: the fourth asker,
+    # from another client address, is answered as the others were, but nothing goes
+    for n in range(4):
+        answer = Client(REMOTE_ADDR=f"203.0.113.{n + 1}").post(
+            "/accounts/password/reset/", {"email": "ann@example.org"})
+        assert answer["Location"] == "/accounts/password/reset/sent/"
+    assert [m.to for m in mail.outbox] == [["ann@example.org"]] * 3
+
+
+def test_reset_requests_from_one_client_address_are_limited(db):
+    asker = Client(REMOTE_ADDR="203.0.113.9")
+    for n in range(10):  # ten an hour from one address, to any addresses
+        answer = asker.post("/accounts/password/reset/", {"email": f"x{n}@example.org"})
+        assert answer.status_code == 302
+    refused = asker.post("/accounts/password/reset/", {"email": "x10@example.org"})
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert "too many password resets" in text(refused).lower()
