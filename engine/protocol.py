@@ -422,10 +422,13 @@ class Game(Protocol[StateT, EventT]):
         return None
 
     def timeout(self, state: StateT, seat: Seat) -> list[EventT]:
-        ...
+        """The events for a seat whose time ran out: by default the record's
+        ``{"type": "timeout", "player": seat}``, which the game's fold gives meaning."""
+        return [cast(EventT, {"type": "timeout", "player": seat})]
 
     def resign(self, state: StateT, seat: Seat) -> list[EventT]:
-        ...
+        """The events for a seat that leaves: by default ``{"type": "resign", ...}``."""
+        return [cast(EventT, {"type": "resign", "player": seat})]
 
     # -- what people see
 

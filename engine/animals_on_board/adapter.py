@@ -22,7 +22,7 @@ from ..protocol import (
     TurnMail,
 )
 from . import bots, moves, notation, rounds, rules, view
-from .events import EVENT_TYPES, Event, Pass, Resign, Timeout
+from .events import EVENT_TYPES, Event, Pass
 from .record import FORMAT, VERSION, config_from_json, config_to_json, deal
 from .scoring import score_ark
 from .state import State
@@ -96,12 +96,6 @@ class AnimalsOnBoard(Game[State, Event]):
         if state.finished or state.setup or seat is None or not moves.stuck(state, seat):
             return None
         return Pass(type="pass", player=seat)
-
-    def timeout(self, state: State, seat: Seat) -> list[Event]:
-        return [Timeout(type="timeout", player=seat)]
-
-    def resign(self, state: State, seat: Seat) -> list[Event]:
-        return [Resign(type="resign", player=seat)]
 
     # -- what people see
 

@@ -23,7 +23,7 @@ from ..protocol import (
     TurnMail,
 )
 from . import notation, record, rules, scoring, view
-from .events import EVENT_TYPES, Connect, Resign, Roll, SnakeEvent, Take, Timeout
+from .events import EVENT_TYPES, Connect, Roll, SnakeEvent, Take
 from .geometry import to_float
 from .snake import overlapped
 from .state import State
@@ -116,12 +116,6 @@ class MakeASnake(Game[State, SnakeEvent]):
         return Chance("the roll of the die",
                       tuple((Roll(type="roll", face=list(face)), share)
                             for face, share in odds.items()))
-
-    def timeout(self, state: State, seat: Seat) -> list[SnakeEvent]:
-        return [Timeout(type="timeout", player=seat)]
-
-    def resign(self, state: State, seat: Seat) -> list[SnakeEvent]:
-        return [Resign(type="resign", player=seat)]
 
     # -- what people see
 

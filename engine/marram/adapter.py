@@ -27,7 +27,7 @@ from ..protocol import (
 )
 from . import actions, board, bots, game, notation, preview, selfplay, view
 from .catalogue import standard
-from .events import MarramEvent, Pass, Resign, Timeout
+from .events import MarramEvent, Pass
 from .record import FORMAT, VERSION, config_from_json, config_to_json
 from .rules import MOVES_PER_TURN, RULES_VERSION, rules_for
 from .state import GameState
@@ -179,12 +179,6 @@ class Marram(Game[GameState, MarramEvent]):
             return None  # a quick way to the usual answer: some tile fits, so no pass
         only_pass = Pass(type="pass", player=wait["player"])
         return only_pass if actions.legal_actions(state) == [only_pass] else None
-
-    def timeout(self, state: GameState, seat: Seat) -> list[MarramEvent]:
-        return [Timeout(type="timeout", player=seat)]
-
-    def resign(self, state: GameState, seat: Seat) -> list[MarramEvent]:
-        return [Resign(type="resign", player=seat)]
 
     # -- what people see
 

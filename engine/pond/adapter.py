@@ -23,7 +23,7 @@ from ..protocol import (
     TurnMail,
 )
 from . import actions, notation, ponds, record, rules, view
-from .events import EVENT_TYPES, PondEvent, Resign, Timeout
+from .events import EVENT_TYPES, PondEvent
 from .pieces import COLOURS
 from .state import GameState
 
@@ -104,12 +104,6 @@ class PondGame(Game[GameState, PondEvent]):
 
     def chance(self, state: GameState) -> Chance[PondEvent] | None:
         return None  # Pond has no chance
-
-    def timeout(self, state: GameState, seat: Seat) -> list[PondEvent]:
-        return [Timeout(type="timeout", player=seat)]
-
-    def resign(self, state: GameState, seat: Seat) -> list[PondEvent]:
-        return [Resign(type="resign", player=seat)]
 
     # -- what people see
 

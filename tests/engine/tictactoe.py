@@ -234,12 +234,6 @@ class TicTacToe(Game[State, Event]):
         return Chance("the die", tuple((FirstPlayer(type="first", seat=s), Fraction(1, 2))
                                        for s in (0, 1)))
 
-    def timeout(self, state: State, seat: Seat) -> list[Event]:
-        return [Timeout(type="timeout", player=seat)]
-
-    def resign(self, state: State, seat: Seat) -> list[Event]:
-        return [Resign(type="resign", player=seat)]
-
     # -- what people see
 
     def _board(self, state: State, seat: Seat | None) -> str:
