@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import DEFAULT_DB_ALIAS, connection
 from django.db.models import Prefetch, QuerySet
+from django.urls import reverse
 
 from engine import registry
 from engine.errors import IllegalAction
@@ -20,6 +21,7 @@ from games import rawsql
 from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound, NotYourTurn
 from games.models import Event, Game, Invitation, Seat
 from games.state_cache import states
+from marram_site.links import site_url
 
 T = TypeVar("T")
 
@@ -200,6 +202,11 @@ def game_get(game_id: int) -> Game:
             seat.user = User.from_db(DEFAULT_DB_ALIAS, fields, [raw["user_id"], raw["username"]])
         seats.append(seat)
     return _seats_loaded(game, seats)
+
+
+def invitation_url(token: str) -> str:
+    """The invitation's page: what a mailed invitation and a link to pass on both give."""
+    return site_url(reverse("pages:invitation", args=[token]))
 
 
 LISTS = ("mine", "open", "finished")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -26,9 +27,10 @@ from engine import fairness, registry
 from engine.errors import BadOptions, IllegalAction, RecordError
 from engine.protocol import AnyGame, read_options
 from engine.replay import apply, read_record, replay_events
-from games import rawsql
+from games import clocks, rawsql
 from games.batch import Batch
 from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound, StaleSeq
+from games.mail import game_mail
 from games.models import Event, Game, Invitation, Seat
 from games.selectors import (
     awaiting_json,
@@ -38,7 +40,6 @@ from games.selectors import (
     projection_of,
     rules_of,
 )
-from games.signals import events_appended, invitations_created
 from games.state_cache import states
 
 # ---------------------------------------------------------------- appending events
@@ -108,8 +109,9 @@ class _Appender:
         return row
 
     def commit(self) -> None:
-        """Store the queued events and bring the game row up to date, with whatever
-        the receivers of events_appended write, in one round trip (games.batch)."""
+        """Store the queued events, the game row, the clocks and the mails the
+        events call for, in that order and in one round trip (games.batch); then,
+        after the commit, serve the new state and draw any chance it awaits."""
         game, state = self.game, self.state
         game.seq = self.seq
         out_before = (game.projection or {}).get("resigned") or []
@@ -119,8 +121,10 @@ class _Appender:
             game.finished_at = timezone.now()
         writes = Batch()
         _queue_events_and_game(game, self.rows, writes)
-        events_appended.send(sender=Game, game=game, events=self.rows, state=state,
-                             writes=writes, awaited_before=self.awaited_before)
+        change = clocks.clocks_follow(game, self.rows, state, awaited_before=self.awaited_before,
+                                      now=timezone.now(), writes=writes)
+        if change is not None:  # a turn has begun or ended: mail may be due
+            game_mail().clocks_changed(game=game, events=self.rows, change=change, writes=writes)
         writes.run()
         out = game.projection["resigned"]
         if out != out_before:
@@ -241,6 +245,22 @@ def game_timeout(
         _append_automatic(app, cause=first.seq)
         app.commit()
         return app.result()
+
+
+def clock_expire(*, game_id: int, seat: int, now: datetime | None = None
+                 ) -> ActionResult | None:
+    """Append the timeout (and, at the second in a row, the resignation) of a seat
+    whose bank is empty (games.clocks). Nothing if its time is not up after all."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or game.status != Game.Status.RUNNING:
+            return None
+        clock = clocks.clock_running_out(game, seat, now)
+        if clock is None:
+            return None
+        second = clocks.second_timeout(clock, rules_of(game), game_state_get(game))
+        return game_timeout(game=game, seat=seat, expected_seq=game.seq, resign=second)
 
 
 def _shown(value: Any) -> str:
@@ -605,8 +625,8 @@ def game_invite(
     url_for: Callable[[str], str],
 ) -> list[Invited]:
     """Invite people to an open game: by email (each address is mailed a join link,
-    by whoever receives ``invitations_created``: the notifications outbox) or, with
-    no addresses, one join link to pass on."""
+    through games.mail: the notifications outbox) or, with no addresses, one join
+    link to pass on."""
     with transaction.atomic():
         game = _lock(game)
         _seat_of(game, user)
@@ -618,7 +638,7 @@ def game_invite(
                 game=game, email=email, token=secrets.token_urlsafe(24), created_by=user
             )
             invited.append(Invited(invitation, url_for(invitation.token)))
-        invitations_created.send(sender=Game, game=game, user=user, invited=invited)
+        game_mail().invitations_made(game=game, user=user, invited=invited)
     return invited
 
 

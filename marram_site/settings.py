@@ -402,6 +402,10 @@ MARRAM_DRAW_INLINE = env_bool("MARRAM_DRAW_INLINE", default=False)
 
 # --- Mail ---------------------------------------------------------------------
 
+# What the games app calls where a change to a game calls for mail (games.mail):
+# the notifications app's outbox.
+MARRAM_GAME_MAIL = "notifications.game_mail.OutboxMail"
+
 EMAIL_HOST = env_str("EMAIL_HOST")
 EMAIL_BACKEND = env_str(
     "EMAIL_BACKEND",

@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from games import rawsql, services
 from games.batch import Batch
-from games.models import Game
-from notifications.models import Clock, Notification, Vacation
+from games.models import Clock, Game, Vacation
+from notifications.models import Notification
 
 HOUR = timedelta(hours=1)
 
@@ -95,7 +95,7 @@ def test_fetch_reads_rows_as_the_orm_does_with_extra_columns(users):
     assert _fields(fetched) == _fields(Game.objects.get(pk=game.pk))
     assert isinstance(fetched.config, dict) and fetched.answer == 42
     assert not fetched._state.adding
-    clocks = rawsql.fetch(Clock, "SELECT * FROM notifications_clock WHERE game_id = %s "
+    clocks = rawsql.fetch(Clock, "SELECT * FROM games_clock WHERE game_id = %s "
                           "ORDER BY seat", [game.pk])
     assert [_fields(c) for c in clocks] == [
         _fields(c) for c in Clock.objects.filter(game=game).order_by("seat")]

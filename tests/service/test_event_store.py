@@ -102,7 +102,8 @@ def test_a_move_costs_two_statements_and_the_last_of_a_turn_three(users):
     from django.test.utils import CaptureQueriesContext
 
     from games import services
-    from notifications.models import Clock, Notification
+    from games.models import Clock
+    from notifications.models import Notification
 
     game = services.game_create(user=users[0], variant="classic", length="long", seats=2,
                                 days_per_move=3)
