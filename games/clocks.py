@@ -26,10 +26,10 @@ from typing import Any
 from django.db.models import DateTimeField, ExpressionWrapper, F
 
 from engine.protocol import AnyGame
-from games import rawsql
-from games.batch import Batch
+from games import store
 from games.models import Clock, Event, Game, Seat, Vacation
 from games.selectors import rules_of
+from games.store import Batch
 
 REMINDER_BEFORE = timedelta(hours=24)
 
@@ -100,21 +100,11 @@ def _stop(clock: Clock, game: Game, now: datetime, *, timed_out: bool,
         if timed_out:
             clock.bank = _day_count(game, 1)  # enough for one turn: miss it too and the seat goes
         else:
-            # the clocks' query says whether a vacation overlaps the turn: most never do
+            # store.clocks_of_game says whether a vacation overlaps the turn: most never do
             vacations = None if getattr(clock, "vacationed", True) else ()
             left = max(clock_remaining(clock, now, vacations), timedelta(0))
             clock.bank = min(left + _day_count(game, 1), _day_count(game, 3))
     clock.started_at = None
-
-
-# Read on the last move of every turn: one statement, none of the ORM's building.
-_CLOCKS_OF_GAME = """
-SELECT {clock_columns}, EXISTS (
-    SELECT 1 FROM games_vacation v
-    WHERE v.user_id = c.user_id AND v.ends_at > c.started_at AND v.starts_at < %s
-) AS vacationed
-FROM games_clock c WHERE c.game_id = %s
-"""
 
 
 @dataclass
@@ -154,8 +144,7 @@ def clocks_follow(
     rules = rules_of(game)
     if _turn_goes_on(rules, events, state, awaited_before):
         return None
-    sql = _CLOCKS_OF_GAME.format(clock_columns=rawsql.columns(Clock, "c"))
-    clocks = {c.seat: c for c in rawsql.fetch(Clock, sql, [now, game.pk])}
+    clocks = {c.seat: c for c in store.clocks_of_game(game.pk, now)}
     fresh = not clocks
     if fresh:
         users = dict(Seat.objects.filter(game=game).values_list("index", "user_id"))

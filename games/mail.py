@@ -22,10 +22,10 @@ from django.conf import settings
 from django.utils.module_loading import import_string
 
 if TYPE_CHECKING:
-    from games.batch import Batch
     from games.clocks import ClockChange
     from games.models import Event, Game
     from games.services import Invited
+    from games.store import Batch
 
 
 class GameMail(Protocol):

@@ -20,15 +20,14 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from engine import fairness, registry
 from engine.errors import BadOptions, IllegalAction, RecordError
 from engine.protocol import AnyGame, read_options
 from engine.replay import apply, read_record, replay_events
-from games import clocks, rawsql
-from games.batch import Batch
+from games import clocks, store
 from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound, StaleSeq
 from games.mail import game_mail
 from games.models import Event, Game, Invitation, Seat
@@ -110,7 +109,7 @@ class _Appender:
 
     def commit(self) -> None:
         """Store the queued events, the game row, the clocks and the mails the
-        events call for, in that order and in one round trip (games.batch); then,
+        events call for, in that order and in one round trip (games.store.Batch); then,
         after the commit, serve the new state and draw any chance it awaits."""
         game, state = self.game, self.state
         game.seq = self.seq
@@ -119,7 +118,7 @@ class _Appender:
         if game.projection["finished"] and game.status != Game.Status.FINISHED:
             game.status = Game.Status.FINISHED
             game.finished_at = timezone.now()
-        writes = Batch()
+        writes = store.Batch()
         _queue_events_and_game(game, self.rows, writes)
         change = clocks.clocks_follow(game, self.rows, state, awaited_before=self.awaited_before,
                                       now=timezone.now(), writes=writes)
@@ -140,7 +139,7 @@ class _Appender:
                             awaiting=self.game.projection["awaiting"], status=self.game.status)
 
 
-def _queue_events_and_game(game: Game, rows: list[Event], writes: Batch) -> None:
+def _queue_events_and_game(game: Game, rows: list[Event], writes: store.Batch) -> None:
     """Queue the events (their ``created_at`` set as they are written) and the game
     row's update."""
     writes.insert(rows)
@@ -356,26 +355,14 @@ def _earlier_answer(
                         status=status, repeated=True)
 
 
-# One round trip on the hot path: the game row, locked, and the user's seat in it.
-_LOCK_WITH_SEAT = (
-    'SELECT {game_columns}, s."index" AS seat_index FROM games_game g LEFT JOIN games_seat s '
-    "ON s.game_id = g.id AND s.user_id = %s WHERE g.id = %s FOR UPDATE OF g"
-)
-
-
 def _lock_with_seat(game: Game | int, user: AbstractBaseUser) -> tuple[Game, int | None]:
     """Lock the game row; the user's seat index (None if they have no seat, or
-    before the start)."""
+    before the start). One round trip (games.store)."""
     pk = game.pk if isinstance(game, Game) else game
-    if connection.vendor != "postgresql":  # FOR UPDATE OF is PostgreSQL's
-        locked = _lock(pk)
-        index = locked.seats.filter(user=user).values_list("index", flat=True).first()
-        return locked, index
-    sql = _LOCK_WITH_SEAT.format(game_columns=rawsql.columns(Game, "g"))
-    rows = rawsql.fetch(Game, sql, [user.pk, pk])
-    if not rows:
+    found = store.game_locked_with_seat(pk, user.pk)
+    if found is None:
         raise NotFound(f"there is no game {pk}")
-    return rows[0], rows[0].seat_index
+    return found
 
 
 def action_submit(

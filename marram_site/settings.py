@@ -213,7 +213,7 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Parameters bound by the server, so that psycopg prepares a statement the
     # fifth time a connection runs it and the database stops planning it again:
-    # the statements of every move (games.rawsql, games.batch) run on each request.
+    # the statements of every move (games.store) run on each request.
     # (Behind a pooler in transaction mode, set DATABASE_PREPARE_THRESHOLD=0. A
     # rollback makes psycopg drop a connection's prepared statements.)
     DATABASES["default"].setdefault("OPTIONS", {}).update(

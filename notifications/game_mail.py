@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from games.batch import Batch
 from games.clocks import ClockChange
 from games.models import Event, Game
 from games.services import Invited
+from games.store import Batch
 from notifications import invitations, services
 
 

@@ -43,9 +43,9 @@ from django.utils import timezone
 
 from games import clocks
 from games import services as game_services
-from games.batch import Batch
 from games.clocks import ClockChange
 from games.models import Clock, Event, Game
+from games.store import Batch
 from games.tasks import enqueue
 from notifications import board_mail, emails, signing
 from notifications.mailsafe import address_problem, header_text, message_id_or_empty

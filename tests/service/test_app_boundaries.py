@@ -2,7 +2,8 @@
 (its models point at games, its inbound mail plays through games.services), and
 games never imports notifications, not even inside a function or by a dotted
 name handed to import_module or import_string. Where games needs mail it calls
-games.mail's interface, and the settings name the notifications app's side."""
+games.mail's interface, and the settings name the notifications app's side.
+And games.store is the one module that writes SQL by hand."""
 
 from __future__ import annotations
 
@@ -73,3 +74,28 @@ def test_the_notifications_app_is_where_the_settings_send_the_games_mail():
 def test_without_the_setting_pointing_there_games_sends_no_mail(settings):
     settings.MARRAM_GAME_MAIL = "games.mail.NoMail"
     assert isinstance(game_mail(), NoMail)
+
+
+# Where SQL may be written by hand: the store, migrations (triggers), and the
+# command that grants a database role its privileges (DDL, PostgreSQL's own).
+SQL_ALLOWED = {"games/store.py", "games/management/commands/grant_app_role.py"}
+SQL_CALLS = {"execute", "executemany", "cursor", "raw", "extra", "RawSQL"}
+
+
+def sql_by_hand(app: str) -> list[str]:
+    found = []
+    for path in sorted((ROOT / app).rglob("*.py")):
+        name = str(path.relative_to(ROOT))
+        if name in SQL_ALLOWED or "/migrations/" in name:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call):
+                called = getattr(node.func, "attr", None) or getattr(node.func, "id", None)
+                if called in SQL_CALLS:
+                    found.append(f"{name}:{node.lineno} calls {called}")
+    return found
+
+
+def test_the_store_is_the_only_place_with_sql_written_by_hand():
+    assert [f for app in ("games", "notifications", "marram_site", "ui")
+            for f in sql_by_hand(app)] == []

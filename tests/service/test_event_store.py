@@ -98,7 +98,7 @@ def _statements(queries) -> list[str]:
 @pytest.mark.django_db
 def test_a_move_costs_two_statements_and_the_last_of_a_turn_three(users):
     """The lock, then the events, the game row, the clocks and the "your turn" mail
-    written together (games.batch); the turn's last move reads the clocks too."""
+    written together (games.store.Batch); the turn's last move reads the clocks too."""
     from django.test.utils import CaptureQueriesContext
 
     from games import services
