@@ -2,7 +2,7 @@
 of the standard tiles (games/data/pictures/, written by tools/make_pictures.py)
 replayed through the engine, so that a picture can only show what the rules
 allow; each names the tiles it outlines ("outline"). The pages draw them with
-the board renderer (games/static/games/pictures.js).
+the board renderer (ui/marram/static/marram/pictures.js).
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ from ui.marram import mail, pages
 
 UI = GameUI(
     board_template="marram/board.html",
-    script="games/game.js",
-    stylesheets=("games/board.css",),
+    script="marram/game.js",
+    stylesheets=("marram/board.css",),
     replay_module="marram/replay.js",
     action_texts=False,
     mail_turn=mail.turn_details,

@@ -12,6 +12,7 @@ from engine.marram import rules
 from engine.marram.notation import describe_event
 from engine.marram.standings import standings
 from engine.marram.state import GameState
+from engine.marram.view import move_previews
 from games.models import Event, Game
 from games.pages import pictures
 
@@ -71,9 +72,13 @@ def since_last_move(game: Game, state: GameState, you: int | None,
 
 def page_extras(game: Game, state: GameState, you: int | None,
                 names: list[str]) -> dict[str, Any]:
-    """What the game page's state carries for Marram's board and panels."""
+    """What the game page's state carries for Marram's board and panels: with
+    a seat, how each move it may make would leave its tile (the page previews a
+    move with these, computing no rule itself)."""
     return {"since_last_move": since_last_move(game, state, you, names),
-            "standings": standings(state) if state.finished else None}
+            "standings": standings(state) if state.finished else None,
+            "move_previews": None if you is None or state.finished
+            else move_previews(state, you)}
 
 
 RULES_PICTURES = ("patch", "blue-snake", "flip", "pitchfork", "animals")
