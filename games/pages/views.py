@@ -25,7 +25,7 @@ from games.bodies import form_post
 from games.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 from games.forms import GameCreateForm, InviteForm, SignUpForm
 from games.models import Game, Invitation
-from games.pages import pictures, reads, replay
+from games.pages import reads, replay
 from games.selectors import game_get, game_list, invitation_links, seat_index_of
 from games.signals import game_viewed
 from notifications.emails import invitation_url
@@ -99,8 +99,9 @@ def _next_page(request: HttpRequest) -> str | None:
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     count = reads.your_turn_count(request.user)
+    extras = ui_for(registry.default().key).home_extras  # the site's own game's
     return render(request, "games/home.html", {"your_turn_count": count,
-                                               "picture": pictures.picture("home")})
+                                               **(extras() if extras else {})})
 
 
 @require_GET

@@ -15,4 +15,5 @@ UI = GameUI(
     mail_picture=mail.picture,
     page_extras=pages.page_extras,
     rules_page=pages.rules_page,
+    home_extras=pages.home_extras,
 )

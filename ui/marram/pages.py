@@ -14,7 +14,7 @@ from engine.marram.standings import standings
 from engine.marram.state import GameState
 from engine.marram.view import move_previews
 from games.models import Event, Game
-from games.pages import pictures
+from ui.marram import pictures
 
 SINCE_SHOWN = 40
 """The most events the "since your last move" list shows (the latest ones)."""
@@ -81,13 +81,18 @@ def page_extras(game: Game, state: GameState, you: int | None,
             else move_previews(state, you)}
 
 
+def home_extras() -> dict[str, Any]:
+    """The home page's picture: a real game a few turns in."""
+    return {"picture": pictures.picture("home")}
+
+
 RULES_PICTURES = ("patch", "blue-snake", "flip", "pitchfork", "animals")
 
 
 def rules_page() -> tuple[str, dict[str, Any]]:
     """The rules in the project's own words, with pictures of real positions and
     the numbers read from the engine's own tables: the template and its context."""
-    return "games/rules_marram.html", {
+    return "marram/rules.html", {
         "pictures": {name.replace("-", "_"): pictures.picture(name)
                      for name in RULES_PICTURES},
         **rule_numbers(),

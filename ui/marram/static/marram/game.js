@@ -23,7 +23,8 @@ import {
 
 const root = document.getElementById("game");
 const cfg = {
-  claimsUrl: root.dataset.claimsUrl,
+  // the game's "claims" query at its own address (/api/games/{id}/claims/)
+  claimsUrl: root.dataset.namedQueryUrl.replace(/NAME\/$/, "claims/"),
   previewUrl: root.dataset.previewUrl,
   myGamesUrl: root.dataset.myGamesUrl,
 };
