@@ -68,9 +68,18 @@ def test_each_player_keeps_in_secret_on_their_own_page_and_sees_who_has_chosen(u
         assert drawn[2] not in json.dumps(page)  # who has chosen, not what
         assert page["since_last_move"]["events"][0]["text"] == (
             "bob keeps one of their three tiles on their ark, in secret")
+    waiting = page_for(bob, game)
+    assert waiting["legal_actions"] == []
+    assert "ann to play: keep and cyd to play: keep" in waiting["status_text"]
+    # the last keep reveals the setup: the keeper's own move leads their list
+    submit(game, {"type": "keep", "player": 0, "tile": state_of(game).drawn[0][0]})
+    submit(game, {"type": "keep", "player": 2, "tile": state_of(game).drawn[2][0]})
+    [last] = page_for(cyd, game)["since_last_move"]["events"]
+    assert last["own"] and last["after"] == [
+        "every player has kept a tile: the others go face up into the middle",
+        "round 1 begins: the middle is one group of 11 tiles (one face down); ann starts"]
     bob_page = page_for(bob, game)
-    assert bob_page["legal_actions"] == [] and bob_page["state"]["ark"] == [drawn[2]]
-    assert "ann to play: keep and cyd to play: keep" in bob_page["status_text"]
+    assert bob_page["state"]["ark"] == [drawn[2]]
 
 
 def test_since_your_last_move_tells_what_a_take_carried_off_and_the_next_deal(users):
@@ -93,7 +102,8 @@ def test_since_your_last_move_tells_what_a_take_carried_off_and_the_next_deal(us
     # bob's last turn ends the round: ann's page tells of the new deal
     submit(game, {"type": "take", "player": 1, "group": 1})
     told = page_for(ann, game)["since_last_move"]["events"]
-    assert [e["type"] for e in told] == ["take"]
+    # ann's own take leads, for what it led to; then bob's
+    assert [(e["type"], e["own"]) for e in told] == [("take", True), ("take", False)]
     assert told[-1]["after"][-1].startswith("round 2 begins: the middle is one group of 9 "
                                             "tiles (one face down); ann starts")
 

@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw, ImageFont
 from engine.animals_on_board import GAME
 from ui.animals_on_board.species import name_of, species
 
-TILE_W, TILE_H, GAP = 40, 52, 6
+TILE_W, TILE_H, GAP = 40, 56, 6
 MARGIN = 14
 LABEL_H = 22
 PER_ROW = 13
@@ -95,8 +95,8 @@ def _tile(draw: ImageDraw.ImageDraw, x: int, y: int, tile: str) -> None:
     gx, gy = x + (TILE_W - size) / 2, y + 5
     draw.polygon([(gx + px * size, gy + py * size) for px, py in info["glyph"]],
                  fill=info["color"])
-    draw.text((x + TILE_W / 2, y + 36), tile[1], fill=INK, font=_font(18), anchor="mm")
-    draw.text((x + TILE_W - 4, y + TILE_H - 3), tile, fill=MUTED, font=_font(9), anchor="rd")
+    draw.text((x + TILE_W / 2, y + 40), tile[1], fill=INK, font=_font(18), anchor="ms")
+    draw.text((x + TILE_W / 2, y + TILE_H - 5), tile, fill=MUTED, font=_font(10), anchor="ms")
 
 
 def draw_view(view: dict[str, Any], names: list[str]) -> Picture:

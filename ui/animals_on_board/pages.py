@@ -66,12 +66,19 @@ def since_last_move(game: Game, you: int | None, names: list[str]) -> dict[str, 
     start = mine[-1] + 1 if mine else 0
     more = len(told) - start > SINCE_SHOWN
     shown = told[max(start, len(told) - SINCE_SHOWN):]
+    if mine and you is not None:
+        # the player's own last move leads the list when it led to something (the
+        # last keep reveals the setup, a take can end the round)
+        shown.insert(0, told[mine[-1]])
     events = []
     for t in shown:
         seen = GAME.event_view(state, t["event"], you)
+        after = _consequences(t["before"], t["event"], t["after"], names)
+        if t["own"] and not after:
+            continue
         events.append({"seq": t["seq"], "type": t["type"], "player": t["player"],
-                       "text": GAME.describe_event(seen, names, forced=t["forced"]),
-                       "after": _consequences(t["before"], t["event"], t["after"], names)})
+                       "own": t["own"], "after": after,
+                       "text": GAME.describe_event(seen, names, forced=t["forced"])})
     return {"events": events, "more": more}
 
 

@@ -87,33 +87,34 @@ function svg(tag, attrs = {}) {
 
 /** One tile drawn in SVG: its species' sign and colour, its number, its code. */
 export function tileSvg(species, tile) {
-  const root = svg("svg", { viewBox: "0 0 40 52", width: 40, height: 52, class: "aob-tile-svg",
+  const root = svg("svg", { viewBox: "0 0 40 56", width: 44, height: 62, class: "aob-tile-svg",
     "aria-hidden": "true", focusable: "false" });
   if (tile === FACE_DOWN) {
-    root.append(svg("rect", { x: 1.5, y: 1.5, width: 37, height: 49, rx: 6,
+    root.append(svg("rect", { x: 1.5, y: 1.5, width: 37, height: 53, rx: 6,
       class: "aob-back", fill: "#30406b", stroke: "#222", "stroke-width": 2 }));
-    for (let k = -44; k < 40; k += 8) {
-      root.append(svg("line", { x1: Math.max(k, 2), y1: Math.max(-k, 0) + 2,
-        x2: Math.min(k + 48, 38), y2: Math.min(48, 36 - k) + 2, stroke: "#4a5c94",
-        "stroke-width": 2 }));
+    for (let k = -48; k < 36; k += 8) {  // the card back's stripes, clipped to the card
+      const x1 = Math.max(k, 0);
+      const x2 = Math.min(k + 52, 36);
+      root.append(svg("line", { x1: x1 + 2, y1: x1 - k + 2, x2: x2 + 2, y2: x2 - k + 2,
+        stroke: "#4a5c94", "stroke-width": 2 }));
     }
-    const mark = svg("text", { x: 20, y: 33, "text-anchor": "middle", class: "aob-num",
+    const mark = svg("text", { x: 20, y: 35, "text-anchor": "middle", class: "aob-num",
       fill: "#fff" });
     mark.textContent = "?";
     root.append(mark);
     return root;
   }
   const kind = (species && species[tile[0]]) || { color: "#555", glyph: [] };
-  root.append(svg("rect", { x: 1.5, y: 1.5, width: 37, height: 49, rx: 6, fill: "#fff",
+  root.append(svg("rect", { x: 1.5, y: 1.5, width: 37, height: 53, rx: 6, fill: "#fff",
     stroke: kind.color, "stroke-width": 3 }));
-  const size = 18;
-  const points = kind.glyph.map(([x, y]) => `${(11 + x * size).toFixed(1)},${(5 + y * size).toFixed(1)}`);
+  const size = 16;
+  const points = kind.glyph.map(([x, y]) => `${(12 + x * size).toFixed(1)},${(5 + y * size).toFixed(1)}`);
   root.append(svg("polygon", { points: points.join(" "), fill: kind.color }));
-  const number = svg("text", { x: 20, y: 42, "text-anchor": "middle", class: "aob-num",
+  const number = svg("text", { x: 20, y: 39, "text-anchor": "middle", class: "aob-num",
     fill: "#222" });
   number.textContent = tile.slice(1);
-  const code = svg("text", { x: 37, y: 50, "text-anchor": "end", class: "aob-code",
-    fill: "#666" });
+  const code = svg("text", { x: 20, y: 50, "text-anchor": "middle", class: "aob-code",
+    fill: "#555" });
   code.textContent = tile;
   root.append(number, code);
   return root;
@@ -178,7 +179,10 @@ export function renderBoard(container, view, options = {}) {
     middle.append(el("p", { class: "muted", text: view.finished ? "The middle is empty."
       : "The middle is empty until the players have kept their tiles." }));
   }
-  view.middle.forEach((group, g) => {
+  view.middle.forEach((shownGroup, g) => {
+    // once the game is over the view names the face-down tile: it is shown
+    const group = view.finished && view.face_down
+      ? shownGroup.map((t) => (t === FACE_DOWN ? view.face_down : t)) : shownGroup;
     const splittable = !!(index && choose && index.splitGroups.has(g));
     const chosen = selection && (selection.group === g);
     const box = el("div", { class: `aob-group${chosen ? " aob-chosen" : ""}${splittable ? " aob-open" : ""}`,

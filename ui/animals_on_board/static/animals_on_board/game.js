@@ -98,7 +98,7 @@ function renderSince() {
   const told = (page.since_last_move && page.since_last_move.events) || [];
   since.replaceChildren(...told.map((e) => {
     const item = document.createElement("li");
-    item.textContent = e.text;
+    item.textContent = e.own ? `Your move: ${e.text}` : e.text;
     for (const line of e.after || []) {
       const more = document.createElement("span");
       more.className = "aob-after muted small";
