@@ -139,7 +139,7 @@ def test_three_players_play_a_whole_game_from_the_lobby(visitors, live_server, a
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED, done
     assert {"take", "split"} <= set(done) and game_problems(game) == []
-    for name, page in pages.items():
+    for page in pages.values():
         current(page, game)
         standings = page.locator("#final-standings")
         standings.wait_for(state="visible")

@@ -18,11 +18,11 @@ from engine.animals_on_board import GAME
 from games.models import Event
 from notifications import services as notes
 from notifications.board_mail import picture_alt, picture_for
+from notifications.inbound import inbound_mail_handle
 from notifications.models import Notification
 from notifications.signing import reply_address
 from tests.service.aob_kit import start_animals, state_of, submit
 from tests.service.mail_kit import reply_bytes
-from notifications.inbound import inbound_mail_handle
 
 pytestmark = pytest.mark.django_db
 
