@@ -24,8 +24,8 @@ def _consequences(before: State, event: AnimalsEvent, after: State,
         face = ", ".join("the face-down tile" if t == tiles.FACE_DOWN else t for t in group)
         said.append(f"the group held {face}: {moves.price(before.middle[event['group']])} "
                     "crate(s) paid")
-    if after.flag_taken and not before.flag_taken and after.round == before.round:
-        said.append(f"{names[after.start_player]} takes the starting flag")
+    if event["type"] == "take" and not before.flag_taken:  # the round's first take
+        said.append(f"{names[event['player']]} takes the starting flag")
     if before.setup and not after.setup or after.round != before.round and not after.finished:
         if before.setup and not after.setup:
             said.append("every player has kept a tile: the others go face up into the middle")
