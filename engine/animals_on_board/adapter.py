@@ -41,6 +41,15 @@ class AnimalsOnBoard(Game[State, Event]):
     options_declared: tuple[Option, ...] = ()
     event_types = EVENT_TYPES
     bot_policies = bots.POLICIES
+    action_fields: Mapping[str, tuple[str, ...]] = {
+        # declared, so that the platform never lists the legal actions (8190 splits
+        # of a 4-player round's group) to learn what a player may submit
+        "keep": ("type", "player", "tile"),
+        "split": ("type", "player", "group", "part"),
+        "take": ("type", "player", "group"),
+        "pass": ("type", "player"),
+        "resign": ("type", "player"),
+    }
 
     def __init__(self) -> None:
         self.queries: Mapping[str, Query[State]] = {}

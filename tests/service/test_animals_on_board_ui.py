@@ -22,6 +22,7 @@ from notifications.inbound import inbound_mail_handle
 from notifications.models import Notification
 from notifications.signing import reply_address
 from tests.service.aob_kit import start_animals, state_of, submit
+from tests.service.conftest import client_for
 from tests.service.mail_kit import reply_bytes
 
 pytestmark = pytest.mark.django_db
@@ -175,3 +176,19 @@ def test_moves_by_mail_in_the_notation(users):
     assert "take 1" in mail.body_text and "split 0 " in mail.body_text
     assert reply(game, 1, "take 1", "<r4@x>").outcome == "played"
     assert state_of(game).arks[1][-1] not in picture_alt(turn_mails(game, 0)[-1])
+
+
+def test_an_action_with_a_field_the_game_does_not_have_is_refused(users):
+    # the game declares its actions' fields: nothing else reaches the record
+    ann, bob = users[:2]
+    game = start_animals([ann, bob])
+    tile = state_of(game).drawn[0][0]
+    answer = client_for(ann).post(f"/api/games/{game.pk}/actions/", {
+        "seq": 0, "action": {"type": "keep", "tile": tile, "note": "x" * 1000}},
+        format="json")
+    assert answer.status_code == 400, answer.content
+    assert json.loads(answer.content)["code"] == "unknown_field"
+    assert Event.objects.filter(game=game).count() == 0
+    answer = client_for(ann).post(f"/api/games/{game.pk}/actions/", {
+        "seq": 0, "action": {"type": "timeout"}}, format="json")
+    assert answer.status_code == 400 and Event.objects.filter(game=game).count() == 0
