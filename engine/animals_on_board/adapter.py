@@ -84,14 +84,17 @@ class AnimalsOnBoard(Game[State, Event]):
             return Awaiting.over()
         if state.setup:
             return Awaiting.seats(*(Task(s, "keep", "keep one of your three tiles on your "
-                                         "ark, in secret") for s in moves.awaited(state)))
+                                         "ark, in secret", short="keep a tile")
+                                    for s in moves.awaited(state)))
         seat = state.current
         assert seat is not None  # a round in play always has a seat to move
         prompt = ("pass: you can neither split a group nor pay for one"
                   if moves.stuck(state, seat) else
                   "split a group (and gain a food crate) or take one (a crate a tile)")
         return Awaiting.seats(Task(seat, "turn", prompt, {"round": state.round,
-                                                          "final_turn": state.final_turn}))
+                                                          "final_turn": state.final_turn},
+                                   short="pass" if moves.stuck(state, seat)
+                                   else "split or take"))
 
     def legal_actions(self, state: State, seat: Seat) -> list[Event]:
         return moves.legal_actions(state, seat)

@@ -71,7 +71,7 @@ def test_each_player_keeps_in_secret_on_their_own_page_and_sees_who_has_chosen(u
             "bob keeps one of their three tiles on their ark, in secret")
     waiting = page_for(bob, game)
     assert waiting["legal_actions"] == []
-    assert "ann to play: keep and cyd to play: keep" in waiting["status_text"]
+    assert "ann to play: keep a tile and cyd to play: keep a tile" in waiting["status_text"]
     # the last keep reveals the setup: the keeper's own move leads their list
     submit(game, {"type": "keep", "player": 0, "tile": state_of(game).drawn[0][0]})
     submit(game, {"type": "keep", "player": 2, "tile": state_of(game).drawn[2][0]})
