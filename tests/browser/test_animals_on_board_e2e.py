@@ -13,6 +13,7 @@ import pytest
 
 from games.management.commands.verify_game import game_problems
 from games.models import Game
+from games.selectors import game_state_get
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.service.aob_kit import SEED
 from tests.service.conftest import dealt_from, make_user
@@ -165,3 +166,16 @@ def test_three_players_play_a_whole_game_from_the_lobby(visitors, live_server, a
     assert phone.evaluate("() => document.documentElement.scrollWidth <= "
                           "document.documentElement.clientWidth")
     pages["ann"].screenshot(path=str(artifacts_dir / "animals-on-board-end.png"), full_page=True)
+
+    # the replay draws each step's table with the game's own module
+    replay = pages["bob"]
+    replay.goto(f"{live_server.url}/games/{game.pk}/replay/")
+    replay.wait_for_selector(f"#replay[data-step='{game.seq}'][data-loading=false]")
+    stage = replay.locator("#replay-stage")
+    assert stage.locator(".aob-arks .aob-tile").count() == sum(
+        len(ark) for ark in game_state_get(game).arks)
+    replay.click('[data-go="first"]')
+    replay.wait_for_selector("#replay[data-step='0'][data-loading=false]")
+    assert "The middle is empty until the players have kept" in stage.inner_text()
+    assert stage.locator(".aob-drawn .aob-tile").count() == 3  # bob's own three tiles
+    replay.screenshot(path=str(artifacts_dir / "animals-on-board-replay.png"), full_page=True)

@@ -11,6 +11,7 @@ UI = GameUI(
     board_template="animals_on_board/board.html",
     script="animals_on_board/game.js",
     stylesheets=("animals_on_board/board.css",),
+    replay_module="animals_on_board/replay.js",
     # a group of 13 tiles splits 8190 ways: the board offers them, not a list of buttons
     action_texts=False,
     mail_turn=mail.turn_details,
