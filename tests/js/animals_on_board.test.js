@@ -6,7 +6,8 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import {
-  actionKey, chosenAction, indexActions, playerFacts, roundLine, tileName, toggleTile,
+  actionKey, chosenAction, indexActions, keptSelection, playerFacts, roundLine, tileName,
+  toggleTile,
 } from "../../ui/animals_on_board/static/animals_on_board/board.js";
 
 const species = JSON.parse(readFileSync(
@@ -84,4 +85,24 @@ test("every species has a name, a colour and a glyph inside the unit square", ()
     assert.ok(kind.name && kind.glyph.length >= 3);
     assert.ok(kind.glyph.every(([x, y]) => x >= 0 && x <= 1 && y >= 0 && y <= 1));
   }
+});
+
+test("after a refresh a choice keeps only what still stands", () => {
+  const index = indexActions([{ type: "take", player: 0, group: 1 },
+    { type: "split", player: 0, group: 0, part: ["B2"] },
+    { type: "split", player: 0, group: 0, part: ["?"] },
+    { type: "split", player: 0, group: 0, part: ["B2", "?"] }]);
+  const view = { middle: [["B2", "C3", "?"], ["D4"]] };
+  // the same group under the same number: the take stands
+  const take = { kind: "take", group: 1, tiles: ["D4"] };
+  assert.equal(keptSelection(take, view, index), take);
+  // group 1 is now another group (one before it was taken): the take is dropped
+  assert.equal(keptSelection({ kind: "take", group: 1, tiles: ["E5"] }, view, index), null);
+  // a split keeps the chosen tiles still in its group
+  assert.deepEqual(keptSelection({ kind: "split", group: 0, tiles: ["A1", "?"] }, view, index),
+    { kind: "split", group: 0, tiles: ["?"] });
+  assert.equal(keptSelection({ kind: "split", group: 0, tiles: ["A1"] }, view, index), null);
+  assert.equal(keptSelection({ kind: "split", group: 1, tiles: ["D4"] }, view, index), null);
+  assert.equal(keptSelection({ kind: "keep", tile: "C4" }, view, index), null);
+  assert.equal(keptSelection(null, view, index), null);
 });

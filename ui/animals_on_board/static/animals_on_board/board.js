@@ -68,6 +68,27 @@ export function toggleTile(selection, group, tile) {
   return tiles.length ? { kind: "split", group, tiles } : null;
 }
 
+/**
+ * The player's choice after the game moved on under it (a refresh): what still
+ * stands of it. A take stands only if its group holds the same tiles (group
+ * numbers shift when a group is taken); a split keeps its tiles still in the
+ * group; a keep or a pass stands if it is still legal.
+ */
+export function keptSelection(selection, view, index) {
+  if (!selection) return null;
+  const group = view.middle[selection.group];
+  if (selection.kind === "take") {
+    const same = group && group.join(" ") === (selection.tiles || []).join(" ");
+    return same && index.takes.has(selection.group) ? selection : null;
+  }
+  if (selection.kind === "split") {
+    if (!group || !index.splitGroups.has(selection.group)) return null;
+    const tiles = selection.tiles.filter((t) => group.includes(t));
+    return tiles.length ? { ...selection, tiles } : null;
+  }
+  return chosenAction(index, selection) ? selection : null;
+}
+
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -195,7 +216,7 @@ export function renderBoard(container, view, options = {}) {
       const take = el("button", { type: "button", class: "button aob-take", "data-key": `take:${g}`,
         "aria-pressed": selection && selection.kind === "take" && selection.group === g ? "true" : "false",
         text: `Take group ${g} (${price} crate${price === 1 ? "" : "s"})` });
-      take.addEventListener("click", () => choose({ kind: "take", group: g }));
+      take.addEventListener("click", () => choose({ kind: "take", group: g, tiles: [...group] }));
       head.append(take);
     }
     box.append(head);

@@ -4,8 +4,8 @@
 // the final standings. Escape cancels a choice.
 import { createClient } from "../games/client.js";
 import {
-  chosenAction, indexActions, loadSpecies, renderBoard, renderPlayers, renderStandings,
-  tileName,
+  chosenAction, indexActions, keptSelection, loadSpecies, renderBoard, renderPlayers,
+  renderStandings, tileName,
 } from "./board.js";
 
 const root = document.getElementById("game");
@@ -158,13 +158,8 @@ const client = createClient({
   onState: (fresh, keep) => {
     page = fresh;
     index = indexActions(page.legal_actions);
-    // a choice survives a refresh only if it still names a legal action
-    if (!keep || (selection && selection.kind !== "split" && !chosenAction(index, selection))) {
-      selection = null;
-    }
-    if (selection && selection.kind === "split" && !index.splitGroups.has(selection.group)) {
-      selection = null;
-    }
+    // the game moved on under the player's choice: keep what still stands of it
+    selection = keep && page.state ? keptSelection(selection, page.state, index) : null;
     render();
   },
   onError: (text) => {
