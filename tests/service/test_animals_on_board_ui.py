@@ -140,6 +140,7 @@ def test_every_seat_awaited_gets_a_turn_mail_with_its_tiles_moves_and_picture(us
         assert "Your three tiles: " in mail.body_text and "claim arc" not in mail.body_text
         alt = picture_alt(mail)
         assert "Your three tiles: keep one: " + ", ".join(drawn[:1]) in alt
+        assert "ann: 1 crate(s), ark 0, is choosing a tile, flag; bob: " in alt
         cid, png = picture_for(mail)
         image = Image.open(io.BytesIO(png))
         assert image.format == "PNG" and f'width="{image.width}"' in mail.body_html

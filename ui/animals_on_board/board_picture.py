@@ -19,6 +19,7 @@ from ui.animals_on_board.species import name_of, species
 TILE_W, TILE_H, GAP = 40, 56, 6
 MARGIN = 14
 LABEL_H = 22
+PLAYER_H = 16
 PER_ROW = 13
 """Tiles a row holds: a 4-player round's group of 12 face up and 1 face down."""
 WIDTH = 2 * MARGIN + PER_ROW * (TILE_W + GAP)
@@ -54,18 +55,23 @@ def _rows(view: dict[str, Any], names: list[str]) -> list[tuple[str, list[str]]]
     return rows
 
 
-def _players_line(view: dict[str, Any], names: list[str]) -> str:
+def _players(view: dict[str, Any], names: list[str]) -> list[str]:
+    """Each player in a few words: crates, ark count, in the round, the flag."""
     said = []
     for s, name in enumerate(names):
         marks = [f"{view['crates'][s]} crate(s)", f"ark {view['ark_sizes'][s]}"]
         if s in view.get("resigned", []):
             marks.append("resigned")
-        elif s in view.get("in_round", []):
-            marks.append("in the round")
+        elif s in view.get("kept", []):
+            marks.append("has chosen a tile")
+        elif s in view.get("awaiting", []):
+            marks.append("is choosing a tile")
+        elif not view["finished"]:
+            marks.append("in the round" if s in view.get("in_round", []) else "out of this round")
         if s == view.get("start_player"):
             marks.append("flag")
         said.append(f"{name}: " + ", ".join(marks))
-    return "; ".join(said)
+    return said
 
 
 def alt_text(view: dict[str, Any], names: list[str]) -> str:
@@ -74,7 +80,7 @@ def alt_text(view: dict[str, Any], names: list[str]) -> str:
     for heading, tiles in _rows(view, names):
         parts.append(f"{heading}: " + (", ".join(f"{t} ({name_of(t)})" for t in tiles)
                                         or "none") + ".")
-    parts.append(_players_line(view, names) + ".")
+    parts.append("; ".join(_players(view, names)) + ".")
     return " ".join(parts)
 
 
@@ -102,15 +108,18 @@ def _tile(draw: ImageDraw.ImageDraw, x: int, y: int, tile: str) -> None:
 def draw_view(view: dict[str, Any], names: list[str]) -> Picture:
     rows = _rows(view, names)
     tile_rows = sum(max(1, -(-len(tiles) // PER_ROW)) for _, tiles in rows)
-    height = 2 * MARGIN + 2 * LABEL_H + len(rows) * LABEL_H + tile_rows * (TILE_H + GAP)
+    players = _players(view, names)
+    height = (2 * MARGIN + LABEL_H + len(players) * PLAYER_H + len(rows) * LABEL_H
+              + tile_rows * (TILE_H + GAP))
     image = Image.new("RGB", (WIDTH, height), "#f6f3ea")
     draw = ImageDraw.Draw(image)
     y = MARGIN
     draw.text((MARGIN, y), f"Round {view['round']} · {view['stack']} tile(s) in the stack",
               fill=INK, font=_font(15))
     y += LABEL_H
-    draw.text((MARGIN, y), _players_line(view, names)[:110], fill=MUTED, font=_font(11))
-    y += LABEL_H
+    for line in players:
+        draw.text((MARGIN, y), line, fill=MUTED, font=_font(12))
+        y += PLAYER_H
     for heading, tiles in rows:
         draw.text((MARGIN, y + 4), heading, fill=INK, font=_font(13))
         y += LABEL_H
