@@ -137,7 +137,10 @@ def test_every_seat_awaited_gets_a_turn_mail_with_its_tiles_moves_and_picture(us
         [mail] = turn_mails(game, seat)
         drawn = state.drawn[seat]
         assert f"keep {drawn[0]}" in mail.body_text and f"keep {drawn[2]}" in mail.body_text
-        assert "Your three tiles: " in mail.body_text and "claim arc" not in mail.body_text
+        assert f"Your three tiles: {drawn[0]} (" in mail.body_text
+        assert "claim arc" not in mail.body_text and "Your hand" not in mail.body_text
+        # the points stay hidden until the end (they would tell what the arks hold)
+        assert "ann: –" in mail.body_text and "None" not in mail.body_text + mail.body_html
         alt = picture_alt(mail)
         assert "Your three tiles: keep one: " + ", ".join(drawn[:1]) in alt
         assert "ann: 1 crate(s), ark 0, is choosing a tile, flag; bob: " in alt

@@ -26,25 +26,28 @@ def sample_moves(state: Any, seat: int) -> list[str]:
 
 
 def turn_details(rules: Any, state: Any, seat: int) -> dict[str, Any]:
+    """The mail's parts (notifications/email/board.txt and .html): no hand; the
+    seat's own tiles (its three at the start, else its ark) said with the picture."""
     view = GAME.view(state, seat)
     names = list(state.config.players)
     picture = draw_view(view, names)
     own = view.get("drawn") if state.setup else view.get("ark")
+    tiles = (("Your three tiles: " if state.setup else "Your ark: ")
+             + (", ".join(f"{t} ({name_of(t)})" for t in own or []) or "empty")
+             + f". Your food crates: {view['crates'][seat]}.")
     return {
-        "board_lines": [
-            ("Your three tiles: " if state.setup else "Your ark: ")
-            + (", ".join(f"{t} ({name_of(t)})" for t in own or []) or "empty"),
-            f"Your food crates: {view['crates'][seat]}",
-        ],
+        "hand": None,
         "moves": sample_moves(state, seat),
-        "moves_note": "Some moves you could make (groups are numbered from 0; "
-                      "write the face-down tile as ?):",
-        "picture": {"alt": picture.alt, "width": picture.width,
-                    "height": picture.height,
-                    "note": "Each group of the middle is drawn with its number and price; "
-                            "the striped tile is the face-down one (write it ?). Each tile "
-                            "shows its species' sign, its number and how the notation writes it "
-                            "(its letter and number)."},
+        "moves_intro": "Some moves you could make (groups are numbered from 0; "
+                       "write the face-down tile as ?):",
+        "picture": {"alt": picture.alt, "width": picture.width, "height": picture.height,
+                    "text": f"{tiles}\nThe HTML version of this mail has a picture of "
+                            "the table.",
+                    "caption": f"{tiles} Each group of the middle is drawn with its "
+                               "number and price; the striped tile is the face-down one "
+                               "(write it ?). Each tile shows its species' sign, its "
+                               "number and how the notation writes it (its letter and "
+                               "number)."},
     }
 
 
