@@ -42,6 +42,15 @@ class AnimalsOnBoard(Game[State, Event]):
     event_types = EVENT_TYPES
     action_schema = ACTION_SCHEMA
     bot_policies = bots.POLICIES
+    action_fields: Mapping[str, tuple[str, ...]] = {
+        # declared, so that the platform never lists the legal actions (8190 splits
+        # of a 4-player round's group) to learn what a player may submit
+        "keep": ("type", "player", "tile"),
+        "split": ("type", "player", "group", "part"),
+        "take": ("type", "player", "group"),
+        "pass": ("type", "player"),
+        "resign": ("type", "player"),
+    }
 
     def __init__(self) -> None:
         self.queries: Mapping[str, Query[State]] = {}
@@ -76,14 +85,17 @@ class AnimalsOnBoard(Game[State, Event]):
             return Awaiting.over()
         if state.setup:
             return Awaiting.seats(*(Task(s, "keep", "keep one of your three tiles on your "
-                                         "ark, in secret") for s in moves.awaited(state)))
+                                         "ark, in secret", short="keep a tile")
+                                    for s in moves.awaited(state)))
         seat = state.current
         assert seat is not None  # a round in play always has a seat to move
         prompt = ("pass: you can neither split a group nor pay for one"
                   if moves.stuck(state, seat) else
                   "split a group (and gain a food crate) or take one (a crate a tile)")
         return Awaiting.seats(Task(seat, "turn", prompt, {"round": state.round,
-                                                          "final_turn": state.final_turn}))
+                                                          "final_turn": state.final_turn},
+                                   short="pass" if moves.stuck(state, seat)
+                                   else "split or take"))
 
     def legal_actions(self, state: State, seat: Seat) -> list[Event]:
         return moves.legal_actions(state, seat)

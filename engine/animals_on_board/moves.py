@@ -9,7 +9,7 @@ from itertools import combinations
 
 from .events import Event, Keep, Pass, Split, Take
 from .state import State
-from .tiles import Seat, shown
+from .tiles import Seat, Tile, shown
 
 
 def awaited(state: State) -> list[Seat]:
@@ -22,12 +22,17 @@ def awaited(state: State) -> list[Seat]:
     return [] if state.current is None else [state.current]
 
 
+def price(group: list[Tile]) -> int:
+    """What taking a group costs: a crate a tile."""
+    return len(group)
+
+
 def can_split(state: State) -> bool:
     return any(len(group) >= 2 for group in state.middle)
 
 
 def can_take(state: State, seat: Seat) -> bool:
-    return any(len(group) <= state.crates[seat] for group in state.middle)
+    return any(price(group) <= state.crates[seat] for group in state.middle)
 
 
 def stuck(state: State, seat: Seat) -> bool:
@@ -51,7 +56,7 @@ def legal_actions(state: State, seat: Seat) -> list[Event]:
         return [Keep(type="keep", player=seat, tile=t) for t in state.drawn[seat]]
     actions: list[Event] = []
     for g, group in enumerate(state.middle):
-        if len(group) <= state.crates[seat]:
+        if price(group) <= state.crates[seat]:
             actions.append(Take(type="take", player=seat, group=g))
         if len(group) >= 2:
             actions.extend(splits(state, seat, g))

@@ -62,26 +62,46 @@ def _by_species(tiles: Iterable[Tile]) -> dict[str, list[Tile]]:
     return out
 
 
+_PACK = 1024
+"""``Key`` packed in one int (species <= 12 and number sums <= 300 stay below it),
+which orders the same way: the knapsack compares ints, not tuples."""
+
+
 def _best_reduction(herds: dict[str, list[Tile]]) -> list[Tile]:
     """The tiles to keep so that exactly 10 stay (fewer only if 10 cannot), by
     the order of ``Key``. A knapsack over species: how many of each stay, the
     highest-numbered ones always, since the numbers only count for a lone tile."""
-    best: dict[int, tuple[Key, list[Tile]]] = {0: ((0, 0, 0), [])}
+    best: dict[int, int] = {0: 0}
+    """Tiles kept so far -> the best packed key for that many."""
+    choices: list[dict[int, tuple[int, int]]] = []
+    """Per species: tiles kept after it -> (how many of it stay, tiles kept before it)."""
     for tiles in herds.values():
-        grown: dict[int, tuple[Key, list[Tile]]] = {}
-        for total, (key, kept) in best.items():
-            for k in _KEEPABLE:
-                if k > len(tiles) or total + k > TARGET_ARK:
-                    continue
-                stay = tiles[:k]
-                gain = (species_points(stay) if stay else 0, 1 if stay else 0,
-                        sum(number_of(t) for t in stay))
-                new_key = (key[0] + gain[0], key[1] + gain[1], key[2] + gain[2])
+        options = []
+        for k in _KEEPABLE:
+            if k > len(tiles):
+                break
+            stay = tiles[:k]
+            options.append((k, (species_points(stay) * _PACK + (1 if k else 0)) * _PACK
+                            + sum(number_of(t) for t in stay)))
+        grown: dict[int, int] = {}
+        chose: dict[int, tuple[int, int]] = {}
+        for total, key in best.items():
+            for k, gain in options:
+                if total + k > TARGET_ARK:
+                    break
+                new_key = key + gain
                 held = grown.get(total + k)
-                if held is None or new_key > held[0]:
-                    grown[total + k] = (new_key, kept + stay)
+                if held is None or new_key > held:
+                    grown[total + k] = new_key
+                    chose[total + k] = (k, total)
         best = grown
-    return best[max(best)][1]
+        choices.append(chose)
+    total = max(best)
+    kept: list[Tile] = []
+    for tiles, chose in zip(reversed(list(herds.values())), reversed(choices), strict=True):
+        k, total = chose[total]
+        kept.extend(tiles[:k])
+    return kept
 
 
 def score_ark(ark: Iterable[Tile], crates: int) -> ArkScore:

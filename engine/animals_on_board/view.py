@@ -11,7 +11,7 @@ from typing import cast
 
 from ..protocol import JSON, JSONObject
 from .events import Event
-from .moves import awaited
+from .moves import awaited, price
 from .rounds import final_winners
 from .scoring import ArkScore, score_ark
 from .state import State
@@ -71,6 +71,7 @@ def seat_view(state: State, seat: Seat | None) -> JSONObject:
            "ark_sizes": cast(JSON, [len(ark) for ark in state.arks]),
            "kept": cast(JSON, [s for s in range(state.seats) if state.kept[s] is not None]
                         if state.setup else []),
+           "prices": cast(JSON, [price(group) for group in state.middle]),
            "you": seat}
     if seat is not None:
         out["ark"] = cast(JSON, sorted(state.arks[seat]))

@@ -1,6 +1,6 @@
 """The replay viewer of a game whose UI folder has no replay module of its own
-(Animals on Board, here): the same slider, steps, words and chart as any game,
-and each step's view as JSON with each seat's score."""
+(the tests' tic-tac-toe, here): the same slider, steps, words and chart as any
+game, and each step's view as JSON with each seat's score."""
 
 from __future__ import annotations
 
@@ -8,23 +8,36 @@ import json
 
 import pytest
 
+from engine import registry
 from games.models import Game
 from tests.browser.conftest import DESKTOP
-from tests.service.conftest import body, client_for, make_user
+from tests.engine.tictactoe import GAME as TICTACTOE
+from tests.service.conftest import body, client_for, make_user, seat_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("cold_caches")]
 
 
+@pytest.fixture(autouse=True)
+def tictactoe():
+    registry.register(TICTACTOE)
+    yield
+    registry.unregister(TICTACTOE.key)
+
+
 def test_a_game_without_a_replay_module_steps_through_its_views(visitors, live_server):
     ann, bob = make_user("ann"), make_user("bob")
-    created = client_for(ann).post("/api/games/", {"game": "animals_on_board", "seats": 2},
+    created = client_for(ann).post("/api/games/", {"game": "tictactoe", "seats": 2},
                                    format="json")
     game = Game.objects.get(pk=body(created)["id"])
     client_for(bob).post(f"/api/games/{game.pk}/join/", format="json")
-    view = body(client_for(ann).get(f"/api/games/{game.pk}/"))
-    client_for(ann).post(f"/api/games/{game.pk}/actions/",
-                         {"seq": view["seq"], "action": view["legal_actions"][0]}, format="json")
-    client_for(bob).post(f"/api/games/{game.pk}/resign/", format="json")
+    game.refresh_from_db()
+    mover = seat_user(game, game.projection["to_act"][0])  # the seats are drawn
+    other = bob if mover == ann else ann
+    view = body(client_for(mover).get(f"/api/games/{game.pk}/"))
+    client_for(mover).post(f"/api/games/{game.pk}/actions/",
+                           {"seq": view["seq"], "action": view["legal_actions"][0]},
+                           format="json")
+    client_for(other).post(f"/api/games/{game.pk}/resign/", format="json")
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
 

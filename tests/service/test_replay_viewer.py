@@ -1,7 +1,7 @@
 """The generic replay viewer serves every game: each step as the viewer knew it
 (a player of a running game never reads another seat's secret choice, staff
 read every stored event whole), the game's own replay module when its UI
-folder names one (Marram's), its view as JSON otherwise."""
+folder names one (Marram's, Animals on Board's), its view as JSON otherwise."""
 
 from __future__ import annotations
 
@@ -9,7 +9,10 @@ import json
 
 from django.test import Client
 
+from engine import registry
+from games import services
 from games.models import Game
+from tests.engine.tictactoe import GAME as TICTACTOE
 from tests.service.conftest import body, client_for, make_user, start_game
 
 
@@ -79,8 +82,14 @@ def test_a_finished_game_replays_whole_for_anyone_signed_in(users):
 
 
 def test_a_game_without_a_replay_module_gets_the_generic_step(users):
-    game, _ = animals_with_a_secret_keep(users)
-    page = signed_in(users[0]).get(f"/games/{game.pk}/replay/")
+    # the tests' tic-tac-toe: Animals on Board has a replay module of its own now
+    registry.register(TICTACTOE)
+    try:
+        game = services.game_create(user=users[0], game="tictactoe", seats=2)
+        services.game_join(game=game, user=users[1])
+        page = signed_in(users[0]).get(f"/games/{game.pk}/replay/")
+    finally:
+        registry.unregister(TICTACTOE.key)
     assert page.status_code == 200
     html = page.content.decode()
     assert 'id="replay-stage"' in html and "data-module" not in html
@@ -95,6 +104,16 @@ def test_marram_s_replay_page_loads_its_own_module(users):
     module = Client().get("/static/marram/replay.js")
     assert module.status_code == 200
     assert b"export function renderReplayStep" in b"".join(module.streaming_content)
+
+
+def test_animals_on_board_s_replay_page_loads_its_own_module(users):
+    game, _ = animals_with_a_secret_keep(users)
+    html = signed_in(users[0]).get(f"/games/{game.pk}/replay/").content.decode()
+    assert 'data-module="/static/animals_on_board/replay.js"' in html
+    assert "/static/animals_on_board/board.css" in html
+    module = Client().get("/static/animals_on_board/replay.js")
+    assert module.status_code == 200
+    assert b"export async function renderReplayStep" in b"".join(module.streaming_content)
 
 
 def test_a_step_beyond_any_number_of_events_is_the_last(users):

@@ -1,0 +1,62 @@
+"""Animals on Board's replay of a running game: a player's replay shows what
+that player knew (their own ark, the others' counts), the admin's replay every
+ark, drawn by the game's own replay module."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.animals_on_board import GAME
+from tests.browser.conftest import DESKTOP, PASSWORD
+from tests.service.aob_kit import hunting_action, start_animals, state_of, submit
+from tests.service.conftest import make_user
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("cold_caches")]
+
+
+def at_last_step(page, seq: int) -> None:
+    page.wait_for_selector(f"#replay[data-step='{seq}'][data-loading=false]")
+
+
+def test_a_player_s_replay_shows_their_ark_the_admin_s_every_ark(visitors, live_server,
+                                                                   artifacts_dir):
+    ann, bob, cyd = (make_user(n) for n in ("ann", "bob", "cyd"))
+    game = start_animals([ann, bob, cyd])
+    rng = random.Random(4)
+    while True:  # until somebody has taken a group in the first round or later
+        state = state_of(game)
+        if any(len(ark) > 1 for ark in state.arks):
+            break
+        submit(game, hunting_action(state, GAME.awaiting(state).players[0], rng))
+    state = state_of(game)
+    game.refresh_from_db()
+
+    v = visitors(DESKTOP)
+    v.sign_in("bob")
+    page = v.page
+    page.goto(f"{live_server.url}/games/{game.pk}/replay/")
+    at_last_step(page, game.seq)
+    stage = page.locator("#replay-stage")
+    ark = stage.locator(".aob-ark .aob-tile")
+    assert sorted(ark.nth(i).get_attribute("aria-label").split("(")[-1].rstrip(")")
+                  for i in range(ark.count())) == sorted(state.arks[1])
+    assert stage.locator(".aob-arks").count() == 0  # no other ark
+    for seat in (0, 2):
+        assert f"ark: {len(state.arks[seat])} tile" in stage.locator(
+            f'.aob-replay-players [data-seat="{seat}"]').inner_text()
+
+    from django.contrib.auth import get_user_model
+
+    get_user_model().objects.create_superuser("root", "root@example.org", PASSWORD)
+    admin = visitors(DESKTOP).page
+    admin.goto(f"{live_server.url}/admin/login/?next=/admin/games/game/{game.pk}/replay/")
+    admin.fill("#id_username", "root")
+    admin.fill("#id_password", PASSWORD)
+    admin.click("input[type=submit]")
+    at_last_step(admin, game.seq)
+    every = admin.locator("#replay-stage .aob-arks")
+    assert "Every ark (the admin's view)" in every.inner_text()
+    assert every.locator(".aob-tile").count() == sum(len(a) for a in state.arks)
+    admin.screenshot(path=str(artifacts_dir / "animals-admin-replay.png"), full_page=True)

@@ -1,0 +1,21 @@
+"""Animals on Board's UI: the table and move UI of its game page
+(``templates/``, ``static/``: the middle's groups, the player's ark, the others'
+crates and ark counts), its replay step, its rules page, and the picture its
+turn mails carry."""
+from __future__ import annotations
+
+from ui import GameUI
+from ui.animals_on_board import mail, pages
+
+UI = GameUI(
+    board_template="animals_on_board/board.html",
+    script="animals_on_board/game.js",
+    stylesheets=("animals_on_board/board.css",),
+    replay_module="animals_on_board/replay.js",
+    # a group of 13 tiles splits 8190 ways: the board offers them, not a list of buttons
+    action_texts=False,
+    mail_turn=mail.turn_details,
+    mail_picture=mail.picture,
+    page_extras=pages.page_extras,
+    rules_page=pages.rules_page,
+)

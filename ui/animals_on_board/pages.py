@@ -1,0 +1,104 @@
+"""What Animals on Board's game page and rules page show beyond the generic
+shell: what happened since the player's last move, each event with what it led
+to (the tiles a take carried off, a new round's deal, the end), told without a
+secret; and the numbers the rules page quotes, read from the engine."""
+from __future__ import annotations
+
+from typing import Any
+
+from engine.animals_on_board import GAME, State, moves, scoring, tiles
+from engine.animals_on_board.events import Event as AnimalsEvent
+from games.models import Event, Game
+from ui.animals_on_board.species import species
+
+SINCE_SHOWN = 40
+"""The most events the "since your last move" list shows (the latest ones)."""
+
+
+def _consequences(before: State, event: AnimalsEvent, after: State,
+                  names: list[str]) -> list[str]:
+    """What an event led to, in words anybody at the table may read."""
+    said: list[str] = []
+    if event["type"] == "take" and 0 <= event["group"] < len(before.middle):
+        group = tiles.shown(before.middle[event["group"]], before.face_down)
+        face = ", ".join("the face-down tile" if t == tiles.FACE_DOWN else t for t in group)
+        said.append(f"the group held {face}: {moves.price(before.middle[event['group']])} "
+                    "crate(s) paid")
+    if event["type"] == "take" and not before.flag_taken:  # the round's first take
+        said.append(f"{names[event['player']]} takes the starting flag")
+    if before.setup and not after.setup or after.round != before.round and not after.finished:
+        if before.setup and not after.setup:
+            said.append("every player has kept a tile: the others go face up into the middle")
+        group = after.middle[0] if after.middle else []
+        down = " (one face down)" if after.face_down is not None else ""
+        said.append(f"round {after.round} begins: the middle is one group of "
+                    f"{len(group)} tiles{down}; {names[after.start_player]} starts")
+    if after.final_turn and not before.final_turn and after.current is not None:
+        said.append(f"{names[after.current]} is the last in the round and makes one more turn")
+    if after.finished and not before.finished:
+        said.append("the game is over")
+    return said
+
+
+def since_last_move(game: Game, you: int | None, names: list[str]) -> dict[str, Any]:
+    """The events since the player's own last move (a spectator: since the last
+    move of the seat the game waits for, or the last few), each in words with
+    its consequences; another seat's keep never says which tile."""
+    rows = list(Event.objects.filter(game_id=game.pk, seq__lt=game.seq).order_by("seq")
+                .values_list("seq", "type", "payload", "actor_id"))
+    state = GAME.start(game.config)
+    told: list[dict[str, Any]] = []
+    for seq, kind, payload, actor in rows:
+        event = GAME.read_event(payload)
+        before = GAME.copy(state)
+        state = GAME.fold(state, event)
+        told.append({"seq": seq, "type": kind, "player": payload.get("player"),
+                     "own": actor is not None and kind != "resign"
+                     and payload.get("player") == you,
+                     "event": event, "before": before, "after": GAME.copy(state),
+                     "forced": actor is None and kind == "pass"})
+    if you is None:
+        awaited = GAME.awaiting(state).players
+        seat = awaited[0] if awaited else None
+        mine = [i for i, t in enumerate(told) if t["player"] == seat and seat is not None]
+    else:
+        mine = [i for i, t in enumerate(told) if t["own"]]
+    start = mine[-1] + 1 if mine else 0
+    more = len(told) - start > SINCE_SHOWN
+    shown = told[max(start, len(told) - SINCE_SHOWN):]
+    if mine and you is not None:
+        # the player's own last move leads the list when it led to something (the
+        # last keep reveals the setup, a take can end the round)
+        shown.insert(0, told[mine[-1]])
+    events = []
+    for t in shown:
+        seen = GAME.event_view(state, t["event"], you)
+        after = _consequences(t["before"], t["event"], t["after"], names)
+        if t["own"] and not after:
+            continue
+        events.append({"seq": t["seq"], "type": t["type"], "player": t["player"],
+                       "own": t["own"], "after": after,
+                       "text": GAME.describe_event(seen, names, forced=t["forced"])})
+    return {"events": events, "more": more}
+
+
+def page_extras(game: Game, state: State, you: int | None,
+                names: list[str]) -> dict[str, Any]:
+    """What the game page's state carries for the board and panels."""
+    return {"since_last_move": since_last_move(game, you, names)}
+
+
+def rules_page() -> tuple[str, dict[str, Any]]:
+    """The rules in the project's own words, the numbers read from the engine."""
+    table = species()
+    return "animals_on_board/rules.html", {
+        "by_seats": [{"seats": n, "species": tiles.species_in_play(n),
+                      "tiles": tiles.species_in_play(n) * len(tiles.NUMBERS),
+                      "face_up": tiles.face_up_target(n)} for n in tiles.SEAT_COUNTS],
+        "max_crates": tiles.MAX_CRATES,
+        "target": tiles.TARGET_ARK,
+        "herd": scoring.HERD_POINTS,
+        "numbers": tiles.NUMBERS,
+        "animals": [{"letter": letter, "name": table[letter]["name"]}
+                    for letter in tiles.SPECIES],
+    }

@@ -1,0 +1,311 @@
+// Animals on Board's table, drawn from a seat's view (the engine's view: the
+// middle's groups with "?" for the face-down tile, the seat's own ark, everyone's
+// crates and ark counts). renderBoard serves the game page and the replay step;
+// the pure helpers (actionKey, indexActions, chosenAction, tileName) are exported
+// for the unit tests (tests/js/animals_on_board.test.js). No rule is decided here:
+// what may be chosen comes from the server's legal actions, prices from the view.
+
+const SVG = "http://www.w3.org/2000/svg";
+export const FACE_DOWN = "?";
+
+/** The species table (species.json: a name, a colour and a glyph per letter). */
+let table = null;
+export async function loadSpecies() {
+  if (table === null) {
+    const resp = await fetch(new URL("./species.json", import.meta.url));
+    table = await resp.json();
+  }
+  return table;
+}
+
+/** "C4" -> "Camel 4"; "?" -> "the face-down tile". */
+export function tileName(species, tile) {
+  if (tile === FACE_DOWN) return "the face-down tile";
+  const kind = species && species[tile[0]];
+  return `${kind ? kind.name : tile[0]} ${tile.slice(1)}`;
+}
+
+/** An action's identity, whatever the order of a split's part. */
+export function actionKey(action) {
+  const part = action.part ? [...action.part].sort().join(",") : "";
+  return [action.type, action.group ?? "", action.tile ?? "", part].join("|");
+}
+
+/** The legal actions, indexed for the board: which keeps, takes and splits exist. */
+export function indexActions(actions) {
+  const index = { byKey: new Map(), keeps: new Map(), takes: new Map(),
+    splitGroups: new Set(), pass: null };
+  for (const action of actions || []) {
+    index.byKey.set(actionKey(action), action);
+    if (action.type === "keep") index.keeps.set(action.tile, action);
+    else if (action.type === "take") index.takes.set(action.group, action);
+    else if (action.type === "split") index.splitGroups.add(action.group);
+    else if (action.type === "pass") index.pass = action;
+  }
+  return index;
+}
+
+/** The legal action the selection names, or null if it names none. */
+export function chosenAction(index, selection) {
+  if (!selection) return null;
+  if (selection.kind === "keep") return index.keeps.get(selection.tile) || null;
+  if (selection.kind === "take") return index.takes.get(selection.group) || null;
+  if (selection.kind === "pass") return index.pass;
+  if (selection.kind === "split") {
+    return index.byKey.get(actionKey({ type: "split", group: selection.group,
+      part: selection.tiles })) || null;
+  }
+  return null;
+}
+
+/** The selection after a tile of a group is chosen (or chosen again: unchosen). */
+export function toggleTile(selection, group, tile) {
+  if (!selection || selection.kind !== "split" || selection.group !== group) {
+    return { kind: "split", group, tiles: [tile] };
+  }
+  const tiles = selection.tiles.includes(tile)
+    ? selection.tiles.filter((t) => t !== tile) : [...selection.tiles, tile];
+  return tiles.length ? { kind: "split", group, tiles } : null;
+}
+
+/**
+ * The player's choice after the game moved on under it (a refresh): what still
+ * stands of it. A take stands only if its group holds the same tiles (group
+ * numbers shift when a group is taken); a split keeps its tiles still in the
+ * group; a keep or a pass stands if it is still legal.
+ */
+export function keptSelection(selection, view, index) {
+  if (!selection) return null;
+  const group = view.middle[selection.group];
+  if (selection.kind === "take") {
+    const same = group && group.join(" ") === (selection.tiles || []).join(" ");
+    return same && index.takes.has(selection.group) ? selection : null;
+  }
+  if (selection.kind === "split") {
+    if (!group || !index.splitGroups.has(selection.group)) return null;
+    const tiles = selection.tiles.filter((t) => group.includes(t));
+    return tiles.length ? { ...selection, tiles } : null;
+  }
+  return chosenAction(index, selection) ? selection : null;
+}
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined));
+  return node;
+}
+
+function svg(tag, attrs = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  return node;
+}
+
+/** One tile drawn in SVG: its species' sign and colour, its number, its code. */
+export function tileSvg(species, tile) {
+  const root = svg("svg", { viewBox: "0 0 40 56", width: 44, height: 62, class: "aob-tile-svg",
+    "aria-hidden": "true", focusable: "false" });
+  if (tile === FACE_DOWN) {
+    root.append(svg("rect", { x: 1.5, y: 1.5, width: 37, height: 53, rx: 6,
+      class: "aob-back", fill: "#30406b", stroke: "#222", "stroke-width": 2 }));
+    for (let k = -48; k < 36; k += 8) {  // the card back's stripes, clipped to the card
+      const x1 = Math.max(k, 0);
+      const x2 = Math.min(k + 52, 36);
+      root.append(svg("line", { x1: x1 + 2, y1: x1 - k + 2, x2: x2 + 2, y2: x2 - k + 2,
+        stroke: "#4a5c94", "stroke-width": 2 }));
+    }
+    const mark = svg("text", { x: 20, y: 35, "text-anchor": "middle", class: "aob-num",
+      fill: "#fff" });
+    mark.textContent = "?";
+    root.append(mark);
+    return root;
+  }
+  const kind = (species && species[tile[0]]) || { color: "#555", glyph: [] };
+  root.append(svg("rect", { x: 1.5, y: 1.5, width: 37, height: 53, rx: 6, fill: "#fff",
+    stroke: kind.color, "stroke-width": 3 }));
+  const size = 16;
+  const points = kind.glyph.map(([x, y]) => `${(12 + x * size).toFixed(1)},${(5 + y * size).toFixed(1)}`);
+  root.append(svg("polygon", { points: points.join(" "), fill: kind.color }));
+  const number = svg("text", { x: 20, y: 39, "text-anchor": "middle", class: "aob-num",
+    fill: "#222" });
+  number.textContent = tile.slice(1);
+  const code = svg("text", { x: 20, y: 50, "text-anchor": "middle", class: "aob-code",
+    fill: "#555" });
+  code.textContent = tile;
+  root.append(number, code);
+  return root;
+}
+
+/** A tile as a button (when it may be chosen) or as a labelled picture. */
+function tileNode(species, tile, { onClick, pressed, key } = {}) {
+  const label = tile === FACE_DOWN ? "the face-down tile (?)"
+    : `${tileName(species, tile)} (${tile})`;
+  if (!onClick) {
+    const node = el("span", { class: "aob-tile", role: "img", "aria-label": label,
+      title: label });
+    node.append(tileSvg(species, tile));
+    return node;
+  }
+  const node = el("button", { type: "button", class: "aob-tile aob-choosable",
+    "aria-label": label, title: label, "aria-pressed": pressed ? "true" : "false",
+    "data-key": key, "data-tile": tile });
+  node.append(tileSvg(species, tile));
+  node.addEventListener("click", onClick);
+  return node;
+}
+
+function nameOf(names, seat) {
+  return (names && names[seat]) || `Player ${seat + 1}`;
+}
+
+function tileRow(species, tiles, extra = {}) {
+  const row = el("div", { class: "aob-tiles" });
+  for (const tile of tiles) row.append(tileNode(species, tile, extra.tile ? extra.tile(tile) : {}));
+  if (!tiles.length) row.append(el("span", { class: "muted small", text: "none" }));
+  return row;
+}
+
+/** The line above the middle: the round, the stack, the flag, the last turn. */
+export function roundLine(view, names) {
+  const said = [`Round ${view.round}`, `${view.stack} tile${view.stack === 1 ? "" : "s"} in the stack`,
+    `starting flag: ${nameOf(names, view.start_player)}`];
+  if (view.final_turn && view.current_player !== null && view.current_player !== undefined) {
+    said.push(`${nameOf(names, view.current_player)} makes the round's last turn`);
+  }
+  return said.join(" · ");
+}
+
+/**
+ * Draw the table into ``container``: the round line, the middle's groups (each
+ * with its number, size and price), the seat's three tiles at the setup, its ark,
+ * and once the game is over every ark with its scoring. ``options``: ``species``
+ * (the table), ``names``, and for the game page ``index`` (indexActions),
+ * ``selection`` and ``choose(selection)``.
+ */
+export function renderBoard(container, view, options = {}) {
+  const { species, names, index, selection } = options;
+  const choose = options.choose || null;
+  const board = el("div", { class: "aob-table" });
+  board.append(el("p", { class: "aob-round", text: roundLine(view, names) }));
+
+  const middle = el("section", { class: "aob-middle", "aria-labelledby": "aob-middle-heading" });
+  middle.append(el("h3", { id: "aob-middle-heading", class: "aob-heading",
+    text: "The middle" }));
+  if (!view.middle.length) {
+    middle.append(el("p", { class: "muted", text: view.finished ? "The middle is empty."
+      : "The middle is empty until the players have kept their tiles." }));
+  }
+  view.middle.forEach((shownGroup, g) => {
+    // once the game is over the view names the face-down tile: it is shown
+    const group = view.finished && view.face_down
+      ? shownGroup.map((t) => (t === FACE_DOWN ? view.face_down : t)) : shownGroup;
+    const splittable = !!(index && choose && index.splitGroups.has(g));
+    const chosen = selection && (selection.group === g);
+    const box = el("div", { class: `aob-group${chosen ? " aob-chosen" : ""}${splittable ? " aob-open" : ""}`,
+      "data-group": g, role: "group", "aria-label": `Group ${g}` });
+    const price = view.prices ? view.prices[g] : group.length;
+    const head = el("div", { class: "aob-group-head" },
+      el("strong", { text: `Group ${g}` }),
+      el("span", { class: "aob-price", text: `${group.length} tile${group.length === 1 ? "" : "s"} · take for ${price} crate${price === 1 ? "" : "s"}` }));
+    if (index && choose && index.takes.has(g)) {
+      const take = el("button", { type: "button", class: "button aob-take", "data-key": `take:${g}`,
+        "aria-pressed": selection && selection.kind === "take" && selection.group === g ? "true" : "false",
+        text: `Take group ${g} (${price} crate${price === 1 ? "" : "s"})` });
+      take.addEventListener("click", () => choose({ kind: "take", group: g, tiles: [...group] }));
+      head.append(take);
+    }
+    box.append(head);
+    box.append(tileRow(species, group, { tile: (tile) => (splittable ? {
+      key: `g${g}:${tile}`,
+      pressed: selection && selection.kind === "split" && selection.group === g
+        && selection.tiles.includes(tile),
+      onClick: () => choose(toggleTile(selection, g, tile)),
+    } : {}) }));
+    middle.append(box);
+  });
+  board.append(middle);
+
+  const you = view.you;
+  if (you !== null && you !== undefined && !view.finished) {
+    if (view.drawn && view.drawn.length) {
+      const drawn = el("section", { class: "aob-drawn", "aria-labelledby": "aob-drawn-heading" });
+      drawn.append(el("h3", { id: "aob-drawn-heading", class: "aob-heading",
+        text: "Your three tiles: keep one on your ark, in secret" }));
+      drawn.append(tileRow(species, view.drawn, { tile: (tile) => (index && choose && index.keeps.has(tile) ? {
+        key: `keep:${tile}`,
+        pressed: selection && selection.kind === "keep" && selection.tile === tile,
+        onClick: () => choose({ kind: "keep", tile }),
+      } : {}) }));
+      board.append(drawn);
+    }
+    const ark = el("section", { class: "aob-ark", "aria-labelledby": "aob-ark-heading" });
+    const score = view.score ? ` · would score ${view.score.points} if the game ended now` : "";
+    ark.append(el("h3", { id: "aob-ark-heading", class: "aob-heading",
+      text: `Your ark: ${(view.ark || []).length} tile${(view.ark || []).length === 1 ? "" : "s"}, ${view.crates[you]} crate${view.crates[you] === 1 ? "" : "s"}${score}` }));
+    ark.append(tileRow(species, view.ark || []));
+    board.append(ark);
+  }
+  if (view.finished && view.arks) {
+    const arks = el("section", { class: "aob-arks", "aria-labelledby": "aob-arks-heading" });
+    arks.append(el("h3", { id: "aob-arks-heading", class: "aob-heading", text: "The arks" }));
+    view.arks.forEach((ark, s) => {
+      arks.append(el("h4", { class: "aob-subheading", text: `${nameOf(names, s)}: ${ark.length} tiles, ${view.crates[s]} crates` }));
+      arks.append(tileRow(species, ark));
+    });
+    board.append(arks);
+  }
+  container.replaceChildren(board);
+}
+
+/** Each player: crates, ark count, in the round or not, the flag, the secret keep. */
+export function playerFacts(view, seat) {
+  const facts = [`${view.crates[seat]} crate${view.crates[seat] === 1 ? "" : "s"}`,
+    `ark: ${view.ark_sizes[seat]} tile${view.ark_sizes[seat] === 1 ? "" : "s"}`];
+  if ((view.resigned || []).includes(seat)) facts.push("resigned");
+  else if ((view.kept || []).includes(seat)) facts.push("has chosen a tile");
+  else if ((view.awaiting || []).includes(seat)) facts.push("is choosing a tile");
+  else if (!view.finished) {
+    facts.push((view.in_round || []).includes(seat) ? "in the round" : "out of this round");
+  }
+  if (view.start_player === seat && !view.finished) facts.push("holds the starting flag");
+  if (view.finished && view.scores) facts.push(`${view.scores[seat]} points`);
+  return facts;
+}
+
+export function renderPlayers(list, view, names, you) {
+  list.replaceChildren(...names.map((name, seat) => {
+    const item = el("li", { class: `player${view.current_player === seat ? " to-move" : ""}`,
+      "data-seat": seat });
+    const head = el("div", { class: "player-head" },
+      el("span", { class: `swatch seat-${seat}`, "aria-hidden": "true", text: (name[0] || "?").toUpperCase() }),
+      " ", el("span", { class: "player-name", text: name }),
+      seat === you ? el("span", { class: "tag tag-you", text: "you" }) : null);
+    item.append(head, el("p", { class: "aob-facts small", text: playerFacts(view, seat).join(" · ") }));
+    return item;
+  }));
+}
+
+/** The final standings: points, how they were made, and what was returned. */
+export function renderStandings(body, view, names) {
+  const rows = view.scoring.map((s, seat) => ({ seat, ...s }));
+  rows.sort((a, b) => b.points - a.points || b.species - a.species || a.seat - b.seat);
+  const tbl = el("table", { class: "aob-standings" });
+  tbl.append(el("thead", {}, el("tr", {}, ...["Player", "Points", "Tiles", "Crates", "Species",
+    "Returned (pairs)", "Returned (down to 10)"].map((t) => el("th", { scope: "col", text: t })))));
+  const tbody = el("tbody");
+  for (const r of rows) {
+    const won = (view.winners || []).includes(r.seat);
+    tbody.append(el("tr", { class: won ? "aob-winner" : null },
+      el("th", { scope: "row", text: `${nameOf(names, r.seat)}${won ? " (wins)" : ""}` }),
+      el("td", { text: String(r.points) }), el("td", { text: String(r.tile_points) }),
+      el("td", { text: String(r.crate_points) }), el("td", { text: String(r.species) }),
+      el("td", { text: r.pairs.join(" ") || "–" }), el("td", { text: r.reduced.join(" ") || "–" })));
+  }
+  tbl.append(tbody);
+  body.replaceChildren(tbl);
+}
