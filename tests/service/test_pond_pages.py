@@ -232,7 +232,7 @@ def test_an_illegal_or_unreadable_reply_is_refused_with_the_reason(game):
     assert "a move needs the position it starts from" in words.message
     egg_moves = reply(game, 1, "move 1,2 1,3", message_id="<p4@client.example>")
     assert egg_moves.outcome == "refused"
-    assert "not_your_piece" == egg_moves.code
+    assert egg_moves.code == "not_your_piece"
     assert Event.objects.filter(game=game).count() == before
     answers = Notification.objects.filter(kind="reply_refused")
     assert answers.count() == 4

@@ -53,18 +53,19 @@ def since_last_move(game: Game, state: GameState, you: int | None,
                     names: list[str]) -> dict[str, Any]:
     """The events since the player's own last egg or move, each in words; the
     latest egg or move also says what it developed and scored (the state keeps
-    what the last turn did). A spectator, or a player who has not moved yet,
-    sees the latest round."""
+    what the last turn did). A spectator, and everyone once the game is over,
+    sees the latest round; a player who has not moved yet, what came before."""
     rows = list(Event.objects.filter(game_id=game.pk, seq__lt=game.seq).order_by("-seq")
                 .values_list("seq", "type", "payload", "actor_id")[:SINCE_SHOWN + 1])
     rows.reverse()
+    reader = None if state.finished else you  # at the end, everyone sees how it ended
     own = [i for i, (_, kind, payload, actor) in enumerate(rows)
-           if you is not None and actor is not None and kind in ("egg", "move")
-           and payload.get("player") == you]
-    if own:
-        start = own[-1] + 1
-    else:  # a spectator sees the latest round; a player yet to move, what came before
-        start = max(0, len(rows) - (2 if you is None else SINCE_SHOWN))
+           if reader is not None and actor is not None and kind in ("egg", "move")
+           and payload.get("player") == reader]
+    # without an own move: a spectator sees the latest round; a player yet to move,
+    # what came before
+    latest = max(0, len(rows) - (2 if reader is None else SINCE_SHOWN))
+    start = own[-1] + 1 if own else latest
     shown = rows[start:]
     latest_turn = next((seq for seq, kind, _, _ in reversed(rows) if kind in ("egg", "move")),
                        None)

@@ -274,7 +274,8 @@ function render(focusKey = null) {
   if (els.status) els.status.textContent = page.status_text;
   if (els.status) els.status.classList.toggle("your-turn", legal().length > 0);
   if (els.lastMove) {
-    els.lastMove.textContent = page.last_move ? `Last move: ${players()[page.last_move.player] ?? ""} ${page.last_move.text}` : "";
+    const last = page.last_move;
+    els.lastMove.textContent = last ? `Last move by ${players()[last.player] ?? "?"}: ${last.text}` : "";
   }
   const confirming = ui.mode === "confirm";
   const shown = confirming && ui.preview ? { board: ui.preview.board, last: ui.preview.last }
@@ -293,7 +294,7 @@ function render(focusKey = null) {
   renderSince();
   renderStandings();
   if (els.sinceHeading) {
-    els.sinceHeading.textContent = page.you === null || page.you === undefined
+    els.sinceHeading.textContent = page.you === null || page.you === undefined || st.finished
       ? "Latest moves" : "Since your last move";
   }
   if (focusKey) {
