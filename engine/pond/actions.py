@@ -71,12 +71,17 @@ def legal_actions(state: GameState, seat: Colour) -> list[PondEvent]:
     if state.finished or seat != state.current:
         return []
     board = state.board
+    n = board.size
+    cells = board.cells
     actions: list[PondEvent] = []
-    if state.spawns[seat] > 0:
-        actions += [Egg(type="egg", player=seat, at=list(pos)) for pos in board.empties()]
-    for pos, piece in board.pieces():
-        if piece.colour == seat:
-            actions += [Move({"type": "move", "player": seat, "from": list(pos), "to": list(to)})
+    if state.spawns[seat] > 0:  # cells run row by row: the same order as board.empties()
+        actions += [Egg(type="egg", player=seat, at=[i % n, i // n])
+                    for i, piece in enumerate(cells) if piece is None]
+    for i, piece in enumerate(cells):
+        if piece is not None and piece.colour == seat and piece.face != Face.EGG:
+            pos = (i % n, i // n)
+            actions += [Move({"type": "move", "player": seat, "from": [pos[0], pos[1]],
+                              "to": [to[0], to[1]]})
                         for to in destinations(board, pos)]
     return actions
 
