@@ -1,9 +1,9 @@
 """A whole game of Pond played by clicks in Chromium, between two players each in
-their own browser (one on a phone's width), from the first egg to the end: each
+their own browser (one on a phone's width), from the lobby to the end: each
 move chosen on the board among the highlighted positions, what it would develop
 and score shown before Confirm, the other page following by polling, the last
 move outlined for the player coming back, one move made with the keyboard alone,
-and the final standings. Then the replay viewer steps through it.
+and the final standings.
 
 The moves are a short game on the small pond (4x4, target 7) found with the
 engine: ann (light) reaches 7 on the 13th event, bob has 2.
@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 
-from games import services
 from games.models import Event, Game
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.service.conftest import dealt_from, make_user
@@ -85,20 +84,29 @@ def choose_by_keyboard(page: Any, action: dict) -> None:
     page.keyboard.press("Enter")
 
 
-def test_a_whole_game_of_pond_by_clicks(visitors, live_server, artifacts_dir):
+def test_a_whole_game_of_pond_by_clicks_from_the_lobby_to_the_end(visitors, live_server, artifacts_dir):
     ann, bob = make_user("ann"), make_user("bob")
-    with dealt_from(SEED):
-        game = services.game_create(user=ann, game="pond", seats=2,
-                                    options={"options": "small"})
-        services.game_join(game=game, user=bob)
     pages = {}
     for seat, (user, viewport) in enumerate(((ann, DESKTOP), (bob, PHONE))):
         v = visitors(viewport)
         v.sign_in(user.username)
-        v.page.goto(f"{live_server.url}/games/{game.pk}/")
-        v.page.wait_for_selector("#game[data-ready=true]")
         pages[seat] = v.page
     first, second = pages[0], pages[1]
+    # ann starts a small Pond in the lobby; bob joins it from its page (in the
+    # order they sat down: dealt_from keeps it)
+    with dealt_from(SEED):
+        first.goto(f"{live_server.url}/lobby/")
+        first.get_by_label("Pond", exact=True).check()
+        first.get_by_label("Small pond: 4x4, 11 eggs each, first to 7").check()
+        first.get_by_role("button", name="Create the game").click()
+        first.wait_for_url(f"{live_server.url}/games/*/")
+        game = Game.objects.get()
+        assert (game.game, game.options) == ("pond", {"options": "small"})
+        second.goto(f"{live_server.url}/games/{game.pk}/")
+        second.get_by_role("button", name="Join this game").click()
+        second.wait_for_selector("#game[data-ready=true]")
+    first.goto(f"{live_server.url}/games/{game.pk}/")
+    first.wait_for_selector("#game[data-ready=true]")
     assert "Your turn" in first.locator("#turn-status").inner_text()
     # an empty pond: every one of the 16 positions takes an egg; bob may do nothing
     assert len(highlighted(first, "egg")) == 16
