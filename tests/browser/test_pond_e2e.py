@@ -3,7 +3,7 @@ their own browser (one on a phone's width), from the lobby to the end: each
 move chosen on the board among the highlighted positions, what it would develop
 and score shown before Confirm, the other page following by polling, the last
 move outlined for the player coming back, one move made with the keyboard alone,
-and the final standings.
+and the final standings; then the replay viewer steps through it.
 
 The moves are a short game on the small pond (4x4, target 7) found with the
 engine: ann (light) reaches 7 on the 13th event, bob has 2.
@@ -84,7 +84,8 @@ def choose_by_keyboard(page: Any, action: dict) -> None:
     page.keyboard.press("Enter")
 
 
-def test_a_whole_game_of_pond_by_clicks_from_the_lobby_to_the_end(visitors, live_server, artifacts_dir):
+def test_a_whole_game_of_pond_by_clicks_from_the_lobby_to_the_end(visitors, live_server,
+                                                                  artifacts_dir):
     ann, bob = make_user("ann"), make_user("bob")
     pages = {}
     for seat, (user, viewport) in enumerate(((ann, DESKTOP), (bob, PHONE))):
@@ -173,3 +174,18 @@ def test_a_whole_game_of_pond_by_clicks_from_the_lobby_to_the_end(visitors, live
         assert "ann placed an egg at 3,2: developed 3,1; scored 3 pieces (2 light and 1 dark)" \
             in page.locator("#since-list").inner_text()
     first.screenshot(path=str(artifacts_dir / "pond-final.png"), full_page=True)
+
+    # the replay viewer draws each step's pond with Pond's module: after the 9th
+    # event, ann's egg at 2,0 outlined and the three eggs it scored starred
+    first.click("text=Replay")
+    first.wait_for_selector(f"#replay[data-step='{len(GAME)}'][data-loading=false]")
+    assert first.locator("#replay-stage .pond-svg").count() == 1
+    first.click('#replay-steps button.step-button[data-step="9"]')
+    first.wait_for_selector("#replay[data-step='9'][data-loading=false]")
+    stage = first.locator("#replay-stage")
+    at = stage.locator("g.last-at")
+    assert (at.get_attribute("data-x"), at.get_attribute("data-y")) == ("2", "0")
+    assert stage.locator("g.last-scored").count() == 3
+    assert "Scores 3 pieces: +3 for ann (light)" in stage.inner_text()
+    assert "ann (light): pile 3, spawn 6" in stage.inner_text()
+    first.screenshot(path=str(artifacts_dir / "pond-replay.png"), full_page=True)

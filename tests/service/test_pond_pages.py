@@ -125,6 +125,24 @@ def test_the_standings_at_the_end_say_why_it_ended(game):
         ("ann", 1, True, 10), ("bob", None, False, 11)]
 
 
+def test_the_replay_and_the_admin_s_replay_draw_pond_s_steps(game):
+    play(game, 0, {"type": "egg", "at": [0, 0]})
+    play(game, 1, {"type": "egg", "at": [1, 0]})
+    staff = make_user("admin", staff=True)
+    for user, url in ((seat_user(game, 0), f"/games/{game.pk}/replay/"),
+                      (staff, f"/admin/games/game/{game.pk}/replay/")):
+        browser = Client()
+        browser.force_login(user)
+        html = browser.get(url).content.decode()
+        assert 'data-module="/static/pond/replay.js"' in html, url
+        assert "/static/pond/pond.css" in html, url
+        step = browser.get(f"{url}steps.json", {"at": 2}).json()
+        # bob's egg at 1,0 developed ann's at 0,0 into a tadpole
+        assert step["view"]["board"][0] == "tE.."
+        assert step["view"]["last"]["developed"] == [[0, 0]]
+        assert step["event"]["text"] == "bob placed an egg at 1,0"
+
+
 def test_the_rules_page_gives_the_option_sets_and_the_notation():
     browser = Client()
     html = browser.get("/rules/pond/").content.decode()
