@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from games import services
 from games.models import Event, Game
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.service.conftest import dealt_from, make_user
@@ -189,3 +190,39 @@ def test_a_whole_game_of_pond_by_clicks_from_the_lobby_to_the_end(visitors, live
     assert "Scores 3 pieces: +3 for ann (light)" in stage.inner_text()
     assert "ann (light): pile 3, spawn 6" in stage.inner_text()
     first.screenshot(path=str(artifacts_dir / "pond-replay.png"), full_page=True)
+
+
+def test_a_stale_move_is_refused_then_offered_again_on_the_fresh_pond(visitors, live_server):
+    ann, bob = make_user("ann"), make_user("bob")
+    with dealt_from(SEED):
+        game = services.game_create(user=ann, game="pond", seats=2,
+                                    options={"options": "small"})
+        services.game_join(game=game, user=bob)
+    v = visitors(DESKTOP)
+    v.sign_in("ann")
+    page = v.page
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("#game[data-ready=true]")
+    # the page stops polling (as in a background tab) while ann plays by mail and
+    # bob answers: her page still shows the empty pond
+    page.evaluate("Object.defineProperty(document, 'hidden', {get: () => true})")
+    services.action_submit(game=game, user=ann, action={"type": "egg", "at": [3, 3]},
+                           expected_seq=0)
+    services.action_submit(game=game, user=bob, action={"type": "egg", "at": [2, 3]},
+                           expected_seq=1)
+    cell(page, [0, 0]).click()
+    assert preview_lines(page) == ["Develops nothing", "Scores nothing"]
+    v.expect_refusal(409, "/actions/")
+    page.click("#confirm-button")
+    page.wait_for_function("() => document.getElementById('move-error').textContent")
+    assert "moved on" in page.locator("#move-error").inner_text()
+    wait_for_seq(page, 2)
+    assert Event.objects.filter(game=game).count() == 2  # nothing stored
+    # the egg at 0,0 is still legal: it is offered again, on the pond as it is now
+    # (bob's egg at 2,3 developed ann's at 3,3 into a tadpole)
+    assert preview_lines(page) == ["Develops nothing", "Scores nothing"]
+    assert cell(page, [3, 3]).get_attribute("aria-label") == "3,3: light tadpole"
+    page.click("#confirm-button")
+    wait_for_seq(page, 3)
+    assert Event.objects.get(game=game, seq=2).payload == {"type": "egg", "player": 0,
+                                                           "at": [0, 0]}

@@ -11,7 +11,7 @@
 
 import { createClient } from "../games/client.js";
 import {
-  actionFor, destinations, eggSpots, movablePieces, pieceIcon, posKey, renderBoard, turnLines,
+  actionFor, destinations, eggSpots, h, movablePieces, pieceIcon, posKey, renderBoard, turnLines,
 } from "./board.js";
 
 const root = document.getElementById("game");
@@ -45,20 +45,6 @@ const legal = () => page.legal_actions || [];
 const view = () => page.state || {};
 const players = () => page.players || [];
 const colours = () => view().colours || ["light", "dark"];
-
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
-    else if (k === "dataset") Object.assign(node.dataset, v);
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const child of children.flat()) {
-    if (child !== null && child !== undefined && child !== false) node.append(child);
-  }
-  return node;
-}
 
 // ---------------------------------------------------------------- choosing
 

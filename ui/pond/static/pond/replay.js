@@ -2,14 +2,7 @@
 // the generic replay (its "view" is Pond's view after that many events): the
 // pond with the last turn outlined, both players' spawns and piles, and what the
 // turn developed and scored, in words.
-import { pieceIcon, renderBoard, turnLines } from "./board.js";
-
-function h(tag, attrs, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
-  for (const child of children) if (child !== null && child !== undefined) node.append(child);
-  return node;
-}
+import { h, pieceIcon, renderBoard, turnLines } from "./board.js";
 
 export function renderReplayStep(container, step) {
   const view = step.view || {};
@@ -18,7 +11,7 @@ export function renderReplayStep(container, step) {
   const board = h("div", { class: "pond-board pond-replay-board" });
   renderBoard(board, view, { label: `The pond after ${step.at} events` });
   const seats = h("ul", { class: "pond-replay-seats" }, ...players.map((name, seat) => h("li",
-    { "data-seat": seat }, pieceIcon(colours[seat], "egg"),
+    { dataset: { seat: String(seat) } }, pieceIcon(colours[seat], "egg"),
     ` ${name} (${colours[seat]}): pile ${(view.scores || [])[seat] ?? 0}, `
     + `spawn ${(view.spawn || [])[seat] ?? 0}`)));
   const lines = turnLines(view.last, { players, colours });
