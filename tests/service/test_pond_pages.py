@@ -22,7 +22,7 @@ from notifications import services as notes
 from notifications.inbound import inbound_mail_handle
 from notifications.models import Notification
 from notifications.signing import reply_address
-from tests.service.conftest import dealt_from, make_user, seat_user
+from tests.service.conftest import body, client_for, dealt_from, make_user, seat_user
 from tests.service.mail_kit import reply_bytes
 from ui.pond import board_picture as bp
 
@@ -115,14 +115,20 @@ def test_a_spectator_sees_the_latest_round(game):
 
 
 def test_the_standings_at_the_end_say_why_it_ended(game):
-    play(game, 0, {"type": "egg", "at": [0, 0]})
-    game.refresh_from_db()
+    # bob's eggs at 0,0 and 2,0, then 1,0 between them: both develop into dark
+    # tadpoles; his egg at 1,1 develops 1,0 too: row 0 is T T T, +3 for bob.
+    # ann's eggs go where they develop nothing of his (column 3, then 0,3).
+    for seat, at in ((0, [3, 3]), (1, [0, 0]), (0, [3, 2]), (1, [2, 0]), (0, [3, 1]),
+                     (1, [1, 0]), (0, [0, 3]), (1, [1, 1])):
+        play(game, seat, {"type": "egg", "at": at})
+    assert game.projection["scores"] == [0, 3]
     services.game_resign(game=game, user=seat_user(game, 1))
     ann = page_state(game, 0)
     standings = ann["standings"]
     assert standings["end"] == "resign" and standings["why"] == "a player resigned"
-    assert [(r["name"], r["place"], r["winner"], r["spawn"]) for r in standings["rows"]] == [
-        ("ann", 1, True, 10), ("bob", None, False, 11)]
+    # ann wins with the smaller pile: bob resigned
+    assert [(r["name"], r["place"], r["winner"], r["pile"], r["spawn"])
+            for r in standings["rows"]] == [("ann", 1, True, 0, 7), ("bob", None, False, 3, 7)]
 
 
 def test_the_replay_and_the_admin_s_replay_draw_pond_s_steps(game):
@@ -255,3 +261,18 @@ def test_an_illegal_or_unreadable_reply_is_refused_with_the_reason(game):
     answers = Notification.objects.filter(kind="reply_refused")
     assert answers.count() == 4
     assert all("Nothing has changed in the game." in a.body_text for a in answers)
+
+
+def test_the_api_refuses_a_field_pond_does_not_have_and_says_which_rule_a_move_breaks(game):
+    ann = client_for(seat_user(game, 0))
+    extra = ann.post(f"/api/games/{game.pk}/actions/", {
+        "seq": 0, "action": {"type": "egg", "at": [0, 0], "face": "frog"}}, format="json")
+    assert extra.status_code == 400
+    assert (body(extra)["code"], body(extra)["field"]) == ("unknown_field", "action.face")
+    # ann has no tadpole or frog yet: a move is refused with the rule it breaks
+    # (not as an action she may not make at all)
+    move = ann.post(f"/api/games/{game.pk}/actions/", {
+        "seq": 0, "action": {"type": "move", "from": [0, 0], "to": [0, 1]}}, format="json")
+    assert move.status_code == 400
+    assert body(move)["code"] == "no_piece" and "no piece at [0, 0]" in body(move)["message"]
+    assert Event.objects.filter(game=game).count() == 0

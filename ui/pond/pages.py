@@ -5,13 +5,14 @@ of each option set read from the engine (games.pages asks for them through
 ``ui.GameUI``)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from engine.pond import NAMED
 from engine.pond.adapter import GAME, OPTION_SETS
 from engine.pond.pieces import COLOURS
 from engine.pond.rules import REPETITIONS
 from engine.pond.state import GameState
+from engine.pond.view import last_turn
 from games.models import Event, Game
 
 SINCE_SHOWN = 20
@@ -73,26 +74,23 @@ def since_last_move(game: Game, state: GameState, you: int | None,
     for seq, kind, payload, _ in shown:
         detail = ""
         if seq == latest_turn and state.last is not None:
-            detail = turn_words(_last(state))
+            detail = turn_words(cast(dict[str, Any], last_turn(state)))
         events.append({"seq": seq, "type": kind, "player": payload.get("player"),
                        "text": GAME.describe_event(payload, names), "detail": detail})
     return {"events": events, "more": not own and start > 0}
-
-
-def _last(state: GameState) -> dict[str, Any] | None:
-    last = GAME.view(state, None)["last"]
-    return last if isinstance(last, dict) else None
 
 
 def standings(state: GameState, names: list[str]) -> dict[str, Any]:
     """The final standings: each seat's pile, place and spawn, and why it ended."""
     rows = []
     for seat, name in enumerate(names):
-        better = sum(1 for other in state.piles if other > state.piles[seat])
+        # the rules name the winners (a draw: both); the pile alone does not, as
+        # after a resignation or an elimination
         rows.append({"seat": seat, "name": name, "colour": COLOURS[seat],
                      "pile": state.piles[seat], "spawn": state.spawns[seat],
                      "winner": seat in state.winners,
-                     "place": None if state.resigned == seat else better + 1})
+                     "place": None if state.resigned == seat
+                     else 1 if seat in state.winners else 2})
     return {"rows": rows, "end": state.end, "why": END_WORDS.get(state.end or "", ""),
             "draw": len(state.winners) > 1}
 
