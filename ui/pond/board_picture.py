@@ -15,7 +15,8 @@ Layout, in pixels (the tests work positions out from it):
   ("2,3") in its middle, as a move names it;
 - the latest egg or move is outlined in ``LAST``; what it developed, in
   ``DEVELOPED``;
-- below the board, one line a player: their colour's egg, name, spawn, pile.
+- below the board, one line a player: their colour's egg, name, spawn, pile
+  (the picture is as wide as the longest line needs).
 """
 
 from __future__ import annotations
@@ -55,10 +56,13 @@ BACKGROUND = "#ffffff"
 @dataclass(frozen=True)
 class Layout:
     size: int
+    lines: tuple[str, ...]
+    """One line a player below the board."""
 
     @property
     def width(self) -> int:
-        return BOARD_LEFT + self.size * CELL + MARGIN
+        text = max(round(_font(13).getlength(line)) for line in self.lines)
+        return max(BOARD_LEFT + self.size * CELL, MARGIN + LINE_H + 4 + text) + MARGIN
 
     @property
     def board_bottom(self) -> int:
@@ -72,8 +76,14 @@ class Layout:
         return BOARD_LEFT + x * CELL, BOARD_TOP + y * CELL
 
 
-def layout(state: GameState) -> Layout:
-    return Layout(state.pond.size)
+def player_lines(state: GameState, seat: int) -> tuple[str, ...]:
+    return tuple(f"{name}{' (you)' if i == seat else ''}, {COLOURS[i]}: {state.spawns[i]} "
+                 f"eggs in the spawn, {state.piles[i]} in the pile"
+                 for i, name in enumerate(state.players))
+
+
+def layout(state: GameState, seat: int) -> Layout:
+    return Layout(state.pond.size, player_lines(state, seat))
 
 
 def alt_text(state: GameState, seat: int) -> str:
@@ -135,7 +145,7 @@ class Picture:
 
 
 def board_picture(state: GameState, seat: int) -> Picture:
-    plan = layout(state)
+    plan = layout(state, seat)
     s = SUPERSAMPLE
     image = Image.new("RGB", (plan.width * s, plan.height * s), BACKGROUND)
     draw = ImageDraw.Draw(image)
@@ -171,13 +181,11 @@ def board_picture(state: GameState, seat: int) -> Picture:
         elif pos in egg_spots:
             draw.text(((left + CELL / 2) * s, (top + CELL / 2) * s), f"{pos[0]},{pos[1]}",
                       fill=OPEN_INK, anchor="mm", font=_font(13 * s))
-    for i, name in enumerate(state.players):
+    for i, line in enumerate(plan.lines):
         top = plan.board_bottom + MARGIN + i * LINE_H
         draw_piece(draw, Piece(i, Face.EGG), MARGIN * s, top * s, LINE_H * s)
-        you = " (you)" if i == seat else ""
-        draw.text(((MARGIN + LINE_H + 4) * s, (top + LINE_H / 2) * s),
-                  f"{name}{you}, {COLOURS[i]}: {state.spawns[i]} eggs in the spawn, "
-                  f"{state.piles[i]} in the pile", fill=INK, anchor="lm", font=_font(13 * s))
+        draw.text(((MARGIN + LINE_H + 4) * s, (top + LINE_H / 2) * s), line, fill=INK,
+                  anchor="lm", font=_font(13 * s))
     image = image.resize((plan.width, plan.height), Image.Resampling.LANCZOS)
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)

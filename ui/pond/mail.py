@@ -34,7 +34,7 @@ def pond_rows(state: Any) -> list[str]:
 
 
 def turn_details(rules: Any, state: Any, seat: int) -> dict[str, Any]:
-    plan = layout(state)
+    plan = layout(state, seat)
     return {
         "moves": sample_moves(state, seat),
         "pond_rows": pond_rows(state),
