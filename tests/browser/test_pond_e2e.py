@@ -226,3 +226,14 @@ def test_a_stale_move_is_refused_then_offered_again_on_the_fresh_pond(visitors, 
     wait_for_seq(page, 3)
     assert Event.objects.get(game=game, seq=2).payload == {"type": "egg", "player": 0,
                                                            "at": [0, 0]}
+
+
+def test_the_rules_page_draws_the_six_pieces_as_the_board_does(visitors, live_server):
+    page = visitors(DESKTOP).page
+    page.goto(f"{live_server.url}/rules/pond/")
+    page.wait_for_selector("#pieces-list svg.pond-icon")
+    drawn = page.eval_on_selector_all(
+        "#pieces-list li", "els => els.map(e => [e.dataset.piece, "
+        "e.querySelector('svg g.piece').getAttribute('class')])")
+    assert drawn == [[f"{c} {f}", f"piece {c} {f}"] for c in ("light", "dark")
+                     for f in ("egg", "tadpole", "frog")]
