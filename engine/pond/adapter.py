@@ -23,7 +23,7 @@ from ..protocol import (
     TurnMail,
 )
 from . import actions, notation, ponds, record, rules, view
-from .events import EVENT_TYPES, PondEvent
+from .events import ACTION_SCHEMA, EVENT_TYPES, PondEvent
 from .pieces import COLOURS
 from .state import GameState
 
@@ -55,6 +55,7 @@ class PondGame(Game[GameState, PondEvent]):
         "move": ("type", "player", "from", "to"),
         "resign": ("type", "player"),
     }
+    action_schema = ACTION_SCHEMA
 
     def __init__(self) -> None:
         self.queries: Mapping[str, Query[GameState]] = {
