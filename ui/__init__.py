@@ -45,7 +45,9 @@ class GameUI:
     """() -> the template and context of the game's rules page (/rules/<key>/)."""
     mail_turn: Callable[[Any, Any, int], dict[str, Any]] | None = None
     """(rules, state, seat) -> what a turn mail shows besides the words: "hand",
-    "moves" (actions in the notation) and "picture" (its "alt", "width", "height")."""
+    "moves" (actions in the notation) and "picture" (its "alt", "width", "height");
+    "board_text" and "board_html" name the game's own templates for that part of the
+    mail (else notifications/email/board.txt and .html), which get all of these."""
     mail_picture: Callable[[Any, int], bytes] | None = None
     """(state, seat) -> the PNG of the board that the turn mail's HTML shows."""
 

@@ -37,21 +37,28 @@ def read_position(board: Board, event: Mapping[str, object], key: str) -> Pos:
 
 # ---------------------------------------------------------------- where pieces go
 
+# Both walk the board's cells directly: they run for every piece of every
+# position that asks for its legal actions.
+
 def tadpole_steps(board: Board, pos: Pos) -> list[Pos]:
     """A tadpole moves to an orthogonally adjacent empty position."""
-    return [n for n in board.neighbours(pos) if board[n] is None]
+    x, y = pos
+    n, cells = board.size, board.cells
+    return [(tx, ty) for dx, dy in STEPS
+            if 0 <= (tx := x + dx) < n and 0 <= (ty := y + dy) < n and cells[ty * n + tx] is None]
 
 
 def frog_jumps(board: Board, pos: Pos) -> list[Pos]:
     """A frog moves 1 or 2 positions in a straight orthogonal line to an empty
     position; on 2 it passes over whatever is in between, a piece or nothing."""
     x, y = pos
+    n, cells = board.size, board.cells
     out = []
     for dx, dy in STEPS:
         for reach in (1, 2):
-            to = (x + dx * reach, y + dy * reach)
-            if board.contains(to) and board[to] is None:
-                out.append(to)
+            tx, ty = x + dx * reach, y + dy * reach
+            if 0 <= tx < n and 0 <= ty < n and cells[ty * n + tx] is None:
+                out.append((tx, ty))
     return out
 
 
@@ -71,12 +78,17 @@ def legal_actions(state: GameState, seat: Colour) -> list[PondEvent]:
     if state.finished or seat != state.current:
         return []
     board = state.board
+    n = board.size
+    cells = board.cells
     actions: list[PondEvent] = []
-    if state.spawns[seat] > 0:
-        actions += [Egg(type="egg", player=seat, at=list(pos)) for pos in board.empties()]
-    for pos, piece in board.pieces():
-        if piece.colour == seat:
-            actions += [Move({"type": "move", "player": seat, "from": list(pos), "to": list(to)})
+    if state.spawns[seat] > 0:  # cells run row by row: the same order as board.empties()
+        actions += [Egg(type="egg", player=seat, at=[i % n, i // n])
+                    for i, piece in enumerate(cells) if piece is None]
+    for i, piece in enumerate(cells):
+        if piece is not None and piece.colour == seat and piece.face != Face.EGG:
+            pos = (i % n, i // n)
+            actions += [Move({"type": "move", "player": seat, "from": [pos[0], pos[1]],
+                              "to": [to[0], to[1]]})
                         for to in destinations(board, pos)]
     return actions
 

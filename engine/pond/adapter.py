@@ -48,6 +48,13 @@ class PondGame(Game[GameState, PondEvent]):
                help="the size of the pond, the eggs in each spawn and the target pile"),
     )
     event_types = EVENT_TYPES
+    action_fields = {
+        # every kind a player writes, whether or not they may make one now: "move"
+        # with no piece that can move is refused by the rule it breaks
+        "egg": ("type", "player", "at"),
+        "move": ("type", "player", "from", "to"),
+        "resign": ("type", "player"),
+    }
     action_schema = ACTION_SCHEMA
 
     def __init__(self) -> None:

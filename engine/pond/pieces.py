@@ -2,8 +2,8 @@
 life cycle egg -> tadpole -> frog -> egg."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import IntEnum
+from typing import NamedTuple
 
 Colour = int
 """A piece's colour is its owner's seat: 0 light (moves first), 1 dark."""
@@ -27,8 +27,10 @@ class Face(IntEnum):
         return Face((self + 1) % 3)
 
 
-@dataclass(frozen=True, slots=True)
-class Piece:
+class Piece(NamedTuple):
+    """A tuple, so that hashing a board's cells (the repetition count, at every
+    turn) is done in C rather than by a dataclass's Python ``__hash__``."""
+
     colour: Colour
     face: Face
 
@@ -39,7 +41,8 @@ class Piece:
         return letter.upper() if self.colour == DARK else letter
 
     def developed(self) -> Piece:
-        return PIECES[self.colour][self.face.developed()]
+        # (face + 1) % 3 indexes the shared pieces: Face(...) would cost an enum lookup
+        return PIECES[self.colour][(self.face + 1) % 3]
 
     def __str__(self) -> str:
         return f"{COLOURS[self.colour]} {self.face.word}"

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from ..errors import IllegalAction
 from .actions import can_act, check_egg, check_move, read_seat
-from .board import Pos
+from .board import STEPS, Pos
 from .pieces import PIECES, Colour, Face
 from .scoring import score
 from .state import End, GameState, Turn
@@ -58,13 +58,15 @@ def _develop_and_score(state: GameState, seat: Colour, moved_to: Pos) -> None:
     colour, advances one face (not the piece itself); then every set leaves the
     board for the pile of each piece's colour, whoever made it."""
     board = state.board
+    cells, n = board.cells, board.size
     developed = []
-    for pos in board.neighbours(moved_to):
-        piece = board[pos]
-        if piece is not None:
-            board[pos] = piece.developed()
-            developed.append(pos)
-    scored = score(board)
+    x, y = moved_to
+    for dx, dy in STEPS:  # on the cells themselves: this runs at every turn of every replay
+        nx, ny = x + dx, y + dy
+        if 0 <= nx < n and 0 <= ny < n and (piece := cells[ny * n + nx]) is not None:
+            cells[ny * n + nx] = piece.developed()
+            developed.append((nx, ny))
+    scored = score(board, [moved_to, *developed])
     for _, piece in scored:
         state.piles[piece.colour] += 1
     state.last = Turn(seat, moved_to, tuple(developed), tuple(scored))

@@ -1,0 +1,19 @@
+"""Pond's UI: its board and move UI for the game page (``templates/pond/``,
+``static/pond/``), its replay step, its rules page, and the picture of the pond
+its turn mails carry."""
+from __future__ import annotations
+
+from ui import GameUI
+from ui.pond import mail, pages
+
+UI = GameUI(
+    board_template="pond/board.html",
+    script="pond/game.js",
+    stylesheets=("pond/pond.css",),
+    action_texts=False,
+    replay_module="pond/replay.js",
+    page_extras=pages.page_extras,
+    rules_page=pages.rules_page,
+    mail_turn=mail.turn_details,
+    mail_picture=mail.picture,
+)

@@ -1,0 +1,111 @@
+"""What Pond's game page and rules page show beyond the generic shell: what
+happened since the player's last move (the latest egg or move with what it
+developed and scored), the final standings, and the rules page with the numbers
+of each option set read from the engine (games.pages asks for them through
+``ui.GameUI``)."""
+from __future__ import annotations
+
+from typing import Any, cast
+
+from engine.pond import NAMED
+from engine.pond.adapter import GAME, OPTION_SETS
+from engine.pond.pieces import COLOURS
+from engine.pond.rules import REPETITIONS
+from engine.pond.state import GameState
+from engine.pond.view import last_turn
+from games.models import Event, Game
+
+SINCE_SHOWN = 20
+"""The most events the "since your last move" list shows (the latest ones)."""
+
+END_WORDS = {
+    "target": "a pile reached the target",
+    "elimination": "a player could not take their turn",
+    "repetition": "the same position came up for the third time",
+    "resign": "a player resigned",
+}
+
+
+def _xy(pos: Any) -> str:
+    return f"{pos[0]},{pos[1]}"
+
+
+def positions_words(positions: list[Any]) -> str:
+    """"0,0", "0,0 and 2,0", "0,0, 2,0 and 1,1": north first, then west first."""
+    names = [_xy(p) for p in sorted(positions, key=lambda p: (p[1], p[0]))]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def turn_words(last: dict[str, Any] | None) -> str:
+    """What an egg or a move did after it landed, in words (``engine.pond.view.last_turn``)."""
+    if not last:
+        return ""
+    developed = last["developed"]
+    parts = [f"developed {positions_words(developed)}" if developed else "developed nothing"]
+    scored = last["scored"]
+    if scored:
+        by_colour = {c: sum(1 for s in scored if s["colour"] == c) for c in COLOURS}
+        counts = " and ".join(f"{n} {c}" for c, n in by_colour.items() if n)
+        parts.append(f"scored {len(scored)} piece{'s' if len(scored) != 1 else ''} ({counts})")
+    return "; ".join(parts)
+
+
+def since_last_move(game: Game, state: GameState, you: int | None,
+                    names: list[str]) -> dict[str, Any]:
+    """The events since the player's own last egg or move, each in words; the
+    latest egg or move also says what it developed and scored (the state keeps
+    what the last turn did). A spectator, and everyone once the game is over,
+    sees the latest round; a player who has not moved yet, what came before."""
+    rows = list(Event.objects.filter(game_id=game.pk, seq__lt=game.seq).order_by("-seq")
+                .values_list("seq", "type", "payload", "actor_id")[:SINCE_SHOWN + 1])
+    rows.reverse()
+    reader = None if state.finished else you  # at the end, everyone sees how it ended
+    own = [i for i, (_, kind, payload, actor) in enumerate(rows)
+           if reader is not None and actor is not None and kind in ("egg", "move")
+           and payload.get("player") == reader]
+    # without an own move: a spectator sees the latest round; a player yet to move,
+    # what came before
+    latest = max(0, len(rows) - (2 if reader is None else SINCE_SHOWN))
+    start = own[-1] + 1 if own else latest
+    shown = rows[start:]
+    latest_turn = next((seq for seq, kind, _, _ in reversed(rows) if kind in ("egg", "move")),
+                       None)
+    events = []
+    for seq, kind, payload, _ in shown:
+        detail = ""
+        if seq == latest_turn and state.last is not None:
+            detail = turn_words(cast(dict[str, Any], last_turn(state)))
+        events.append({"seq": seq, "type": kind, "player": payload.get("player"),
+                       "text": GAME.describe_event(payload, names), "detail": detail})
+    return {"events": events, "more": not own and start > 0}
+
+
+def standings(state: GameState, names: list[str]) -> dict[str, Any]:
+    """The final standings: each seat's pile, place and spawn, and why it ended."""
+    rows = []
+    for seat, name in enumerate(names):
+        # the rules name the winners (a draw: both); the pile alone does not, as
+        # after a resignation or an elimination
+        rows.append({"seat": seat, "name": name, "colour": COLOURS[seat],
+                     "pile": state.piles[seat], "spawn": state.spawns[seat],
+                     "winner": seat in state.winners,
+                     "place": None if state.resigned == seat
+                     else 1 if seat in state.winners else 2})
+    return {"rows": rows, "end": state.end, "why": END_WORDS.get(state.end or "", ""),
+            "draw": len(state.winners) > 1}
+
+
+def page_extras(game: Game, state: GameState, you: int | None,
+                names: list[str]) -> dict[str, Any]:
+    """What the game page's state carries for Pond's board and panels."""
+    return {"since_last_move": since_last_move(game, state, you, names),
+            "standings": standings(state, names) if state.finished else None}
+
+
+def rules_page() -> tuple[str, dict[str, Any]]:
+    """The rules in the project's own words, with the option sets read from the
+    engine (size, eggs, target) and the mail notation."""
+    sets = [{"name": choice.value, "label": choice.label, "size": NAMED[choice.value].size,
+             "eggs": NAMED[choice.value].eggs, "target": NAMED[choice.value].target}
+            for choice in OPTION_SETS]
+    return "pond/rules.html", {"option_sets": sets, "repetitions": REPETITIONS}
