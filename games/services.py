@@ -22,6 +22,7 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from bots.hooks import bots_after_commit
 from engine import fairness, registry
 from engine.errors import BadOptions, IllegalAction, RecordError
 from engine.protocol import AnyGame, read_options
@@ -130,6 +131,7 @@ class _Appender:
         transaction.on_commit(lambda: states.put(game_id, seq, state))
         if game.projection["awaiting"]["kind"] == "chance":
             _draw_after_commit(game_id)
+        bots_after_commit(game)
 
     def result(self) -> ActionResult:
         return ActionResult(seq=self.seq, events=self.rows,

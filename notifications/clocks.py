@@ -27,6 +27,8 @@ from django.db import transaction
 from django.db.models import DateTimeField, ExpressionWrapper, F, Sum
 from django.utils import timezone
 
+from bots import services as bot_services
+from bots.selectors import bot_user_ids
 from engine.protocol import AnyGame
 from games import rawsql
 from games import services as game_services
@@ -136,7 +138,9 @@ def clocks_follow(
     fresh = not clocks
     if fresh:
         users = dict(Seat.objects.filter(game=game).values_list("index", "user_id"))
-        clocks = {s: Clock(game=game, seat=s, user_id=users.get(s), bank=_day_count(game, 2))
+        bots = bot_user_ids(users.values())  # a computer player's clock never runs out
+        clocks = {s: Clock(game=game, seat=s, user_id=users.get(s),
+                           bank=None if users.get(s) in bots else _day_count(game, 2))
                   for s in range(game.seat_count)}
     rules = rules_of(game)
     runners = runners_of(rules, state)
@@ -195,8 +199,13 @@ def clock_expire(*, game_id: int, seat: int, now: datetime | None = None):
             return None
         leaving = _leaving(rules_of(game), game_state_get(game), seat)
         second = clock.timeouts_in_row >= 1 and not _acted_since(clock, leaving)
+        bot = bot_services.takeover_bot(game, seat) if second else None
+        if bot is not None:  # the game's option: a computer player takes the seat instead
+            bot_services.seat_take_over(game=game, seat=seat, bot=bot)
+            clock.user_id, clock.bank, clock.timeouts_in_row = bot.user_id, None, 0
+            clock.save(update_fields=["user", "bank", "timeouts_in_row"])
         return game_services.game_timeout(
-            game=game, seat=seat, expected_seq=game.seq, resign=second
+            game=game, seat=seat, expected_seq=game.seq, resign=second and bot is None
         )
 
 

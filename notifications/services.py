@@ -40,6 +40,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.utils import timezone
 
+from bots.selectors import bot_user_ids
 from games.batch import Batch
 from games.models import Event, Game
 from games.selectors import rules_of
@@ -87,6 +88,8 @@ def notifications_queue(rows: Sequence[Notification], *, may_exist: bool = False
     batch, to be written with it (no ids yet: [])."""
     from notifications import tasks
 
+    bots = bot_user_ids(row.user_id for row in rows)
+    rows = [row for row in rows if row.user_id not in bots]  # computer players read no mail
     for row in rows:
         row.message_id = row.message_id or make_msgid(domain=settings.REPLY_DOMAIN)
         _guard(row)
