@@ -101,6 +101,9 @@ def game_create(*, user: AbstractBaseUser, seats: int, bots: Sequence[str] = (),
     seats and the ``takeover`` option, in one transaction: all of it or nothing.
     The game starts at once when the bots take the last seats."""
     levels = _check_levels(bots, seats, takeover)
+    if create.get("invite") and levels and len(levels) >= seats - 1:
+        raise Invalid("every seat but yours goes to a computer player: there is none left to "
+                      "invite anyone to", code="no_seat_to_invite", field="emails")
     with transaction.atomic():
         game = games_services.game_create(user=user, seats=seats, **create)
         if takeover:

@@ -16,6 +16,8 @@ from bots import services as bots
 from bots import tasks as bot_tasks
 from bots.models import Bot, GameBots, Takeover
 from engine import marram as engine
+from engine import registry
+from engine.protocol import read_options
 from games import services
 from games.models import Event, Game, Seat
 from games.selectors import game_state_get
@@ -354,3 +356,89 @@ def test_the_takeover_takes_the_nearest_free_level_when_the_chosen_one_is_seated
     game = Game.objects.get(pk=created["id"])
     assert game.status == "running"
     assert bots.takeover_bot(game, 0).level == "strong"
+
+
+# ---------------------------------------------------------------- the pages
+
+
+def page_client(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.mark.django_db
+def test_the_home_page_starts_a_game_against_the_computer_at_once(users):
+    ann = users[0]
+    client = page_client(ann)
+    home = client.get("/").content.decode()
+    assert "Play against the computer" in home
+    # a select of the 2-player games, and of the levels (medium by default)
+    assert '<option value="pond"' in home and '<option value="medium" selected>' in home
+    answer = client.post("/play/computer/", {"game": "pond", "level": "strong"})
+    game = Game.objects.get()
+    assert answer.status_code == 302 and answer["Location"] == f"/games/{game.pk}/"
+    assert game.status == "running" and game.game == "pond"
+    assert game.options == read_options(registry.get("pond"), {}, 2)  # the defaults
+    assert sorted(s.user.get_username() for s in game.seats.all()) == [
+        "Skua (computer, strong)", "ann"]
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Skua (computer, strong)" in page
+    # the game is in my games, with the computer named as such
+    assert "Skua (computer, strong)" in client.get("/games/").content.decode()
+
+
+@pytest.mark.parametrize("form, status", [
+    ({"game": "pond", "level": "grandmaster"}, 400),
+    ({"game": "chess", "level": "easy"}, 400),
+    ({"game": "pond"}, 400),
+    ({"game": "pond", "level": "easy", "seats": "3"}, 400),  # a field it does not take
+])
+@pytest.mark.django_db
+def test_a_bad_play_against_the_computer_changes_nothing(users, form, status):
+    answer = page_client(users[0]).post("/play/computer/", form)
+    assert answer.status_code == status
+    assert "Nothing was changed" in answer.content.decode()
+    assert not Game.objects.exists() and not Bot.objects.exists()
+
+
+@pytest.mark.django_db
+def test_play_against_the_computer_asks_to_sign_in(users):
+    answer = Client().post("/play/computer/", {"game": "pond", "level": "easy"})
+    assert answer.status_code == 302 and "/accounts/login/" in answer["Location"]
+    assert not Game.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_lobby_seats_bots_and_offers_the_takeover(users):
+    ann = users[0]
+    client = page_client(ann)
+    lobby = client.get("/lobby/").content.decode()
+    assert "Computer players" in lobby and "A player out of time twice" in lobby
+    answer = client.post("/lobby/", {"game": "marram", "marram__variant": "classic",
+                                     "marram__length": "long", "seats": 4,
+                                     "bots": ["easy", "strong"], "takeover": "medium"})
+    game = Game.objects.get()
+    assert answer.status_code == 302 and answer["Location"] == f"/games/{game.pk}/"
+    assert game.status == "open" and game.seats.count() == 3
+    assert GameBots.objects.get(game=game).takeover == "medium"
+    listed = page_client(users[1]).get("/lobby/").content.decode()
+    assert "Plover (computer, easy)" in listed and "Skua (computer, strong)" in listed
+    # all the seats to bots: the game starts at once
+    answer = client.post("/lobby/", {"game": "pond", "seats": 2, "bots": ["medium"]})
+    started = Game.objects.get(game="pond")
+    assert started.status == "running"
+
+
+@pytest.mark.parametrize("form, says", [
+    ({"game": "pond", "seats": 2, "bots": ["easy", "medium"]}, "takes at most 1 computer"),
+    ({"game": "pond", "seats": 2, "bots": ["best"]}, "Select a valid choice"),
+    ({"game": "marram", "seats": 2, "takeover": "easy"}, "only in a game of 3 or more"),
+    ({"game": "pond", "seats": 2, "bots": ["easy"], "emails": "zed@example.org"},
+     "none left to invite"),
+])
+@pytest.mark.django_db
+def test_the_lobby_refuses_bots_that_do_not_fit_and_changes_nothing(users, form, says):
+    answer = page_client(users[0]).post("/lobby/", form)
+    assert answer.status_code == 400 and says in answer.content.decode()
+    assert not Game.objects.exists() and not Bot.objects.exists()
