@@ -23,7 +23,8 @@ from tests.service.test_celery_worker import (  # noqa: F401  (the module's fixt
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("redis_url")]
 
 
-def test_a_person_plays_a_whole_game_against_the_easy_bot(worker, mailbox):
+@pytest.mark.usefixtures("worker", "mailbox")
+def test_a_person_plays_a_whole_game_against_the_easy_bot():
     ann = make_user("ann")
     client = client_for(ann)
     created = client.post("/api/games/", {"game": "pond", "seats": 2, "bots": ["easy"]},
