@@ -120,7 +120,9 @@ _CLOCKS_OF_GAME = """
 SELECT {clock_columns}, EXISTS (
     SELECT 1 FROM notifications_vacation v
     WHERE v.user_id = c.user_id AND v.ends_at > c.started_at AND v.starts_at < %s
-) AS vacationed
+) AS vacationed, EXISTS (
+    SELECT 1 FROM bots_bot b WHERE b.user_id = c.user_id
+) AS is_bot
 FROM notifications_clock c WHERE c.game_id = %s
 """
 
@@ -142,6 +144,8 @@ def clocks_follow(
         clocks = {s: Clock(game=game, seat=s, user_id=users.get(s),
                            bank=None if users.get(s) in bots else _day_count(game, 2))
                   for s in range(game.seat_count)}
+        for clock in clocks.values():
+            clock.is_bot = clock.user_id in bots  # type: ignore[attr-defined]
     rules = rules_of(game)
     runners = runners_of(rules, state)
     changed: list[Clock] = []

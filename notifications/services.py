@@ -88,8 +88,9 @@ def notifications_queue(rows: Sequence[Notification], *, may_exist: bool = False
     batch, to be written with it (no ids yet: [])."""
     from notifications import tasks
 
-    bots = bot_user_ids(row.user_id for row in rows)
-    rows = [row for row in rows if row.user_id not in bots]  # computer players read no mail
+    if writes is None:  # (a turn's mails, on ``writes``, leave out the bots' clocks)
+        bots = bot_user_ids(row.user_id for row in rows)
+        rows = [row for row in rows if row.user_id not in bots]  # computers read no mail
     for row in rows:
         row.message_id = row.message_id or make_msgid(domain=settings.REPLY_DOMAIN)
         _guard(row)
@@ -151,8 +152,8 @@ def game_events_follow(game: Game, events: Sequence[Event], state: Any,
         actors = {e.actor_id for e in events}
         rows = []
         for clock in seats:
-            if clock.user_id is None:
-                continue
+            if clock.user_id is None or getattr(clock, "is_bot", False):
+                continue  # no one to mail, or a computer player
             kinds = []
             if clock in started:
                 if clock.user_id not in actors:  # who has just moved is looking at the game
