@@ -559,13 +559,14 @@ def user_email_change(*, user: AbstractBaseUser, email: str) -> str:
 
 
 def game_leave(*, game: Game | int, user: AbstractBaseUser) -> Game:
-    """Give up a seat before the start; a game nobody is left in is abandoned."""
+    """Give up a seat before the start; a game no person is left in (computer
+    players aside) is abandoned."""
     with transaction.atomic():
         game = _lock(game)
         if game.status != Game.Status.OPEN:
             raise Conflict("the game has started: resign instead", code="game_not_open")
         _seat_of(game, user).delete()
-        if not game.seats.exists():
+        if not game.seats.filter(user__bot__isnull=True).exists():
             game.status = Game.Status.ABANDONED
             game.save(update_fields=["status"])
     return game

@@ -442,3 +442,13 @@ def test_the_lobby_refuses_bots_that_do_not_fit_and_changes_nothing(users, form,
     answer = page_client(users[0]).post("/lobby/", form)
     assert answer.status_code == 400 and says in answer.content.decode()
     assert not Game.objects.exists() and not Bot.objects.exists()
+
+
+@pytest.mark.django_db
+def test_an_open_game_left_to_its_bots_is_abandoned(users):
+    ann = users[0]
+    created = create(client_for(ann), game="marram", seats=3, bots=["easy"])
+    left = client_for(ann).post(f"/api/games/{created['id']}/leave/", format="json")
+    assert left.status_code == 200 and body(left)["status"] == "abandoned"
+    listed = body(client_for(users[1]).get("/api/games/?list=open"))
+    assert listed["count"] == 0
