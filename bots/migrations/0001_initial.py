@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('games', '0004_game_key_and_options'),
+        ('games', '0001_initial'),  # the game table only: games' later migrations may come and go
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
