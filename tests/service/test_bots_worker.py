@@ -10,7 +10,10 @@ import pytest
 from games.models import Event, Game
 from notifications.models import Notification
 from tests.service.conftest import body, client_for, make_user
+from bots import services as bot_services
 from tests.service.test_celery_worker import (  # noqa: F401  (the module's fixtures)
+    broker_at,
+    free_port,
     fresh_visits,
     mailbox,
     process_env,
@@ -64,3 +67,25 @@ def _my_turn_or_over(client, game_id: int) -> dict | None:
     if view["status"] == "finished" or view["legal_actions"]:
         return view
     return None
+
+
+@pytest.mark.usefixtures("worker", "mailbox")
+def test_a_bot_move_lost_while_redis_is_down_is_made_once_the_sweep_runs(caplog):
+    ann = make_user("ann")
+    client = client_for(ann)
+    created = body(client.post("/api/games/", {"game": "pond", "seats": 2, "bots": ["easy"]},
+                               format="json"))
+    view = wait_for(lambda: _my_turn_or_over(client, created["id"]), "ann's turn")
+    with broker_at(f"redis://127.0.0.1:{free_port()}/0"):  # nothing listens there
+        answer = client.post(f"/api/games/{created['id']}/actions/",
+                             {"seq": view["seq"], "action": view["legal_actions"][0]},
+                             format="json")
+    assert answer.status_code == 201  # the move does not depend on Redis
+    assert "could not enqueue bots.tasks.bot_move" in caplog.text
+    seq = body(answer)["seq"]
+    game = Game.objects.get(pk=created["id"])
+    assert game.seq == seq and game.projection["to_act"] != [view["you"]]  # the bot's turn
+    # Redis is back: the beat sweep enqueues the move, the worker makes it, once
+    assert bot_services.bots_sweep() == 1
+    wait_for(lambda: Game.objects.get(pk=game.pk).seq > seq, "the bot's move")
+    assert Event.objects.filter(game=game, seq=seq, actor__bot__level="easy").count() == 1
