@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from bots import services as bot_services
 from games.models import Event, Game
 from notifications.models import Notification
 from tests.service.conftest import body, client_for, make_user
-from bots import services as bot_services
 from tests.service.test_celery_worker import (  # noqa: F401  (the module's fixtures)
     broker_at,
     free_port,
