@@ -452,3 +452,18 @@ def test_an_open_game_left_to_its_bots_is_abandoned(users):
     assert left.status_code == 200 and body(left)["status"] == "abandoned"
     listed = body(client_for(users[1]).get("/api/games/?list=open"))
     assert listed["count"] == 0
+
+
+@pytest.mark.django_db
+def test_the_strong_bot_plays_marram_through_the_service(users):
+    ann = users[0]
+    game = bot_seat_game(ann, game="marram", level="strong")
+    for _ in range(4):  # four moves (a turn is two), whoever begins
+        seat, _ = awaited(game)
+        if seat == 1:
+            assert bots.bot_move(game.pk, game.seq) is not None
+        else:
+            my_move(game, ann)
+    moves = bot_events(game, "strong")
+    assert moves and all(e.payload["player"] == 1 for e in moves)
+    assert {e.actor.get_username() for e in moves} == {"Skua (computer, strong)"}
