@@ -21,48 +21,22 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
-from bots.models import Bot, GameBots, Level, Takeover
+from bots.accounts import bot_account, bot_username
+from bots.hooks import seat_take_over, takeover_bot
+from bots.models import GameBots, Level
 from bots.selectors import bot_seats
 from engine import bots as engine_bots
 from games import services as games_services
-from games.errors import Conflict, Forbidden, Invalid, ServiceError
+from games.errors import Conflict, Forbidden, Invalid
 from games.models import Game, Seat
 from games.selectors import game_state_get, rules_of
 
 logger = logging.getLogger(__name__)
 
-NAMES = {"easy": "Plover", "medium": "Tern", "strong": "Skua"}
-"""Each level's account is "<name> (computer, <level>)": a username nobody can sign
-up with (spaces and brackets are refused), marked as a computer wherever a seat's
-name is shown."""
-
-
-def bot_username(level: str) -> str:
-    return f"{NAMES[level]} (computer, {level})"
-
-
-def bot_account(level: str) -> AbstractBaseUser:
-    """The account of the computer player of ``level``, made on first use."""
-    found = Bot.objects.select_related("user").filter(level=level).first()
-    if found is not None:
-        return found.user
-    if level not in NAMES:
-        raise Invalid(f"no computer level {level!r}: the levels are {', '.join(Level.values)}",
-                      code="unknown_level", field="bots")
-    try:
-        with transaction.atomic():
-            user = get_user_model().objects.create_user(bot_username(level), email="")
-            user.set_unusable_password()
-            user.save(update_fields=["password"])
-            Bot.objects.create(user=user, level=level)
-            return user
-    except IntegrityError:  # made at the same moment by another request
-        return Bot.objects.select_related("user").get(level=level).user
-
+__all__ = ["bot_account", "bot_username", "seat_take_over", "takeover_bot"]  # for callers
 
 # ---------------------------------------------------------------- games with bots
 
@@ -184,38 +158,3 @@ def bots_sweep() -> int:
     due = {(game_id, seq) for game_id, seq, projection, index in rows
            if index in ((projection or {}).get("to_act") or [])}
     return sum(enqueue(tasks.bot_move, game_id, seq) for game_id, seq in sorted(due))
-
-
-# ---------------------------------------------------------------- takeover
-
-
-def takeover_bot(game: Game, seat: int) -> Bot | None:
-    """The bot that takes the seat of a player out of time twice, if the game has the
-    option: the chosen level, or when a bot of that level sits in the game already
-    (one account a level), the nearest level free; None if there is none."""
-    option = GameBots.objects.filter(game=game).exclude(takeover="").first()
-    if option is None:
-        return None
-    seated = {b.level for b in bot_seats(game).values()}
-    chosen = Level.values.index(option.takeover)
-    order = sorted(range(len(Level.values)), key=lambda i: (abs(i - chosen), -i))
-    for i in order:
-        level = Level.values[i]
-        if level not in seated:
-            bot_account(level)
-            return Bot.objects.select_related("user").get(level=level)
-    return None
-
-
-def seat_take_over(*, game: Game, seat: int, bot: Bot) -> Takeover:
-    """Give the seat to the bot (the caller holds the game row locked, in the
-    transaction that appends the seat's timeout): its moves from now on are the
-    bot's, and the seat's name says so."""
-    row = Seat.objects.select_for_update().get(game=game, index=seat)
-    if hasattr(row.user, "bot"):
-        raise ServiceError("the seat is a computer's already")
-    person = row.user
-    row.user = bot.user
-    row.name = f"{row.name} ({bot.label})"[:150]
-    row.save(update_fields=["user", "name"])
-    return Takeover.objects.create(game=game, seat=seat, player=person, bot=bot, seq=game.seq)

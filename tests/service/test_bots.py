@@ -19,10 +19,10 @@ from engine import marram as engine
 from engine import registry
 from engine.protocol import read_options
 from games import services
-from games.models import Event, Game, Seat
+from games.models import Clock, Event, Game, Seat
 from games.selectors import game_state_get
 from notifications import services as notes
-from notifications.models import Clock, Notification
+from notifications.models import Notification
 from tests.service.conftest import body, client_for, dealt_from, seat_user
 from tests.service.mail_kit import eager_tasks, freeze_time
 
