@@ -1,5 +1,6 @@
-"""Computer players on the service: their accounts, games started with them, their
-moves, and taking over the seat of a player out of time.
+"""Computer players on the service: games started with them, and their moves.
+(Their accounts are bots.accounts'; the takeover of a seat out of time, called
+by the games app, is bots.hooks'.)
 
 A bot acts through the same service as a person (games.services.action_submit,
 with its account as the actor). Its move is made by a task enqueued after each
@@ -24,8 +25,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from bots.accounts import bot_account, bot_username
-from bots.hooks import seat_take_over, takeover_bot
+from bots.accounts import bot_account
 from bots.models import GameBots, Level
 from bots.selectors import bot_seats
 from engine import bots as engine_bots
@@ -35,8 +35,6 @@ from games.models import Game, Seat
 from games.selectors import game_state_get, rules_of
 
 logger = logging.getLogger(__name__)
-
-__all__ = ["bot_account", "bot_username", "seat_take_over", "takeover_bot"]  # for callers
 
 # ---------------------------------------------------------------- games with bots
 

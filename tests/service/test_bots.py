@@ -14,6 +14,7 @@ from django.test import Client
 
 from bots import services as bots
 from bots import tasks as bot_tasks
+from bots.hooks import takeover_bot
 from bots.models import Bot, GameBots, Takeover
 from engine import marram as engine
 from engine import registry
@@ -355,7 +356,7 @@ def test_the_takeover_takes_the_nearest_free_level_when_the_chosen_one_is_seated
         client_for(user).post(f"/api/games/{created['id']}/join/", format="json")
     game = Game.objects.get(pk=created["id"])
     assert game.status == "running"
-    assert bots.takeover_bot(game, 0).level == "strong"
+    assert takeover_bot(game, 0).level == "strong"
 
 
 # ---------------------------------------------------------------- the pages
