@@ -26,6 +26,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
+from bots import services as bot_services
 from games import selectors, services
 from games.bodies import MAX_QUERY_JSON, json_parse
 from games.errors import Invalid, NotFound
@@ -177,19 +178,24 @@ class GameList(APIView):
     @extend_schema(
         request=GameCreateSerializer,
         responses={201: GameSerializer, 400: ERROR, 409: ERROR, 429: ERROR},
-        description="Start an open game with you in its first seat. 409 "
+        description="Start an open game with you in its first seat, and computer players "
+        "(`bots`, by level) in others: with every seat taken it starts at once. 400: an "
+        "unknown level, more bots than seats but yours, two of one level, `takeover` in a "
+        "game of fewer than 3 players. 409 "
         "too_many_open_games: you have MARRAM_MAX_OPEN_GAMES games still waiting for "
         "players; 429: you have started too many games lately (Retry-After says when to "
         "try again).",
     )
     def post(self, request: Request) -> Response:
         data = _valid(GameCreateSerializer, _body(request))
-        game = services.game_create(
+        game = bot_services.game_create(
             user=request.user,
             game=data["game"],
             options=data["options"],
             seats=data["seats"],
             days_per_move=data["days_per_move"],
+            bots=data["bots"],
+            takeover=data["takeover"],
         )
         return Response(GameSerializer(game).data, status=status.HTTP_201_CREATED)
 

@@ -25,6 +25,7 @@ from typing import Any
 
 from django.db.models import DateTimeField, ExpressionWrapper, F
 
+from bots.selectors import bot_user_ids
 from engine.protocol import AnyGame
 from games import store
 from games.models import Clock, Event, Game, Seat, Vacation
@@ -148,8 +149,12 @@ def clocks_follow(
     fresh = not clocks
     if fresh:
         users = dict(Seat.objects.filter(game=game).values_list("index", "user_id"))
-        clocks = {s: Clock(game=game, seat=s, user_id=users.get(s), bank=_day_count(game, 2))
+        bots = bot_user_ids(users.values())  # a computer player's clock never runs out
+        clocks = {s: Clock(game=game, seat=s, user_id=users.get(s),
+                           bank=None if users.get(s) in bots else _day_count(game, 2))
                   for s in range(game.seat_count)}
+        for clock in clocks.values():
+            clock.is_bot = clock.user_id in bots  # type: ignore[attr-defined]
     runners = runners_of(rules, state)
     changed: list[Clock] = []
     for seat, clock in clocks.items():

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.core.validators import validate_email
 
+from bots.forms import bot_fields
 from engine import registry
 from engine.errors import BadOptions
 from engine.protocol import read_options
@@ -117,7 +118,7 @@ class GameCreateForm(forms.Form):
                 options[option_field_name(g.key, option.name)] = field
         # the options right after the choice of game
         ordered = {"game": self.fields.pop("game"), **options}
-        self.fields = {**ordered, **self.fields}
+        self.fields = {**ordered, **self.fields, **bot_fields()}
 
     @staticmethod
     def field_names() -> list[str]:

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
 from engine import registry
+from engine.bots import LEVELS as BOT_LEVELS
 from games.models import Event, Game, Seat
 
 
@@ -77,7 +78,7 @@ class SignedUpSerializer(serializers.Serializer):
 
 
 class GameCreateSerializer(StrictSerializer):
-    """``{game, options, seats, days_per_move}``. The options of the game (the
+    """``{game, options, seats, days_per_move, bots, takeover}``. The options of the game (the
     registry's default one when ``game`` is left out) may also come at the top level,
     the shape the API took before it served several games."""
 
@@ -92,6 +93,19 @@ class GameCreateSerializer(StrictSerializer):
     days_per_move = serializers.IntegerField(
         min_value=1, max_value=60, required=False, allow_null=True, default=None
     )
+    bots = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(BOT_LEVELS), error_messages={
+            "invalid_choice": '"{input}" is not a computer level: the levels are '
+            + ", ".join(BOT_LEVELS)}), required=False, default=list,
+        max_length=15,
+        help_text="Computer players to seat at once, by level (one of each level at most), "
+        'such as ["strong"]: the game starts when they take the last seats.')
+    takeover = serializers.ChoiceField(
+        choices=list(BOT_LEVELS), required=False, allow_null=True, default=None,
+        error_messages={"invalid_choice": '"{input}" is not a computer level: the levels are '
+                        + ", ".join(BOT_LEVELS)},
+        help_text="Games of 3 or more players: the level of the computer player that takes "
+        "over the seat of a player whose time runs out twice, instead of resigning it.")
 
     def to_internal_value(self, data: Any) -> Any:
         if not isinstance(data, dict):

@@ -23,6 +23,7 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from bots.hooks import bots_after_commit, seat_takeover
 from engine import fairness, registry
 from engine.errors import BadOptions, IllegalAction, RecordError
 from engine.protocol import AnyGame, read_options
@@ -133,6 +134,7 @@ class _Appender:
         transaction.on_commit(lambda: states.put(game_id, seq, state))
         if game.projection["awaiting"]["kind"] == "chance":
             _draw_after_commit(game_id)
+        bots_after_commit(game)
 
     def result(self) -> ActionResult:
         return ActionResult(seq=self.seq, events=self.rows,
@@ -259,6 +261,8 @@ def clock_expire(*, game_id: int, seat: int, now: datetime | None = None
         if clock is None:
             return None
         second = clocks.second_timeout(clock, rules_of(game), game_state_get(game))
+        if second and seat_takeover(game=game, seat=seat, clock=clock):
+            second = False  # the game's option: a computer player takes the seat instead
         return game_timeout(game=game, seat=seat, expected_seq=game.seq, resign=second)
 
 
@@ -564,13 +568,14 @@ def user_email_change(*, user: AbstractBaseUser, email: str) -> str:
 
 
 def game_leave(*, game: Game | int, user: AbstractBaseUser) -> Game:
-    """Give up a seat before the start; a game nobody is left in is abandoned."""
+    """Give up a seat before the start; a game no person is left in (computer
+    players aside) is abandoned."""
     with transaction.atomic():
         game = _lock(game)
         if game.status != Game.Status.OPEN:
             raise Conflict("the game has started: resign instead", code="game_not_open")
         _seat_of(game, user).delete()
-        if not game.seats.exists():
+        if not game.seats.filter(user__bot__isnull=True).exists():
             game.status = Game.Status.ABANDONED
             game.save(update_fields=["status"])
     return game

@@ -268,7 +268,9 @@ _CLOCKS_OF_GAME = """
 SELECT {clock_columns}, EXISTS (
     SELECT 1 FROM games_vacation v
     WHERE v.user_id = c.user_id AND v.ends_at > c.started_at AND v.starts_at < %s
-) AS vacationed
+) AS vacationed, EXISTS (
+    SELECT 1 FROM bots_bot b WHERE b.user_id = c.user_id
+) AS is_bot
 FROM games_clock c WHERE c.game_id = %s
 """
 
@@ -276,7 +278,8 @@ FROM games_clock c WHERE c.game_id = %s
 def clocks_of_game(game_id: int, now: datetime) -> list[Clock]:
     """The game's clocks, each with ``vacationed``: whether a vacation of its
     player overlaps the time since it started (most never do, and then the
-    vacations need not be read)."""
+    vacations need not be read); and ``is_bot``: whether its player is a computer
+    (bots.models.Bot), which is mailed nothing."""
     connection = connections[DEFAULT_DB_ALIAS]
     sql = _CLOCKS_OF_GAME.format(clock_columns=columns(Clock, "c"))
     return fetch(Clock, sql, [connection.ops.adapt_datetimefield_value(now), game_id])

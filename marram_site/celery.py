@@ -22,6 +22,8 @@ BEAT_SCHEDULE = {
     # Mail whose task was never enqueued (Redis down) or never finished (a worker
     # died), and fly draws left waiting the same way.
     "outbox-sweep": {"task": "notifications.tasks.outbox_sweep", "schedule": 60.0},
+    # Computer players' moves whose task was lost the same way.
+    "bots-sweep": {"task": "bots.tasks.bots_sweep", "schedule": 60.0},
     # Reminders under 24 hours, and timeouts when a time bank runs out.
     "clocks-check": {"task": "notifications.tasks.clocks_check", "schedule": 5 * 60.0},
     # The daily digest, for players who asked for one.

@@ -163,6 +163,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # Swagger UI's files, served as static files
     "games",
     "notifications",
+    "bots",
 ]
 
 MIDDLEWARE = [
@@ -335,6 +336,8 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # no badge from validator.swagger.io: the page loads nothing from elsewhere
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
+    # the computer players' levels, one name wherever they are a choice
+    "ENUM_NAME_OVERRIDES": {"BotLevelEnum": "engine.bots.LEVELS"},
 }
 
 # --- Content-Security-Policy (marram_site/csp.py) -------------------------------

@@ -35,5 +35,6 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("favicon.ico", favicon, name="favicon"),
     path("", include("notifications.urls")),  # mail in, unsubscribe, mail settings
+    path("", include("bots.urls")),  # a game against the computer
     path("", include("games.page_urls")),  # the web pages
 ]

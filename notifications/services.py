@@ -41,6 +41,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.utils import timezone
 
+from bots.selectors import bot_user_ids
 from games import clocks
 from games import services as game_services
 from games.clocks import ClockChange
@@ -89,6 +90,9 @@ def notifications_queue(rows: Sequence[Notification], *, may_exist: bool = False
     batch, to be written with it (no ids yet: [])."""
     from notifications import tasks
 
+    if writes is None:  # (a turn's mails, on ``writes``, leave out the bots' clocks)
+        bots = bot_user_ids(row.user_id for row in rows)
+        rows = [row for row in rows if row.user_id not in bots]  # computers read no mail
     for row in rows:
         row.message_id = row.message_id or make_msgid(domain=settings.REPLY_DOMAIN)
         _guard(row)
@@ -132,8 +136,8 @@ def turn_mails_queue(game: Game, events: Sequence[Event], change: ClockChange,
     actors = {e.actor_id for e in events}
     rows = []
     for clock in change.clocks:
-        if clock.user_id is None:
-            continue
+        if clock.user_id is None or getattr(clock, "is_bot", False):
+            continue  # no one to mail, or a computer player
         kinds = []
         if clock in change.started:
             if clock.user_id not in actors:

@@ -19,6 +19,8 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from bots import services as bot_services
+from bots.forms import PlayComputerForm
 from engine import registry
 from games import services, throttles
 from games.bodies import form_post
@@ -106,6 +108,7 @@ def home(request: HttpRequest) -> HttpResponse:
     count = reads.your_turn_count(request.user)
     extras = ui_for(registry.default().key).home_extras  # the site's own game's
     return render(request, "games/home.html", {"your_turn_count": count,
+                                               "computer_form": PlayComputerForm(),
                                                **(extras() if extras else {})})
 
 
@@ -170,7 +173,8 @@ def _no_such_page(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@form_post("game", "seats", "days_per_move", "emails", more=GameCreateForm.field_names)
+@form_post("game", "seats", "days_per_move", "emails", "bots", "takeover",
+           more=GameCreateForm.field_names)
 def lobby(request: HttpRequest) -> HttpResponse:
     form = GameCreateForm(request.POST or None)
     status = 400 if form.is_bound else 200  # a form shown again has been refused
@@ -185,18 +189,22 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 status = 429
                 raise Invalid(refused, code="throttled")
             # the game and its invitations: both, or neither
-            game = services.game_create(user=request.user, game=data["game"],
-                                        options=data["options"], seats=data["seats"],
-                                        days_per_move=data["days_per_move"],
-                                        invite=data["emails"], url_for=invitation_url)
+            game = bot_services.game_create(user=request.user, game=data["game"],
+                                            options=data["options"], seats=data["seats"],
+                                            days_per_move=data["days_per_move"],
+                                            invite=data["emails"], url_for=invitation_url,
+                                            bots=data["bots"], takeover=data["takeover"])
         except ServiceError as e:
             form.add_error(None, _sentence(e.message))
             if e.code == "too_many_open_games":
                 status = e.status
         else:
             invited = f" and invited {len(data['emails'])}" if data["emails"] else ""
-            messages.success(request, f"Game {game.pk} is open{invited}: it starts when every "
-                             "seat is taken.")
+            if game.status == Game.Status.RUNNING:
+                messages.success(request, f"Game {game.pk} has started{invited}.")
+            else:
+                messages.success(request, f"Game {game.pk} is open{invited}: it starts when "
+                                 "every seat is taken.")
             return redirect("pages:game", game.pk)
     open_games = game_list(user=request.user, which="open")
     try:

@@ -1,0 +1,32 @@
+"""Reads of the bots app: which accounts are computer players, which seats of a
+game they hold, what a game's options are."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from bots.models import Bot, GameBots
+from games.models import Game, Seat
+
+
+def bot_user_ids(user_ids: Iterable[int | None]) -> set[int]:
+    """Those of these accounts that are computer players (one query, none for no ids)."""
+    wanted = {pk for pk in user_ids if pk is not None}
+    if not wanted:
+        return set()
+    return set(Bot.objects.filter(user_id__in=wanted).values_list("user_id", flat=True))
+
+
+def bot_seats(game: Game | int, seats: Iterable[int] | None = None) -> dict[int, Bot]:
+    """The game's seats held by computer players (of ``seats`` if given), by index."""
+    rows = Seat.objects.filter(game=game, index__isnull=False, user__bot__isnull=False)
+    if seats is not None:
+        rows = rows.filter(index__in=list(seats))
+    return {s.index: s.user.bot for s in rows.select_related("user__bot")}
+
+
+def takeover_level(game: Game | int) -> str:
+    """The level that takes over a seat out of time twice; '' for none."""
+    pk = game.pk if isinstance(game, Game) else game
+    found = GameBots.objects.filter(game_id=pk).values_list("takeover", flat=True).first()
+    return found or ""

@@ -1,0 +1,38 @@
+"""The page that starts a game against the computer (the home page's button)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from bots import services
+from bots.forms import PlayComputerForm
+from games import throttles
+from games.bodies import form_post
+from games.errors import ServiceError
+
+
+@login_required
+@require_POST
+@form_post("game", "level")
+def play_computer(request: HttpRequest) -> HttpResponse:
+    form = PlayComputerForm(request.POST)
+    if not form.is_valid():
+        problems = "; ".join(f"{name}: {' '.join(errors)}" for name, errors in
+                             form.errors.items())
+        return render(request, "games/refused.html",
+                      {"message": f"That game cannot be started: {problems}"}, status=400)
+    if refused := throttles.check(throttles.GameCreateThrottle, request):
+        return render(request, "games/refused.html",
+                      {"message": refused[:1].upper() + refused[1:] + "."}, status=429)
+    try:
+        game = services.play_the_computer(user=request.user, game=form.cleaned_data["game"],
+                                          level=form.cleaned_data["level"])
+    except ServiceError as e:
+        return render(request, "games/refused.html", {"message": e.message}, status=e.status)
+    messages.success(request, f"Your game against the {form.cleaned_data['level']} computer "
+                     "has started.")
+    return redirect("pages:game", game.pk)
