@@ -117,6 +117,7 @@ class _Appender:
         if game.projection["finished"] and game.status != Game.Status.FINISHED:
             game.status = Game.Status.FINISHED
             game.finished_at = timezone.now()
+            _after_commit_named("ratings.tasks.ratings_update", game.pk)
         writes = Batch()
         _queue_events_and_game(game, self.rows, writes)
         events_appended.send(sender=Game, game=game, events=self.rows, state=state,
@@ -149,6 +150,13 @@ def _draw_after_commit(game_id: int) -> None:
     from games import tasks  # the tasks call these services
 
     tasks.enqueue_on_commit(tasks.resolve_chance, game_id)
+
+
+def _after_commit_named(task: str, *args: Any) -> None:
+    """Have another app's task (by name) run once this commits."""
+    from games import tasks
+
+    tasks.enqueue_named_on_commit(task, *args)
 
 
 def _append_automatic(app: _Appender, cause: int | None, *, draw: bool | None = None) -> None:

@@ -163,6 +163,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # Swagger UI's files, served as static files
     "games",
     "notifications",
+    "ratings",
 ]
 
 MIDDLEWARE = [
