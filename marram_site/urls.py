@@ -23,6 +23,7 @@ handler404 = "marram_site.views.not_found"
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("games.urls")),
+    path("api/", include("ratings.api_urls")),
     # Sign in and out of the browsable API (session auth): DRF's pages, reading
     # their forms as the site's own do.
     path("api/auth/", include(([
@@ -36,4 +37,5 @@ urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),
     path("", include("notifications.urls")),  # mail in, unsubscribe, mail settings
     path("", include("games.page_urls")),  # the web pages
+    path("", include("ratings.urls")),  # leaderboards, profiles, rematches
 ]

@@ -113,6 +113,6 @@ def people_played(user: AbstractBaseUser) -> list[dict[str, Any]]:
                   key=lambda p: (-p["games"], p["username"]))
 
 
-def rematch_of(game: Game) -> Rematch | None:
+def rematch_of(game: Game | int) -> Rematch | None:
     return (Rematch.objects.filter(game=game).select_related("offered_by", "new_game")
             .prefetch_related("answers__user").first())

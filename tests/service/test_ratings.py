@@ -20,11 +20,15 @@ from games.models import Game, Seat
 from ratings import services
 from ratings.models import RatedChoice, RatedGame, Rating, RatingChange
 from tests.service.conftest import make_user, start_game
+from tests.service.mail_kit import eager_tasks
 
 MU, SIGMA, BETA, TAU, KAPPA = 25.0, 25.0 / 3, 25.0 / 6, 25.0 / 300, 0.0001
 
 
-def plackett_luce(players: list[tuple[float, float]], ranks: list[int]) -> list[tuple[float, float]]:
+Skill = tuple[float, float]
+
+
+def plackett_luce(players: list[Skill], ranks: list[int]) -> list[Skill]:
     """(mu, sigma) of each one-player team after a game finished in ``ranks``."""
     sigmas = [math.sqrt(s * s + TAU * TAU) for _, s in players]
     mus = [m for m, _ in players]
@@ -211,10 +215,10 @@ def test_the_rebuild_gives_the_stored_ratings(users):
 
 def test_a_game_that_ends_on_the_site_updates_the_ratings_after_its_commit(
         users, settings, django_capture_on_commit_callbacks):
-    settings.CELERY_TASK_ALWAYS_EAGER = True  # the task runs in-process, as in ./dev run
     ann, bob = users[:2]
     game = start_game([ann, bob])
-    with django_capture_on_commit_callbacks(execute=True):
+    # the task runs in-process once the resignation commits, as in ./dev run
+    with eager_tasks(settings), django_capture_on_commit_callbacks(execute=True):
         game_services.game_resign(game=game, user=bob)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED

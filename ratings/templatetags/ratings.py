@@ -1,0 +1,38 @@
+"""What the game page shows of ratings and rematches once a game is over: each
+player's rating change beside the final standings, and the rematch offer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from games.models import Game
+from ratings import selectors
+
+register = template.Library()
+
+
+@register.inclusion_tag("ratings/game_ratings.html")
+def game_rating_changes(game: Game) -> dict[str, Any]:
+    if game.status != Game.Status.FINISHED:
+        return {"shown": False}
+    record = selectors.rated_game_of(game)
+    return {"shown": True, "game": game, "record": record,
+            "changes": selectors.game_rating_changes(game) if record is not None else []}
+
+
+@register.inclusion_tag("ratings/rematch.html", takes_context=True)
+def rematch_panel(context: dict[str, Any], game: Game) -> dict[str, Any]:
+    user = context["user"]
+    seats = list(game.seats.all())
+    seated = any(s.user_id == user.pk for s in seats)
+    if game.status != Game.Status.FINISHED or not seated or any(s.user_id is None
+                                                                 for s in seats):
+        return {"shown": False}
+    rematch = selectors.rematch_of(game)
+    mine = None
+    if rematch is not None:
+        mine = next((a for a in rematch.answers.all() if a.user_id == user.pk), None)
+    return {"shown": True, "game": game, "rematch": rematch, "mine": mine,
+            "csrf_token": context.get("csrf_token"), "user": user}
