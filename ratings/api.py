@@ -16,9 +16,12 @@ from games.api import ERROR, _body, _valid
 from games.errors import NotFound
 from games.models import Game
 from games.serializers import EmptySerializer
+from notifications.emails import invitation_url
 from ratings import selectors, services
 from ratings.serializers import (
     GameRatingsSerializer,
+    InvitedUsersSerializer,
+    InviteUsersSerializer,
     LeaderboardSerializer,
     PlayedWithSerializer,
     ProfileSerializer,
@@ -128,3 +131,18 @@ class GameRematchAnswer(APIView):
         data = _valid(RematchAnswerSerializer, _body(request))
         services.rematch_answer(game_id=game_id, user=request.user, accept=data["accept"])
         return Response(RematchSerializer(selectors.rematch_of(game_id)).data)
+
+
+class GameInviteUsers(APIView):
+    @extend_schema(request=InviteUsersSerializer,
+                   responses={201: InvitedUsersSerializer, 400: ERROR, 403: ERROR, 404: ERROR,
+                              409: ERROR},
+                   description="Invite players by username to an open game: each is mailed a "
+                   "join link of their own. One unknown name and nobody is invited.")
+    def post(self, request: Request, game_id: int) -> Response:
+        data = _valid(InviteUsersSerializer, _body(request))
+        invited = services.game_invite_users(game_id=game_id, user=request.user,
+                                             usernames=data["usernames"],
+                                             url_for=invitation_url)
+        return Response({"invited": [u.get_username() for u in invited]},
+                        status=status.HTTP_201_CREATED)

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from games.throttles import InviteThrottle
 from ratings import api
 
 urlpatterns = [
@@ -12,4 +13,7 @@ urlpatterns = [
     path("games/<id:game_id>/rematch/", api.GameRematch.as_view(), name="api-game-rematch"),
     path("games/<id:game_id>/rematch/answer/", api.GameRematchAnswer.as_view(),
          name="api-game-rematch-answer"),
+    path("games/<id:game_id>/invite/users/",
+         api.GameInviteUsers.as_view(throttle_classes=[InviteThrottle]),
+         name="api-game-invite-users"),
 ]

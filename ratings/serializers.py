@@ -112,3 +112,12 @@ class RematchAnswerSerializer(StrictSerializer):
             raise serializers.ValidationError({"accept": ["must be true or false"]},
                                               code="invalid")
         return super().to_internal_value(data)
+
+
+class InviteUsersSerializer(StrictSerializer):
+    usernames = serializers.ListField(child=serializers.CharField(max_length=150),
+                                      min_length=1, max_length=10)
+
+
+class InvitedUsersSerializer(serializers.Serializer):
+    invited = serializers.ListField(child=serializers.CharField())

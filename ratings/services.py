@@ -23,8 +23,10 @@ and a seat that resigned or timed out ranks last.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import QuerySet
@@ -33,7 +35,7 @@ from django.utils import timezone
 
 from engine.protocol import Projection, Standing, standings
 from games import services as game_services
-from games.errors import Conflict, Forbidden, NotFound
+from games.errors import Conflict, Forbidden, Invalid, NotFound
 from games.models import Game, Seat
 from notifications import emails
 from notifications.models import Notification
@@ -185,7 +187,7 @@ def rated_choice_set(*, game: Game, rated: bool) -> RatedChoice:
 # ---------------------------------------------------------------- rematch
 
 
-def _finished_game_of(game_id: int, *, lock: bool = False) -> Game:
+def _game_of(game_id: int, *, lock: bool = False) -> Game:
     games = Game.objects.select_for_update() if lock else Game.objects
     game = games.filter(pk=game_id).first()
     if game is None:
@@ -202,7 +204,7 @@ def rematch_offer(*, game_id: int, user: AbstractBaseUser) -> Rematch:
     seat order and seed are drawn when it starts). The offer is the offerer's yes;
     computer players say yes; the others are mailed and answer."""
     with transaction.atomic():
-        game = _finished_game_of(game_id, lock=True)
+        game = _game_of(game_id, lock=True)
         seats = _players_of(game)
         if not any(s.user_id == user.pk for s in seats):
             raise Forbidden("only the game's players can offer a rematch", code="not_a_player")
@@ -233,7 +235,7 @@ def rematch_answer(*, game_id: int, user: AbstractBaseUser, accept: bool) -> Rem
     """A player's yes or no to the rematch of a game. The new game starts with the last
     yes; the first no ends the offer."""
     with transaction.atomic():
-        game = _finished_game_of(game_id)
+        game = _game_of(game_id)
         rematch = Rematch.objects.select_for_update().filter(game=game).first()
         if rematch is None:
             raise NotFound(f"no rematch of game {game_id} has been offered",
@@ -290,3 +292,56 @@ def _rematch_mail(rematch: Rematch, users: list[Any]) -> None:
             body_html=render_to_string("ratings/email/rematch.html", context)))
     if rows:
         notifications_queue(rows)
+
+
+# ---------------------------------------------------------------- invitations by username
+
+MAX_USERNAMES = 10
+
+
+def game_invite_users(*, game_id: int, user: AbstractBaseUser, usernames: list[str],
+                      url_for: Callable[[str], str]) -> list[AbstractBaseUser]:
+    """Invite players by their username to an open game: each is mailed a join link
+    of their own (through the outbox, under their mail policy); the players invited.
+    All the names are checked before anything is written: one bad name, no invitation."""
+    names = list(dict.fromkeys(n.strip() for n in usernames if n.strip()))
+    if not names:
+        raise Invalid("name at least one player to invite", code="no_usernames",
+                      field="usernames")
+    if len(names) > MAX_USERNAMES:
+        raise Invalid(f"invite at most {MAX_USERNAMES} players at once", field="usernames")
+    found = {u.get_username(): u for u in
+             get_user_model().objects.filter(username__in=[n[:150] for n in names])}
+    unknown = [n for n in names if n not in found]
+    if unknown:
+        raise NotFound(f"there is no player {', '.join(repr(n[:40]) for n in unknown)}",
+                       code="unknown_user", usernames=[n[:40] for n in unknown])
+    with transaction.atomic():
+        game = _game_of(game_id, lock=True)
+        seated = set(game.seats.values_list("user_id", flat=True))
+        if user.pk not in seated:
+            raise Forbidden("only a player of the game can invite others to it",
+                            code="not_a_player")
+        if game.status != Game.Status.OPEN:
+            raise Conflict("only an open game takes invitations", code="game_not_open")
+        already = [n for n in names if found[n].pk in seated]
+        if already:
+            raise Conflict(f"{', '.join(already)} already sit{'s' if len(already) == 1 else ''}"
+                           " in this game", code="already_joined")
+        invited = [found[n] for n in names]
+        links = game_services.game_invite(game=game, user=user, emails=[""] * len(invited),
+                                          url_for=url_for)
+        rows = []
+        for player, link in zip(invited, links, strict=True):
+            context = {**emails.links(user_id=player.pk, game=game), "user": player,
+                       "inviter": user.get_username(), "url": link.url}
+            rows.append(Notification(
+                user=player, game=game, kind=Notification.Kind.INVITATION,
+                dedup_key=f"invitation:{link.invitation.pk}",
+                subject=f"{user.get_username()} invites you to a game of "
+                        f"{emails.game_title(game)}"[:200],
+                body_text=render_to_string("ratings/email/invite_user.txt", context).strip()
+                + "\n",
+                body_html=render_to_string("ratings/email/invite_user.html", context)))
+        notifications_queue(rows)
+    return invited

@@ -13,9 +13,11 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from engine import registry
+from games import throttles
 from games.bodies import form_post
 from games.errors import NotFound, ServiceError
 from games.models import Game
+from notifications.emails import invitation_url
 from ratings import selectors, services
 from ratings.chart import rating_chart
 
@@ -74,9 +76,7 @@ def _done(request: HttpRequest, action: Callable[[], Any], done: str,
           then: Callable[[], HttpResponse]) -> HttpResponse:
     try:
         action()
-    except NotFound as e:
-        raise Http404(e.message) from None
-    except ServiceError as e:
+    except ServiceError as e:  # a game or a player that does not exist too: a 404
         return _refused(request, e.message, e.status)
     messages.success(request, done)
     return then()
@@ -109,3 +109,17 @@ def rematch_answer(request: HttpRequest, game_id: int) -> HttpResponse:
     return _done(request, lambda: services.rematch_answer(game_id=game_id, user=request.user,
                                                           accept=accept),
                  "You accepted the rematch." if accept else "You declined the rematch.", then)
+
+
+@login_required
+@require_POST
+@form_post("usernames")
+def game_invite_users(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The open game's "invite by username" form: names apart by commas or spaces."""
+    names = request.POST.get("usernames", "").replace(",", " ").split()
+    if refused := throttles.check(throttles.InviteThrottle, request):
+        return _refused(request, refused, 429)
+    return _done(request, lambda: services.game_invite_users(
+        game_id=game_id, user=request.user, usernames=names, url_for=invitation_url),
+        f"Invited {', '.join(names)}: each has been mailed a link to join.",
+        lambda: redirect("pages:game", game_id))

@@ -36,3 +36,15 @@ def rematch_panel(context: dict[str, Any], game: Game) -> dict[str, Any]:
         mine = next((a for a in rematch.answers.all() if a.user_id == user.pk), None)
     return {"shown": True, "game": game, "rematch": rematch, "mine": mine,
             "csrf_token": context.get("csrf_token"), "user": user}
+
+
+@register.inclusion_tag("ratings/invite_users.html", takes_context=True)
+def invite_by_username(context: dict[str, Any], game: Game) -> dict[str, Any]:
+    """The open game's form to invite players by username, offering the people the
+    player has played."""
+    user = context["user"]
+    seated = {s.user_id for s in game.seats.all()}
+    return {"game": game, "csrf_token": context.get("csrf_token"),
+            "played": [p for p in selectors.people_played(user)
+                       if p["username"] != user.get_username()][:50],
+            "seated": seated}
