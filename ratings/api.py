@@ -25,6 +25,7 @@ from ratings.serializers import (
     LeaderboardSerializer,
     PlayedWithSerializer,
     ProfileSerializer,
+    RatedChoiceSerializer,
     RematchAnswerSerializer,
     RematchSerializer,
 )
@@ -146,3 +147,23 @@ class GameInviteUsers(APIView):
                                              url_for=invitation_url)
         return Response({"invited": [u.get_username() for u in invited]},
                         status=status.HTTP_201_CREATED)
+
+
+class GameRatedChoice(APIView):
+    @extend_schema(responses={200: RatedChoiceSerializer, 404: ERROR},
+                   description="Whether the game is rated should a computer player take part.")
+    def get(self, request: Request, game_id: int) -> Response:
+        game = _game(game_id)
+        choice = getattr(game, "rated_choice", None)
+        return Response({"rated": bool(choice and choice.rated)})
+
+    @extend_schema(request=RatedChoiceSerializer,
+                   responses={200: RatedChoiceSerializer, 400: ERROR, 403: ERROR, 404: ERROR,
+                              409: ERROR},
+                   description="The creator of an open game chooses whether it is rated "
+                   "should a computer player take part (by default it is not).")
+    def put(self, request: Request, game_id: int) -> Response:
+        data = _valid(RatedChoiceSerializer, _body(request))
+        choice = services.game_rated_choose(game_id=game_id, user=request.user,
+                                            rated=data["rated"])
+        return Response({"rated": choice.rated})

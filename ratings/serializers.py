@@ -103,15 +103,26 @@ class RematchSerializer(serializers.Serializer):
     answers = RematchAnswerRowSerializer(many=True)
 
 
-class RematchAnswerSerializer(StrictSerializer):
-    accept = serializers.BooleanField(help_text="true to accept, false to decline.")
+class StrictBooleanSerializer(StrictSerializer):
+    """A body of one boolean field, true or false only (not DRF's "yes", 1 or "on")."""
 
     def to_internal_value(self, data: Any) -> Any:
-        # a boolean, not DRF's "yes"/1/"on": an answer that means one thing only
-        if isinstance(data, dict) and "accept" in data and not isinstance(data["accept"], bool):
-            raise serializers.ValidationError({"accept": ["must be true or false"]},
-                                              code="invalid")
+        if isinstance(data, dict):
+            wrong = [n for n in self.fields if n in data and not isinstance(data[n], bool)]
+            if wrong:
+                raise serializers.ValidationError({n: ["must be true or false"] for n in wrong},
+                                                  code="invalid")
         return super().to_internal_value(data)
+
+
+class RematchAnswerSerializer(StrictBooleanSerializer):
+    accept = serializers.BooleanField(help_text="true to accept, false to decline.")
+
+
+class RatedChoiceSerializer(StrictBooleanSerializer):
+    rated = serializers.BooleanField(
+        help_text="Whether the game is rated should a computer player take a seat; a game "
+        "between people only is always rated.")
 
 
 class InviteUsersSerializer(StrictSerializer):

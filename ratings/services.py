@@ -184,6 +184,20 @@ def rated_choice_set(*, game: Game, rated: bool) -> RatedChoice:
     return choice
 
 
+def game_rated_choose(*, game_id: int, user: AbstractBaseUser, rated: bool) -> RatedChoice:
+    """The creator of an open game says whether it is rated should a computer player
+    take a seat (a game between people only is always rated)."""
+    with transaction.atomic():
+        game = _game_of(game_id, lock=True)
+        if game.created_by_id != user.pk:
+            raise Forbidden("only the player who started the game chooses whether it is rated",
+                            code="not_the_creator")
+        if game.status != Game.Status.OPEN:
+            raise Conflict("the game has started: whether it is rated was settled then",
+                           code="game_not_open")
+        return rated_choice_set(game=game, rated=rated)
+
+
 # ---------------------------------------------------------------- rematch
 
 

@@ -12,5 +12,6 @@ urlpatterns = [
     path("players/<str:username>/", views.profile, name="profile"),
     path("games/<id:game_id>/rematch/", views.rematch_offer, name="rematch-offer"),
     path("games/<id:game_id>/rematch/answer/", views.rematch_answer, name="rematch-answer"),
+    path("games/<id:game_id>/rated/", views.game_rated_choose, name="rated-choice"),
     path("games/<id:game_id>/invite/users/", views.game_invite_users, name="invite-users"),
 ]

@@ -123,3 +123,16 @@ def game_invite_users(request: HttpRequest, game_id: int) -> HttpResponse:
         game_id=game_id, user=request.user, usernames=names, url_for=invitation_url),
         f"Invited {', '.join(names)}: each has been mailed a link to join.",
         lambda: redirect("pages:game", game_id))
+
+
+@login_required
+@require_POST
+@form_post("rated")
+def game_rated_choose(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The open game's "rated with a computer player" checkbox."""
+    rated = request.POST.get("rated") == "on"
+    return _done(request, lambda: services.game_rated_choose(game_id=game_id, user=request.user,
+                                                             rated=rated),
+                 "Rated, should a computer player take a seat." if rated
+                 else "Unrated, should a computer player take a seat.",
+                 lambda: redirect("pages:game", game_id))

@@ -44,7 +44,9 @@ def invite_by_username(context: dict[str, Any], game: Game) -> dict[str, Any]:
     player has played."""
     user = context["user"]
     seated = {s.user_id for s in game.seats.all()}
+    choice = getattr(game, "rated_choice", None)
     return {"game": game, "csrf_token": context.get("csrf_token"),
             "played": [p for p in selectors.people_played(user)
                        if p["username"] != user.get_username()][:50],
-            "seated": seated}
+            "seated": seated, "creator": game.created_by_id == user.pk,
+            "rated": bool(choice and choice.rated)}

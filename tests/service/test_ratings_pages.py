@@ -229,3 +229,33 @@ def test_the_rematch_by_the_pages(users):
     new = Rematch.objects.get(game=game).new_game
     assert new is not None and response.status_code == 302
     assert response["Location"] == f"/games/{new.pk}/"
+
+
+def test_the_creator_of_an_open_game_chooses_whether_a_computer_player_makes_it_unrated(
+        users, monkeypatch):
+    ann, bob, _, _ = users
+    game = game_services.game_create(user=ann, game="marram", seats=2)
+    url = f"/api/games/{game.pk}/rated/"
+    assert body(client_for(bob).get(url)) == {"rated": False}
+    refused = client_for(bob).put(url, {"rated": True}, format="json")
+    assert refused.status_code == 403 and body(refused)["code"] == "not_the_creator"
+    wrong = client_for(ann).put(url, {"rated": "yes"}, format="json")
+    assert wrong.status_code == 400
+    assert body(client_for(ann).get(url)) == {"rated": False}
+    page = signed_in(ann).post(f"/games/{game.pk}/rated/", {"rated": "on"})
+    assert page.status_code == 302
+    assert body(client_for(bob).get(url)) == {"rated": True}
+    # the computer joins; the game is rated as the lobby said
+    monkeypatch.setattr(services, "is_computer", lambda user: user == bob)
+    game_services.game_join(game=game, user=bob)
+    late = client_for(ann).put(url, {"rated": False}, format="json")
+    assert late.status_code == 409 and body(late)["code"] == "game_not_open"
+    game_services.game_resign(game=game, user=ann)
+    services.ratings_update(game.pk)
+    assert Rating.objects.get(user=bob).mu > 25
+    # and a rematch keeps the choice
+    services.rematch_offer(game_id=game.pk, user=ann)
+    rematch = Rematch.objects.get(game=game)
+    assert rematch.status == "started"  # the computer says yes by itself
+    assert body(client_for(ann).get(f"/api/games/{rematch.new_game_id}/rated/")) == {
+        "rated": True}
