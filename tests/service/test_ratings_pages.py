@@ -259,3 +259,17 @@ def test_the_creator_of_an_open_game_chooses_whether_a_computer_player_makes_it_
     assert rematch.status == "started"  # the computer says yes by itself
     assert body(client_for(ann).get(f"/api/games/{rematch.new_game_id}/rated/")) == {
         "rated": True}
+
+
+def test_ratings_and_rematches_show_read_only_in_the_admin(users, admin_client):
+    ann, bob = users[:2]
+    game = over([ann, bob], bob)
+    services.rematch_offer(game_id=game.pk, user=ann)
+    for url in ("/admin/ratings/rating/", "/admin/ratings/ratedgame/",
+                "/admin/ratings/rematch/",
+                f"/admin/ratings/ratedgame/{game.rated.pk}/change/",
+                f"/admin/ratings/rematch/{Rematch.objects.get().pk}/change/"):
+        assert admin_client.get(url).status_code == 200, url
+    assert admin_client.post(f"/admin/ratings/rating/{Rating.objects.first().pk}/change/",
+                             {"mu": 99}).status_code == 403
+    assert Rating.objects.filter(mu=99).count() == 0
