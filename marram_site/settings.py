@@ -164,6 +164,7 @@ INSTALLED_APPS = [
     "games",
     "notifications",
     "ratings",
+    "notes",
 ]
 
 MIDDLEWARE = [

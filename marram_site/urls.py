@@ -12,6 +12,7 @@ import marram_site.converters  # noqa: F401  (<id:...> for every app's URLs)
 from games.pages.views import login_view, logout_view
 from marram_site.csp import csp_update
 from marram_site.views import favicon, healthz
+from notes import urls as notes_urls
 
 # Swagger UI with its start-up script as a file of its own (no inline script) and
 # no inline style; its stylesheet draws its icons as data: images, allowed here only.
@@ -24,6 +25,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("games.urls")),
     path("api/", include("ratings.api_urls")),
+    path("api/", include(notes_urls.api_urlpatterns)),
     # Sign in and out of the browsable API (session auth): DRF's pages, reading
     # their forms as the site's own do.
     path("api/auth/", include(([
@@ -38,4 +40,5 @@ urlpatterns = [
     path("", include("notifications.urls")),  # mail in, unsubscribe, mail settings
     path("", include("games.page_urls")),  # the web pages
     path("", include("ratings.urls")),  # leaderboards, profiles, rematches
+    path("", include("notes.urls")),  # a player's private note on a game
 ]
