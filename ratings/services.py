@@ -85,6 +85,8 @@ def unrated_because(game: Game, seats: list[Seat]) -> str:
         return "fewer than two players"
     if any(s.user_id is None or s.index is None for s in seats):
         return "a seat without an account here"
+    if len((game.projection or {}).get("scores") or ()) != len(seats):
+        return "no final standings for its seats"
     if any(is_computer(s.user) for s in seats):
         choice = RatedChoice.objects.filter(game=game).first()
         if choice is None or not choice.rated:

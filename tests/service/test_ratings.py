@@ -229,6 +229,13 @@ def test_a_game_that_ends_on_the_site_updates_the_ratings_after_its_commit(
     assert_close(stored(bob), want[1])
 
 
+def test_a_game_whose_projection_lacks_standings_is_left_unrated_not_failed(users):
+    ann, bob = users[:2]
+    game = finished([ann, bob], [3], winners=[0])
+    assert services.ratings_update(game.pk) == 1
+    assert RatedGame.objects.get(game=game).unrated_because == "no final standings for its seats"
+
+
 def test_an_imported_game_is_not_rated(users):
     ann, bob = users[:2]
     game = finished([ann, bob], [3, 1])
