@@ -9,6 +9,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 import marram_site.converters  # noqa: F401  (<id:...> for every app's URLs)
+from chat import urls as chat_urls
 from games.pages.views import login_view, logout_view
 from marram_site.csp import csp_update
 from marram_site.views import favicon, healthz
@@ -26,6 +27,7 @@ urlpatterns = [
     path("api/", include("games.urls")),
     path("api/", include("ratings.api_urls")),
     path("api/", include(notes_urls.api_urlpatterns)),
+    path("api/", include(chat_urls.api_urlpatterns)),
     # Sign in and out of the browsable API (session auth): DRF's pages, reading
     # their forms as the site's own do.
     path("api/auth/", include(([
@@ -41,4 +43,5 @@ urlpatterns = [
     path("", include("games.page_urls")),  # the web pages
     path("", include("ratings.urls")),  # leaderboards, profiles, rematches
     path("", include("notes.urls")),  # a player's private note on a game
+    path("", include("chat.urls")),  # a game's chat
 ]
