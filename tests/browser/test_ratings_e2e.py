@@ -1,7 +1,8 @@
 """Ratings and rematches in a browser: a resignation ends a game and its page shows
 each player's rating change under the final standings; a rematch offered with one
 click and accepted on the other player's page opens the new game; the
-leaderboard and a profile with its rating chart, reached from the site's menu."""
+leaderboard and a profile with its rating chart, reached from the site's menu;
+a chat between two players beside the board."""
 
 from __future__ import annotations
 
@@ -99,3 +100,32 @@ def test_the_leaderboard_and_a_profile_with_its_chart(visitors, live_server, art
     assert v.page.locator(f'[data-game="{running.pk}"]').is_visible()
     assert re.fullmatch(r"-?\d+\.\d", v.page.locator(".rating-value").inner_text())
     v.page.screenshot(path=str(artifacts_dir / "profile.png"), full_page=True)
+
+
+def test_two_players_chat_beside_the_board(visitors, live_server):
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start_game([ann, bob])
+    a = visitors(DESKTOP)
+    a.sign_in("ann")
+    a.page.goto(f"{live_server.url}/games/{game.pk}/")
+    a.page.locator("#chat summary").click()
+    a.page.get_by_label("Message").fill('good luck <b>bob</b> & "friends"')
+    a.page.get_by_role("button", name="Send").click()
+    a.page.wait_for_url(f"{live_server.url}/games/{game.pk}/#chat")
+    mine = a.page.locator("#chat .chat-message.mine .chat-text")
+    assert mine.inner_text() == 'good luck <b>bob</b> & "friends"'  # as text, not markup
+    # the chat sits beside the board, not under the page
+    board, chat = a.page.locator("svg#board").bounding_box(), \
+        a.page.locator("#chat").bounding_box()
+    assert board is not None and chat is not None and chat["x"] > board["x"]
+
+    b = visitors(PHONE)
+    b.sign_in("bob")
+    b.page.goto(f"{live_server.url}/games/{game.pk}/")
+    assert b.page.locator("#chat .chat-message .chat-author").inner_text() == "ann"
+    b.page.get_by_label("Message").fill("thanks!")
+    b.page.get_by_role("button", name="Send").click()
+    b.page.wait_for_url(f"{live_server.url}/games/{game.pk}/#chat")
+    a.page.reload()
+    assert [t.inner_text() for t in a.page.locator("#chat .chat-text").all()] == [
+        'good luck <b>bob</b> & "friends"', "thanks!"]
