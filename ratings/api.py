@@ -15,8 +15,8 @@ from rest_framework.views import APIView
 from games.api import ERROR, _body, _valid
 from games.errors import NotFound
 from games.models import Game
+from games.selectors import invitation_url
 from games.serializers import EmptySerializer
-from notifications.emails import invitation_url
 from ratings import selectors, services
 from ratings.serializers import (
     GameRatingsSerializer,

@@ -17,7 +17,7 @@ from games import throttles
 from games.bodies import form_post
 from games.errors import NotFound, ServiceError
 from games.models import Game
-from notifications.emails import invitation_url
+from games.selectors import invitation_url
 from ratings import selectors, services
 from ratings.chart import rating_chart
 
