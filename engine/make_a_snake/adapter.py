@@ -23,7 +23,7 @@ from ..protocol import (
     TurnMail,
 )
 from . import notation, record, rules, scoring, view
-from .events import EVENT_TYPES, Connect, Roll, SnakeEvent, Take
+from .events import ACTION_SCHEMA, EVENT_TYPES, Connect, Roll, SnakeEvent, Take
 from .geometry import to_float
 from .snake import overlapped
 from .state import State
@@ -50,6 +50,7 @@ class MakeASnake(Game[State, SnakeEvent]):
                "colour, and earlier tiles are turned over when it fits on neither side"),
     )
     event_types = EVENT_TYPES
+    action_schema = ACTION_SCHEMA
 
     def __init__(self) -> None:
         self.queries: Mapping[str, Query[State]] = {"connect_preview": self._connect_preview}
