@@ -24,10 +24,11 @@ handler404 = "marram_site.views.not_found"
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("api/", include("games.urls")),
+    # before games.urls, whose /api/games/{id}/{name}/ takes any name for a game's query
     path("api/", include("ratings.api_urls")),
     path("api/", include(notes_urls.api_urlpatterns)),
     path("api/", include(chat_urls.api_urlpatterns)),
+    path("api/", include("games.urls")),
     # Sign in and out of the browsable API (session auth): DRF's pages, reading
     # their forms as the site's own do.
     path("api/auth/", include(([
