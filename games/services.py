@@ -119,6 +119,7 @@ class _Appender:
         if game.projection["finished"] and game.status != Game.Status.FINISHED:
             game.status = Game.Status.FINISHED
             game.finished_at = timezone.now()
+            _after_commit_named("ratings.tasks.ratings_update", game.pk)
         writes = store.Batch()
         _queue_events_and_game(game, self.rows, writes)
         change = clocks.clocks_follow(game, self.rows, state, awaited_before=self.awaited_before,
@@ -154,6 +155,13 @@ def _draw_after_commit(game_id: int) -> None:
     from games import tasks  # the tasks call these services
 
     tasks.enqueue_on_commit(tasks.resolve_chance, game_id)
+
+
+def _after_commit_named(task: str, *args: Any) -> None:
+    """Have another app's task (by name) run once this commits."""
+    from games import tasks
+
+    tasks.enqueue_named_on_commit(task, *args)
 
 
 def _append_automatic(app: _Appender, cause: int | None, *, draw: bool | None = None) -> None:

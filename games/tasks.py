@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from celery import shared_task
+from celery import shared_task, signature
 from django.conf import settings
 from django.db import transaction
 
@@ -55,3 +55,8 @@ def _is_broker_error(error: Exception) -> bool:
 def enqueue_on_commit(task: Any, *args: Any) -> None:
     """Enqueue the task once the current transaction commits (never if it rolls back)."""
     transaction.on_commit(lambda: enqueue(task, *args))
+
+
+def enqueue_named_on_commit(name: str, *args: Any) -> None:
+    """The same for another app's task, known here only by its name."""
+    enqueue_on_commit(signature(name), *args)

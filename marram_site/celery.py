@@ -29,5 +29,7 @@ BEAT_SCHEDULE = {
     # The daily digest, for players who asked for one.
     "daily-digest": {"task": "notifications.tasks.digests_send",
                      "schedule": crontab(hour=7, minute=0)},
+    # Finished games whose rating task was never enqueued (Redis down).
+    "ratings-sweep": {"task": "ratings.tasks.ratings_sweep", "schedule": 5 * 60.0},
 }
 app.conf.beat_schedule = BEAT_SCHEDULE

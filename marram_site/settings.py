@@ -164,6 +164,9 @@ INSTALLED_APPS = [
     "games",
     "notifications",
     "bots",
+    "ratings",
+    "notes",
+    "chat",
 ]
 
 MIDDLEWARE = [
@@ -320,6 +323,9 @@ MARRAM_THROTTLE_RATES = {
 # How many games one player may have started that still wait for players: the
 # lobby lists every open game, so one account must not be able to fill it.
 MARRAM_MAX_OPEN_GAMES = env_int("MARRAM_MAX_OPEN_GAMES", 20)
+# Replies by mail whose first line starts with one of these words are handed to
+# that function (game_id, user, line) instead of being read as a move.
+MARRAM_MAIL_COMMANDS = {"say": "chat.services.chat_post_by_mail"}
 # The site's name, as mail names it (the games it serves have their own titles).
 MARRAM_SITE_NAME = "Marram"
 # Games a page of the lobby, my games and finished games (the API gives 50 a page).

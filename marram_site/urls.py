@@ -9,9 +9,11 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 import marram_site.converters  # noqa: F401  (<id:...> for every app's URLs)
+from chat import urls as chat_urls
 from games.pages.views import login_view, logout_view
 from marram_site.csp import csp_update
 from marram_site.views import favicon, healthz
+from notes import urls as notes_urls
 
 # Swagger UI with its start-up script as a file of its own (no inline script) and
 # no inline style; its stylesheet draws its icons as data: images, allowed here only.
@@ -22,6 +24,10 @@ handler404 = "marram_site.views.not_found"
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # before games.urls, whose /api/games/{id}/{name}/ takes any name for a game's query
+    path("api/", include("ratings.api_urls")),
+    path("api/", include(notes_urls.api_urlpatterns)),
+    path("api/", include(chat_urls.api_urlpatterns)),
     path("api/", include("games.urls")),
     # Sign in and out of the browsable API (session auth): DRF's pages, reading
     # their forms as the site's own do.
@@ -37,4 +43,7 @@ urlpatterns = [
     path("", include("notifications.urls")),  # mail in, unsubscribe, mail settings
     path("", include("bots.urls")),  # a game against the computer
     path("", include("games.page_urls")),  # the web pages
+    path("", include("ratings.urls")),  # leaderboards, profiles, rematches
+    path("", include("notes.urls")),  # a player's private note on a game
+    path("", include("chat.urls")),  # a game's chat
 ]

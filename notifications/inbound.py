@@ -30,9 +30,11 @@ from datetime import timedelta
 from email.utils import parseaddr
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 from engine.errors import IllegalAction, NotationError
 from games import services as game_services
@@ -122,6 +124,10 @@ def inbound_reply_handle(
             record.save(update_fields=["outcome", "code", "detail", "game", "move", "answered"])
             return InboundResult(Outcome.REFUSED, refusal.code, refusal.message,
                                  record.answered)
+        if "command" in answer:  # done, and seen where it was done: no answer by mail
+            record.outcome, record.code = Outcome.PLAYED, "command"
+            record.save(update_fields=["outcome", "code", "game", "move"])
+            return InboundResult(Outcome.PLAYED, "command", record.move)
         record.outcome, record.answered = Outcome.PLAYED, True
         record.save(update_fields=["outcome", "game", "move", "answered"])
         _answer(record, _re(subject), template="reply_played",
@@ -183,7 +189,15 @@ def _play(record: InboundMail, sender: str, text: str) -> dict[str, Any]:
             f"this reply address belongs to {seat.name}'s seat in game {game.pk}; a move "
             "through it must come from the address that player's mail went to, and this "
             f"mail came from {sender}", player=player, stranger=True)
-    record.move = header_text(move_line(text), 200)
+    line = move_line(text)
+    record.move = header_text(line, 200)
+    command = settings.MARRAM_MAIL_COMMANDS.get(line.split(" ", 1)[0].lower())
+    if command is not None:  # another app's line ("say ..." posts to the game's chat)
+        try:
+            import_string(command)(game_id=game.pk, user=player, line=line)
+        except ServiceError as error:
+            raise _Refusal(error.code, error.message, player=player) from None
+        return {"command": command}
     try:
         rules = rules_of(game)
         action = dict(rules.parse_action(record.move, bound.seat))

@@ -378,6 +378,19 @@ def test_an_invitation_is_mailed_by_the_worker(worker, mailbox):
     assert response.json()[0]["url"] in mail.get_body(("plain",)).get_content()
 
 
+
+def test_the_worker_rates_a_game_once_it_is_over(worker):
+    from games import services
+    from ratings.models import RatedGame, Rating
+
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start_game([ann, bob])
+    services.game_resign(game=game, user=bob)  # the game is over: the task is enqueued
+    record = wait_for(lambda: RatedGame.objects.filter(game=game).first(), "the rating task")
+    assert record.rated
+    assert Rating.objects.get(user=ann).mu > 25 > Rating.objects.get(user=bob).mu
+
+
 # ---------------------------------------------------------------- plumbing
 
 

@@ -1,0 +1,20 @@
+"""A game's chat in the admin: read only, searchable by game; Django escapes it."""
+
+from django.contrib import admin
+
+from chat.models import Message
+
+
+@admin.register(Message)
+class MessageAdmin(admin.ModelAdmin):
+    list_display = ["created_at", "game", "user", "text", "via"]
+    list_filter = ["via"]
+    search_fields = ["=game__id", "user__username", "text"]
+    raw_id_fields = ["game", "user"]
+    readonly_fields = ["game", "user", "text", "via", "created_at"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

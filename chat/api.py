@@ -1,0 +1,65 @@
+"""The chat API: a game's messages, posting one, muting its mail."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from chat import services
+from chat.models import MAX_LENGTH
+from games.api import ERROR, _body, _valid
+from games.serializers import StrictSerializer
+
+
+class MessageSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField(source="user.username")
+    text = serializers.CharField(help_text="Plain text: escape it wherever it is shown.")
+    via = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+class PostSerializer(StrictSerializer):
+    text = serializers.CharField(max_length=MAX_LENGTH, trim_whitespace=False)
+
+
+class MuteSerializer(StrictSerializer):
+    muted = serializers.BooleanField()
+
+    def to_internal_value(self, data):  # true or false only
+        if isinstance(data, dict) and not isinstance(data.get("muted"), bool | None):
+            raise serializers.ValidationError({"muted": ["must be true or false"]},
+                                              code="invalid")
+        return super().to_internal_value(data)
+
+
+class GameChat(APIView):
+    @extend_schema(responses={200: MessageSerializer(many=True), 403: ERROR, 404: ERROR},
+                   description="The game's latest 100 messages, oldest first (players only).")
+    def get(self, request: Request, game_id: int) -> Response:
+        messages = services.chat_messages(game_id=game_id, user=request.user)
+        return Response(MessageSerializer(messages, many=True).data)
+
+    @extend_schema(request=PostSerializer,
+                   responses={201: MessageSerializer, 400: ERROR, 403: ERROR, 404: ERROR,
+                              429: ERROR},
+                   description=f"Post to the game's chat: plain text, at most {MAX_LENGTH} "
+                   f"characters, {services.THROTTLE_COUNT} a minute; the other players are "
+                   "mailed it under their mail settings unless they muted the chat.")
+    def post(self, request: Request, game_id: int) -> Response:
+        data = _valid(PostSerializer, _body(request))
+        message = services.chat_post(game_id=game_id, user=request.user, text=data["text"])
+        return Response(MessageSerializer(message).data, status=status.HTTP_201_CREATED)
+
+
+class GameChatMute(APIView):
+    @extend_schema(request=MuteSerializer,
+                   responses={200: MuteSerializer, 400: ERROR, 403: ERROR, 404: ERROR},
+                   description="Mute (or unmute) the mail of the game's chat for you.")
+    def put(self, request: Request, game_id: int) -> Response:
+        data = _valid(MuteSerializer, _body(request))
+        return Response({"muted": services.chat_mute_set(game_id=game_id, user=request.user,
+                                                         muted=data["muted"])})

@@ -1,0 +1,44 @@
+"""GET and PUT /api/games/{id}/note/: your private note on a game."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api import ERROR, _body, _valid
+from games.serializers import StrictSerializer
+from notes import services
+from notes.models import MAX_LENGTH, Note
+
+
+class NoteBodySerializer(StrictSerializer):
+    text = serializers.CharField(max_length=MAX_LENGTH, allow_blank=True, trim_whitespace=False,
+                                 help_text="Plain text; empty to delete the note.")
+
+
+class NoteSerializer(serializers.Serializer):
+    text = serializers.CharField(allow_blank=True)
+    updated_at = serializers.DateTimeField(allow_null=True)
+
+
+def _shown(note: Note | None) -> dict:
+    return {"text": note.text if note else "", "updated_at": note.updated_at if note else None}
+
+
+class GameNote(APIView):
+    @extend_schema(responses={200: NoteSerializer, 404: ERROR},
+                   description="Your private note on the game: nobody else sees it.")
+    def get(self, request: Request, game_id: int) -> Response:
+        return Response(NoteSerializer(_shown(services.note_get(game_id=game_id,
+                                                                user=request.user))).data)
+
+    @extend_schema(request=NoteBodySerializer, responses={200: NoteSerializer, 400: ERROR,
+                                                          404: ERROR},
+                   description="Write your private note on the game (empty: delete it).")
+    def put(self, request: Request, game_id: int) -> Response:
+        data = _valid(NoteBodySerializer, _body(request))
+        note = services.note_save(game_id=game_id, user=request.user, text=data["text"])
+        return Response(NoteSerializer(_shown(note)).data)

@@ -1,0 +1,16 @@
+"""The note's page form (at the site root) and its API (under /api/)."""
+
+from django.urls import path
+
+import marram_site.converters  # noqa: F401  (<id:...>, imported before the site's URLs)
+from notes import api, views
+
+app_name = "notes"
+
+urlpatterns = [
+    path("games/<id:game_id>/note/", views.note_save, name="note-save"),
+]
+
+api_urlpatterns = [
+    path("games/<id:game_id>/note/", api.GameNote.as_view(), name="api-game-note"),
+]

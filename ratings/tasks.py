@@ -1,0 +1,22 @@
+"""Celery tasks of the ratings app. The games app enqueues ``ratings_update`` by
+name when a game finishes; the beat runs ``ratings_sweep`` for any whose task
+was lost. Both may run twice: a game is taken in once (RatedGame is one a game,
+written under the pool's lock)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from ratings import services
+
+IDEMPOTENT = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
+
+
+@shared_task(name="ratings.tasks.ratings_update", **IDEMPOTENT)
+def ratings_update(game_id: int) -> int:
+    return services.ratings_update(game_id)
+
+
+@shared_task(name="ratings.tasks.ratings_sweep", **IDEMPOTENT)
+def ratings_sweep() -> int:
+    return services.ratings_sweep()
