@@ -158,6 +158,15 @@ class AnimalsOnBoard(Game[State, Event]):
                    policy: str = "random") -> Event:
         return bots.random_action(state, seat, rng)
 
+    def determinize(self, state: State, seat: Seat, rng: random.Random) -> State:
+        return bots.determinize(state, seat, rng)
+
+    def evaluate(self, state: State, seat: Seat) -> float:
+        return bots.evaluate(state, seat)
+
+    def bot_candidates(self, state: State, seat: Seat) -> list[Event]:
+        return bots.candidates(state, seat)
+
     def selfplay_stats(self, state: State) -> Mapping[str, float]:
         return {"rounds": state.round,
                 "tiles on arks": sum(len(ark) for ark in state.arks),

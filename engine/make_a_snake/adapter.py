@@ -3,6 +3,7 @@ over the rules modules of this package, which it only calls. Nothing here
 decides a rule; it translates between the protocol's vocabulary and the game's."""
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import cast
 
@@ -22,7 +23,7 @@ from ..protocol import (
     Task,
     TurnMail,
 )
-from . import notation, record, rules, scoring, view
+from . import bots, notation, record, rules, scoring, view
 from .events import EVENT_TYPES, Connect, Roll, SnakeEvent, Take
 from .geometry import to_float
 from .snake import overlapped
@@ -195,6 +196,12 @@ class MakeASnake(Game[State, SnakeEvent]):
                         + (f" or '{examples[1]}'." if len(examples) > 1 else "."), examples)
 
     # -- bots and self-play
+
+    def determinize(self, state: State, seat: Seat, rng: random.Random) -> State:
+        return bots.determinize(state, seat, rng)
+
+    def evaluate(self, state: State, seat: Seat) -> float:
+        return bots.evaluate(state, seat)
 
     def selfplay_stats(self, state: State) -> Mapping[str, float]:
         tiles = sum(len(s.tiles) for s in state.snakes) / len(state.snakes)
