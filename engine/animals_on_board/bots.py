@@ -17,7 +17,7 @@ from .moves import awaited, legal_actions, splits
 from .rounds import final_winners
 from .scoring import score_ark, species_points
 from .state import State
-from .tiles import FACE_DOWN, Seat, Tile, shown, species_of, tiles_of
+from .tiles import FACE_DOWN, TARGET_ARK, Seat, Tile, shown, species_of, tiles_of
 
 POLICIES: Final = ("random",)
 
@@ -43,11 +43,17 @@ def random_action(state: State, seat: Seat, rng: random.Random) -> Event:
 
 # ---------------------------------------------------------------- the computer players
 
-PAIR_VALUE: Final = 5.0
+PAIR_VALUE: Final = 3.0
 """Two tiles of a species score nothing, but a third makes a herd worth 15:
 what a pair is worth while a tile of its species may still come."""
 CRATE_VALUE: Final = 1.5
 """A crate in hand before the end: its point, and a tile it may still buy."""
+NEXT_TAKE = 0.7
+"""The share of its best take counted for the seat to move."""
+LATER_TAKE = 0.3
+"""The same for a seat still in the round that moves later."""
+TILE_VALUE = 0.0
+LONE_VALUE = 0.0
 SPLITS_IN_FULL: Final = 5
 """Groups of up to this many tiles offer every split to the bots; larger ones
 only the sensible parts (``candidates``)."""
@@ -114,22 +120,46 @@ def ark_value(state: State, seat: Seat) -> float:
     for t in ark:
         counts.setdefault(species_of(t), []).append(t)
     on_arks = {t for a in state.arks for t in a}
-    value = CRATE_VALUE * crates
+    # a pair's hope of a third fades as the arks near the end of the game
+    hope = max(0, TARGET_ARK - max(len(a) for a in state.arks)) / TARGET_ARK
+    value = CRATE_VALUE * crates + TILE_VALUE * len(ark)
     for species, tiles in counts.items():
+        left = any(t not in on_arks for t in tiles_of(species))
         if len(tiles) == 2:
-            left = any(t not in on_arks for t in tiles_of(species))
-            value += PAIR_VALUE if left else 0.0
+            value += PAIR_VALUE * hope if left else 0.0
         else:
             value += species_points(tiles)
+            if len(tiles) == 1 and left:
+                value += LONE_VALUE
     return value
 
 
+def best_take(state: State, seat: Seat) -> float:
+    """What the best group the seat can pay for would add to its ark's value
+    (0 when none would add anything)."""
+    before = ark_value(state, seat)
+    best = 0.0
+    ark, crates = state.arks[seat], state.crates[seat]
+    for group in state.middle:
+        if len(group) <= crates:
+            state.arks[seat], state.crates[seat] = ark + group, crates - len(group)
+            best = max(best, ark_value(state, seat) - before)
+    state.arks[seat], state.crates[seat] = ark, crates
+    return best
+
+
 def evaluate(state: State, seat: Seat) -> float:
-    """The seat's ark value less the best other seat's, plus or minus a thousand
-    once the game is won or lost."""
+    """The seat's ark value less the best other seat's, counting for each seat
+    still in the round part of the best group it could take now (most for the
+    seat to move: the groups a split leaves are the next seat's to take); plus
+    or minus a thousand once the game is won or lost."""
     if seat in state.resigned:
         return -1000.0
     values = {s: ark_value(state, s) for s in state.active()}
+    if not state.finished and not state.setup:
+        for s in state.in_round:
+            weight = NEXT_TAKE if s == state.current else LATER_TAKE
+            values[s] += weight * best_take(state, s)
     others = [v for s, v in values.items() if s != seat]
     value = values[seat] - (max(others) if others else 0.0)
     if state.finished:

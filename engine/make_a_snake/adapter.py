@@ -51,6 +51,7 @@ class MakeASnake(Game[State, SnakeEvent]):
                "colour, and earlier tiles are turned over when it fits on neither side"),
     )
     event_types = EVENT_TYPES
+    bot_policies = ("random", "greedy")
 
     def __init__(self) -> None:
         self.queries: Mapping[str, Query[State]] = {"connect_preview": self._connect_preview}
@@ -196,6 +197,12 @@ class MakeASnake(Game[State, SnakeEvent]):
                         + (f" or '{examples[1]}'." if len(examples) > 1 else "."), examples)
 
     # -- bots and self-play
+
+    def bot_action(self, state: State, seat: Seat, rng: random.Random,
+                   policy: str = "random") -> SnakeEvent:
+        if policy == "greedy":
+            return bots.greedy_action(state, seat, rng)
+        return rng.choice(self.legal_actions(state, seat))
 
     def determinize(self, state: State, seat: Seat, rng: random.Random) -> State:
         return bots.determinize(state, seat, rng)

@@ -11,7 +11,8 @@ import random
 
 from .geometry import to_float
 from .pieces import COLOURS, Colour, Side
-from .rules import connect_choice
+from .events import Connect, SnakeEvent, Take
+from .rules import connect_choice, takeable
 from .scoring import LOLLIPOPS
 from .scoring import touched as touched_by
 from .snake import TONGUE, Snake, lay_tail
@@ -61,15 +62,10 @@ def laid_with(state: State, side: Side) -> Snake:
     return snake
 
 
-def hunt_value(state: State) -> float:
-    """The lollipop hunt: each lollipop touched, less the distance from the open
-    end to the nearest one still untouched."""
-    snake = state.snakes[0]
-    touched = state.touched
-    if state.phase == "connect":
-        snake = max((laid_with(state, side) for side in connect_choice(state).sides),
-                    key=lambda s: len(touched_by(s)))
-        touched = touched_by(snake)
+def hunt_value(snake: Snake) -> float:
+    """The lollipop hunt: each lollipop the snake touches, less the distance
+    from its open end to the nearest one still untouched."""
+    touched = touched_by(snake)
     left = [c for i, c in enumerate(LOLLIPOPS) if i not in touched]
     if not left:
         return TOUCH_VALUE * len(LOLLIPOPS)
@@ -83,7 +79,11 @@ def evaluate(state: State, seat: int) -> float:
     distance less the seat's own (the competitive game), or the hunt's progress;
     plus or minus ``DECIDED`` once the game is won or lost."""
     if state.lollipop:
-        value = hunt_value(state)
+        if state.phase == "connect":
+            value = max(hunt_value(laid_with(state, side))
+                        for side in connect_choice(state).sides)
+        else:
+            value = hunt_value(state.snakes[0])
         if state.finished:
             value += DECIDED if state.winners else -DECIDED
         return value
@@ -101,3 +101,18 @@ def evaluate(state: State, seat: int) -> float:
         return -DECIDED
     others = [d for s, d in distances.items() if s != seat]
     return (min(others) if others else 0.0) - distances[seat]
+
+
+def greedy_action(state: State, seat: int, rng: random.Random) -> SnakeEvent:
+    """The playouts' policy: any stack the die allows, then the side that brings
+    the tail nearest (the lollipop hunt: nearest the next lollipop)."""
+    if state.phase == "take":
+        return Take(type="take", player=seat, colour=rng.choice(takeable(state)))
+    choice = connect_choice(state)
+    if len(choice.sides) == 1:
+        side = choice.sides[0]
+    elif state.lollipop:
+        side = max(choice.sides, key=lambda s: hunt_value(laid_with(state, s)))
+    else:
+        side = min(choice.sides, key=lambda s: tail_distance(laid_with(state, s)))
+    return Connect(type="connect", player=seat, side=side, turn=choice.turn)

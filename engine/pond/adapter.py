@@ -18,11 +18,12 @@ from ..protocol import (
     Options,
     Projection,
     Query,
+    SearchSettings,
     Seat,
     Task,
     TurnMail,
 )
-from . import actions, notation, ponds, record, rules, view
+from . import actions, bots, notation, ponds, record, rules, view
 from .events import EVENT_TYPES, PondEvent
 from .pieces import COLOURS
 from .state import GameState
@@ -48,6 +49,12 @@ class PondGame(Game[GameState, PondEvent]):
                help="the size of the pond, the eggs in each spawn and the target pile"),
     )
     event_types = EVENT_TYPES
+    search = SearchSettings(playouts=1000, cpu_seconds=2.0, rollout_moves=0,
+                            evaluation_scale=10.0, exploration=0.2)
+    """A best-first search judged by the evaluation at every leaf: random play to
+    the end says little about a position (pieces change owner-less faces with
+    every move), while piles, pieces and near-sets after a few plies say much;
+    little exploration, so the playouts deepen the lines that score."""
 
     def __init__(self) -> None:
         self.queries: Mapping[str, Query[GameState]] = {
@@ -176,6 +183,9 @@ class PondGame(Game[GameState, PondEvent]):
             "counted east and south from 0,0 in the north-west corner."), examples)
 
     # -- bots and self-play
+
+    def evaluate(self, state: GameState, seat: Seat) -> float:
+        return bots.evaluate(state, seat)
 
     def selfplay_stats(self, state: GameState) -> Mapping[str, float]:
         return {"pieces scored": sum(state.piles),
