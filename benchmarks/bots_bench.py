@@ -1,8 +1,9 @@
 """Computer players: how strong each level is, and how fast the strong one
 searches (issue 15). Run: python benchmarks/bots_bench.py [--games 200] [--jobs 2]
 
-- strength: for Marram (2-player long Classic) and tic-tac-toe, medium against
-  easy and strong against medium, seats rotated, each level's wins with a 95%
+- strength: for every game of the registry (2 players, default options: Marram's
+  long Classic, Pond's big pond, Make-a-snake's competitive mode) and
+  tic-tac-toe, medium against easy and strong against medium, seats rotated, each level's wins with a 95%
   Wilson interval, its mean score and its CPU seconds per move. The targets:
   medium wins at least 90% against easy, strong at least 60% against medium.
   ``--jobs`` splits each pairing by seed over processes; the games played are
@@ -10,8 +11,9 @@ searches (issue 15). Run: python benchmarks/bots_bench.py [--games 200] [--jobs 
 - speed: the strong bot's playouts per CPU second from a mid-game Marram
   position (30 moves of medium play), the median of ``--rounds`` searches.
 
-``--only marram|tictactoe``, ``--pairs strong,medium`` and ``--playouts N``
-narrow a run (the figures in docs/bots.md say which were used).
+``--only GAME`` (a key, ``tictactoe`` or ``speed``), ``--pairs strong,medium``
+and ``--playouts N`` narrow a run (the figures in docs/bots.md say which were
+used); ``--option NAME=VALUE`` sets a game option.
 """
 from __future__ import annotations
 
@@ -47,9 +49,9 @@ def _game(key: str) -> AnyGame:
 
 
 def _shard(key: str, levels: tuple[str, ...], first: int, games: int,
-           playouts: int | None) -> list[Tally]:
+           playouts: int | None, raw: dict[str, str] | None = None) -> list[Tally]:
     game = _game(key)
-    options = read_options(game, {}, len(levels))
+    options = read_options(game, raw or {}, len(levels))
     settings = game.search if playouts is None else replace(game.search, playouts=playouts)
     tallies = [Tally(level) for level in levels]
     for n in range(first, first + games):
@@ -61,14 +63,14 @@ def _shard(key: str, levels: tuple[str, ...], first: int, games: int,
 
 
 def strength(key: str, levels: tuple[str, ...], games: int, seed: int, jobs: int,
-             playouts: int | None) -> list[str]:
+             playouts: int | None, raw: dict[str, str] | None = None) -> list[str]:
     size = -(-games // jobs)
     starts = range(0, games, size)
     started = time.perf_counter()
     with ProcessPoolExecutor(jobs) as pool:
         parts = list(pool.map(_shard, [key] * len(starts), [levels] * len(starts),
                               [seed + i for i in starts], [min(size, games - i) for i in starts],
-                              [playouts] * len(starts)))
+                              [playouts] * len(starts), [raw] * len(starts)))
     tallies = [Tally(level) for level in levels]
     for part in parts:
         for total, t in zip(tallies, part, strict=True):
@@ -79,7 +81,8 @@ def strength(key: str, levels: tuple[str, ...], games: int, seed: int, jobs: int
             total.seconds += t.seconds
             total.playouts += t.playouts
     game = _game(key)
-    lines = report(game, read_options(game, {}, len(levels)), levels, games, seed, tallies)
+    lines = report(game, read_options(game, raw or {}, len(levels)), levels, games, seed,
+                   tallies)
     lines.append(f"  ({time.perf_counter() - started:.0f} s wall clock, {jobs} processes"
                  + (f", strong bot at {playouts} playouts a move" if playouts else "") + ")")
     return lines
@@ -117,7 +120,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--only", choices=("marram", "tictactoe", "speed"))
+    keys = ["tictactoe"] + [g.key for g in registry.games()]
+    parser.add_argument("--only", choices=(*keys, "speed"))
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("--pairs", action="append",
                         help="levels to pit, e.g. strong,medium (default: both pairings)")
     parser.add_argument("--playouts", type=int, help="the strong bot's playouts a move")
@@ -125,12 +130,13 @@ def main() -> None:
     pairs = [tuple(p.split(",")) for p in args.pairs] if args.pairs else list(PAIRS)
     if args.only in (None, "speed"):
         print("\n".join(speed(args.rounds, args.playouts)), flush=True)
-    for key in ("tictactoe", "marram"):
+    raw = dict(o.split("=", 1) for o in args.option)
+    for key in keys:
         if args.only not in (None, key):
             continue
         for levels in pairs:
             print("\n".join(strength(key, levels, args.games, args.seed, args.jobs,
-                                     args.playouts)), flush=True)
+                                     args.playouts, raw)), flush=True)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from ..protocol import (
     Options,
     Projection,
     Query,
+    SearchSettings,
     Seat,
     Task,
     TurnMail,
@@ -41,6 +42,11 @@ class AnimalsOnBoard(Game[State, Event]):
     options_declared: tuple[Option, ...] = ()
     event_types = EVENT_TYPES
     bot_policies = bots.POLICIES
+    search = SearchSettings(playouts=500, cpu_seconds=2.0, rollout_moves=0,
+                            evaluation_scale=5.0, exploration=0.2)
+    """Each line judged by the evaluation where the tree leaves it: random play
+    to the end buys groups no player would, so its results say little; the
+    evaluation already weighs the groups each seat could take next."""
 
     def __init__(self) -> None:
         self.queries: Mapping[str, Query[State]] = {}

@@ -46,14 +46,12 @@ def random_action(state: State, seat: Seat, rng: random.Random) -> Event:
 PAIR_VALUE: Final = 3.0
 """Two tiles of a species score nothing, but a third makes a herd worth 15:
 what a pair is worth while a tile of its species may still come."""
-CRATE_VALUE: Final = 1.5
+CRATE_VALUE: Final = 2.0
 """A crate in hand before the end: its point, and a tile it may still buy."""
-NEXT_TAKE = 0.7
+NEXT_TAKE: Final = 0.9
 """The share of its best take counted for the seat to move."""
-LATER_TAKE = 0.3
+LATER_TAKE: Final = 0.5
 """The same for a seat still in the round that moves later."""
-TILE_VALUE = 0.0
-LONE_VALUE = 0.0
 SPLITS_IN_FULL: Final = 5
 """Groups of up to this many tiles offer every split to the bots; larger ones
 only the sensible parts (``candidates``)."""
@@ -111,8 +109,8 @@ def determinize(state: State, seat: Seat, rng: random.Random) -> State:
 def ark_value(state: State, seat: Seat) -> float:
     """What the seat's ark and crates are worth: its score once the game is over;
     before, each lone tile its number, each herd 5 a tile, a pair ``PAIR_VALUE``
-    while a tile of its species is left outside the arks, each crate
-    ``CRATE_VALUE``."""
+    while a tile of its species is left outside the arks (less as the largest
+    ark nears 10 tiles), each crate ``CRATE_VALUE``."""
     ark, crates = state.arks[seat], state.crates[seat]
     if state.finished:
         return float(score_ark(ark, crates).points)
@@ -122,15 +120,13 @@ def ark_value(state: State, seat: Seat) -> float:
     on_arks = {t for a in state.arks for t in a}
     # a pair's hope of a third fades as the arks near the end of the game
     hope = max(0, TARGET_ARK - max(len(a) for a in state.arks)) / TARGET_ARK
-    value = CRATE_VALUE * crates + TILE_VALUE * len(ark)
+    value = CRATE_VALUE * crates
     for species, tiles in counts.items():
-        left = any(t not in on_arks for t in tiles_of(species))
         if len(tiles) == 2:
+            left = any(t not in on_arks for t in tiles_of(species))
             value += PAIR_VALUE * hope if left else 0.0
         else:
             value += species_points(tiles)
-            if len(tiles) == 1 and left:
-                value += LONE_VALUE
     return value
 
 
