@@ -19,6 +19,7 @@ from ..protocol import (
     Options,
     Projection,
     Query,
+    SearchSettings,
     Seat,
     Task,
     TurnMail,
@@ -52,6 +53,12 @@ class MakeASnake(Game[State, SnakeEvent]):
     )
     event_types = EVENT_TYPES
     bot_policies = ("random", "greedy")
+    search = SearchSettings(playouts=300, cpu_seconds=2.0, rollout_moves=None,
+                            rollout_policy="greedy", exploration=0.5)
+    """Every playout played to the end, each snake laying its tiles on the side
+    that brings its tail nearest (``bots.greedy_action``): the result is
+    measured, not guessed, and the search learns which stack to take from
+    before the tile is seen."""
 
     def __init__(self) -> None:
         self.queries: Mapping[str, Query[State]] = {"connect_preview": self._connect_preview}
