@@ -9,9 +9,9 @@ from __future__ import annotations
 import math
 import random
 
+from .events import Connect, SnakeEvent, Take
 from .geometry import to_float
 from .pieces import COLOURS, Colour, Side
-from .events import Connect, SnakeEvent, Take
 from .rules import connect_choice, takeable
 from .scoring import LOLLIPOPS
 from .scoring import touched as touched_by

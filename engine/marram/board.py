@@ -329,7 +329,7 @@ def turn_over(state: GameState, pos: Pos, rotation: int) -> Placed:
 
 def remove_beast(state: GameState, root: int) -> None:
     """A completed beast leaves the board (Pitchfork and Animals)."""
-    feats, board = state.features, state.board
+    feats = state.features
     feature = feats.drop(root)
     touched: dict[Pos, Placed] = {}
     for n in feature.nodes:
