@@ -85,8 +85,9 @@ def determinize(state: State, seat: Seat, rng: random.Random) -> State:
         public = [t for t in state.arks[s] if t not in secret]
         # the first unseen tile is the keep: during the setup it is one of the
         # three just guessed
-        guessed = [out.kept[s] if i == 0 and state.setup and state.kept[s] is not None
-                   else next(it) for i in range(len(state.unseen[s]))]
+        keep = out.kept[s] if state.setup else None
+        guessed = [keep if i == 0 and keep is not None else next(it)
+                   for i in range(len(state.unseen[s]))]
         if state.kept[s] is not None:
             out.kept[s] = guessed[0]
         out.arks[s] = public + guessed

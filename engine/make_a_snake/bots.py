@@ -99,8 +99,8 @@ def evaluate(state: State, seat: int) -> float:
                                        for side in connect_choice(state).sides)
     if seat not in distances:
         return -DECIDED
-    others = [d for s, d in distances.items() if s != seat]
-    return (min(others) if others else 0.0) - distances[seat]
+    rivals = [d for s, d in distances.items() if s != seat]
+    return (min(rivals) if rivals else 0.0) - distances[seat]
 
 
 def greedy_action(state: State, seat: int, rng: random.Random) -> SnakeEvent:
