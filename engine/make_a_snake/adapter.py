@@ -25,7 +25,7 @@ from ..protocol import (
     TurnMail,
 )
 from . import bots, notation, record, rules, scoring, view
-from .events import EVENT_TYPES, Connect, Roll, SnakeEvent, Take
+from .events import ACTION_SCHEMA, EVENT_TYPES, Connect, Roll, SnakeEvent, Take
 from .geometry import to_float
 from .snake import overlapped
 from .state import State
@@ -52,6 +52,7 @@ class MakeASnake(Game[State, SnakeEvent]):
                "colour, and earlier tiles are turned over when it fits on neither side"),
     )
     event_types = EVENT_TYPES
+    action_schema = ACTION_SCHEMA
     bot_policies = ("random", "greedy")
     search = SearchSettings(playouts=300, cpu_seconds=2.0, rollout_moves=None,
                             rollout_policy="greedy", exploration=0.5)

@@ -24,7 +24,7 @@ from ..protocol import (
     TurnMail,
 )
 from . import actions, bots, notation, ponds, record, rules, view
-from .events import EVENT_TYPES, PondEvent
+from .events import ACTION_SCHEMA, EVENT_TYPES, PondEvent
 from .pieces import COLOURS
 from .state import GameState
 
@@ -49,6 +49,7 @@ class PondGame(Game[GameState, PondEvent]):
                help="the size of the pond, the eggs in each spawn and the target pile"),
     )
     event_types = EVENT_TYPES
+    action_schema = ACTION_SCHEMA
     search = SearchSettings(playouts=1000, cpu_seconds=2.0, rollout_moves=0, width=10,
                             ranked_depth=2, evaluation_scale=10.0, exploration=0.2)
     """A best-first search judged by the evaluation at every leaf: random play to
