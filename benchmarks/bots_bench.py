@@ -1,17 +1,21 @@
 """Computer players: how strong each level is, and how fast the strong one
 searches (issue 15). Run: python benchmarks/bots_bench.py [--games 200] [--jobs 2]
 
-- strength: for Marram (2-player long Classic) and tic-tac-toe, medium against
-  easy and strong against medium, seats rotated, each level's wins with a 95%
-  Wilson interval, its mean score and its CPU seconds per move. The targets:
-  medium wins at least 90% against easy, strong at least 60% against medium.
+- strength: for every game of the registry (2 players, default options: Marram's
+  long Classic, Pond's big pond, Make-a-snake's competitive mode) and
+  tic-tac-toe, medium against easy and strong against medium, seats rotated,
+  each level's wins with a 95% Wilson interval, its mean score and its CPU
+  seconds per move. The targets: medium wins at least 90% against easy, strong
+  at least 60% against medium.
   ``--jobs`` splits each pairing by seed over processes; the games played are
   those of one ``python -m engine arena`` run with the same seed.
-- speed: the strong bot's playouts per CPU second from a mid-game Marram
-  position (30 moves of medium play), the median of ``--rounds`` searches.
+- speed: the strong bot's playouts per CPU second and CPU seconds per move, at
+  each game's own budget, from a mid-game position of each game (medium play),
+  the median of ``--rounds`` searches.
 
-``--only marram|tictactoe``, ``--pairs strong,medium`` and ``--playouts N``
-narrow a run (the figures in docs/bots.md say which were used).
+``--only GAME`` (a key, ``tictactoe`` or ``speed``), ``--pairs strong,medium``
+and ``--playouts N`` narrow a run (the figures in docs/bots.md say which were
+used); ``--option NAME=VALUE`` sets a game option.
 """
 from __future__ import annotations
 
@@ -47,9 +51,9 @@ def _game(key: str) -> AnyGame:
 
 
 def _shard(key: str, levels: tuple[str, ...], first: int, games: int,
-           playouts: int | None) -> list[Tally]:
+           playouts: int | None, raw: dict[str, str] | None = None) -> list[Tally]:
     game = _game(key)
-    options = read_options(game, {}, len(levels))
+    options = read_options(game, raw or {}, len(levels))
     settings = game.search if playouts is None else replace(game.search, playouts=playouts)
     tallies = [Tally(level) for level in levels]
     for n in range(first, first + games):
@@ -61,14 +65,14 @@ def _shard(key: str, levels: tuple[str, ...], first: int, games: int,
 
 
 def strength(key: str, levels: tuple[str, ...], games: int, seed: int, jobs: int,
-             playouts: int | None) -> list[str]:
+             playouts: int | None, raw: dict[str, str] | None = None) -> list[str]:
     size = -(-games // jobs)
     starts = range(0, games, size)
     started = time.perf_counter()
     with ProcessPoolExecutor(jobs) as pool:
         parts = list(pool.map(_shard, [key] * len(starts), [levels] * len(starts),
                               [seed + i for i in starts], [min(size, games - i) for i in starts],
-                              [playouts] * len(starts)))
+                              [playouts] * len(starts), [raw] * len(starts)))
     tallies = [Tally(level) for level in levels]
     for part in parts:
         for total, t in zip(tallies, part, strict=True):
@@ -79,35 +83,63 @@ def strength(key: str, levels: tuple[str, ...], games: int, seed: int, jobs: int
             total.seconds += t.seconds
             total.playouts += t.playouts
     game = _game(key)
-    lines = report(game, read_options(game, {}, len(levels)), levels, games, seed, tallies)
+    lines = report(game, read_options(game, raw or {}, len(levels)), levels, games, seed,
+                   tallies)
     lines.append(f"  ({time.perf_counter() - started:.0f} s wall clock, {jobs} processes"
                  + (f", strong bot at {playouts} playouts a move" if playouts else "") + ")")
     return lines
 
 
-def speed(rounds: int, playouts: int | None) -> list[str]:
-    game = _game("marram")
+MIDGAME = {"marram": 30, "pond": 14, "animals_on_board": 12, "make_a_snake": 24}
+"""Events of medium play (chance drawn with the seed) before the speed is
+measured: about half-way through a 2-player game."""
+
+
+def _midgame(game: AnyGame, events: int) -> object:
     options = read_options(game, {}, 2)
     state = game.start(game.setup(options, ["a", "b"], secret_seed(3)))
     rng = random.Random(3)
-    for _ in range(30):
-        event = game.automatic(state) or choose(
-            game, state, game.awaiting(state).players[0], "medium", rng).action
+    for _ in range(events):
+        event = game.automatic(state)
+        chance = game.chance(state) if event is None else None
+        if chance is not None:
+            event = rng.choices([e for e, _ in chance.outcomes],
+                                [float(p) for _, p in chance.outcomes])[0]
+        elif event is None:
+            wait = game.awaiting(state)
+            if wait.finished:
+                raise RuntimeError(f"a game of {game.title} ended within {events} events")
+            event = choose(game, state, wait.players[0], "medium", rng).action
         state = game.fold(state, event)
-    seat = game.awaiting(state).players[0]
-    settings: SearchSettings = replace(game.search, playouts=playouts or game.search.playouts,
-                                       cpu_seconds=1e9)
-    rates, seconds = [], []
-    for r in range(rounds):
-        started = time.process_time()
-        result = search(game, state, seat, random.Random(r), settings)
-        elapsed = time.process_time() - started
-        rates.append(result.playouts / elapsed)
-        seconds.append(elapsed)
-    return [f"marram mid-game ({len(state.board)} tiles laid, {state.deck_left} in the deck): "
-            f"{statistics.median(rates):.0f} playouts per CPU second, "
-            f"{statistics.median(seconds):.2f} s per strong move of {settings.playouts} "
-            f"playouts (median of {rounds})"]
+    while game.chance(state) is not None or game.automatic(state) is not None:
+        event = game.automatic(state) or game.chance(state).outcomes[0][0]  # type: ignore
+        state = game.fold(state, event)
+    return state
+
+
+def speed(rounds: int, playouts: int | None, keys: list[str]) -> list[str]:
+    """The strong bot's playouts per CPU second and seconds per move, at its
+    game's own budget (or ``playouts``), from a mid-game position of each game."""
+    lines = []
+    for key in keys:
+        game = _game(key)
+        state = _midgame(game, MIDGAME.get(key, 20))
+        seat = game.awaiting(state).players[0]
+        settings: SearchSettings = replace(game.search, cpu_seconds=1e9,
+                                           playouts=playouts or game.search.playouts)
+        rates, seconds = [], []
+        for r in range(rounds):
+            started = time.process_time()
+            result = search(game, state, seat, random.Random(r), settings)
+            elapsed = time.process_time() - started
+            rates.append(result.playouts / elapsed)
+            seconds.append(elapsed)
+        where = (f"{len(state.board)} tiles laid, {state.deck_left} in the deck"  # type: ignore
+                 if key == "marram" else f"after {MIDGAME.get(key, 20)} events")
+        lines.append(f"{key} mid-game ({where}): {statistics.median(rates):.0f} playouts per "
+                     f"CPU second, {statistics.median(seconds):.2f} s per strong move of "
+                     f"{settings.playouts} playouts (median of {rounds})")
+    return lines
 
 
 def main() -> None:
@@ -117,20 +149,24 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--only", choices=("marram", "tictactoe", "speed"))
+    keys = ["tictactoe"] + [g.key for g in registry.games()]
+    parser.add_argument("--only", choices=(*keys, "speed"))
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("--pairs", action="append",
                         help="levels to pit, e.g. strong,medium (default: both pairings)")
     parser.add_argument("--playouts", type=int, help="the strong bot's playouts a move")
     args = parser.parse_args()
     pairs = [tuple(p.split(",")) for p in args.pairs] if args.pairs else list(PAIRS)
     if args.only in (None, "speed"):
-        print("\n".join(speed(args.rounds, args.playouts)), flush=True)
-    for key in ("tictactoe", "marram"):
+        speed_keys = [k for k in keys if k != "tictactoe"]
+        print("\n".join(speed(args.rounds, args.playouts, speed_keys)), flush=True)
+    raw = dict(o.split("=", 1) for o in args.option)
+    for key in keys:
         if args.only not in (None, key):
             continue
         for levels in pairs:
             print("\n".join(strength(key, levels, args.games, args.seed, args.jobs,
-                                     args.playouts)), flush=True)
+                                     args.playouts, raw)), flush=True)
 
 
 if __name__ == "__main__":

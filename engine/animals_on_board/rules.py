@@ -83,6 +83,7 @@ def _keep(state: State, seat: Seat, tile: object) -> None:
                             "drew: keep one of those your view shows")
     state.kept[seat] = tile
     state.arks[seat].append(tile)
+    state.unseen[seat].append(tile)
     if not awaited(state):
         reveal_setup(state)
 
@@ -140,6 +141,7 @@ def _take(state: State, seat: Seat, g: int) -> None:
     state.crates[seat] -= len(group)
     state.arks[seat].extend(group)
     if state.face_down in group:
+        state.unseen[seat].append(state.face_down)
         state.face_down = None  # seen by the taker alone, on their ark
     del state.middle[g]
     if not state.flag_taken:

@@ -40,6 +40,9 @@ class State:
     finished: bool = False
     end: str | None = None
     """Why the game ended: "ark" (an ark of 10), "empty" (no tile left) or "resign"."""
+    unseen: list[list[Tile]] = field(default_factory=list)
+    """Each ark's tiles the other seats never saw face up: its secret keep and
+    the face-down tiles it took (what a computer player must guess)."""
 
     @classmethod
     def new(cls, config: Config) -> State:
@@ -47,14 +50,16 @@ class State:
         n = config.seats
         drawn = [list(config.deck[3 * s:3 * s + 3]) for s in range(n)]
         return cls(config, next_draw=3 * n, drawn=drawn, kept=[None] * n,
-                   arks=[[] for _ in range(n)], crates=[1] * n)
+                   arks=[[] for _ in range(n)], crates=[1] * n,
+                   unseen=[[] for _ in range(n)])
 
     def copy(self) -> State:
         return State(self.config, self.next_draw, [d[:] for d in self.drawn], self.kept[:],
                      self.setup, [a[:] for a in self.arks], self.crates[:],
                      [g[:] for g in self.middle], self.face_down, self.round,
                      self.start_player, self.in_round[:], self.current, self.final_turn,
-                     self.flag_taken, self.resigned[:], self.finished, self.end)
+                     self.flag_taken, self.resigned[:], self.finished, self.end,
+                     [u[:] for u in self.unseen])
 
     @property
     def seats(self) -> int:

@@ -3,6 +3,7 @@ over the rules modules of this package, which it only calls. Nothing here
 decides a rule; it translates between the protocol's vocabulary and the game's."""
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import cast
 
@@ -18,11 +19,12 @@ from ..protocol import (
     Options,
     Projection,
     Query,
+    SearchSettings,
     Seat,
     Task,
     TurnMail,
 )
-from . import notation, record, rules, scoring, view
+from . import bots, notation, record, rules, scoring, view
 from .events import ACTION_SCHEMA, EVENT_TYPES, Connect, Roll, SnakeEvent, Take
 from .geometry import to_float
 from .snake import overlapped
@@ -51,6 +53,13 @@ class MakeASnake(Game[State, SnakeEvent]):
     )
     event_types = EVENT_TYPES
     action_schema = ACTION_SCHEMA
+    bot_policies = ("random", "greedy")
+    search = SearchSettings(playouts=300, cpu_seconds=2.0, rollout_moves=None,
+                            rollout_policy="greedy", exploration=0.5)
+    """Every playout played to the end, each snake laying its tiles on the side
+    that brings its tail nearest (``bots.greedy_action``): the result is
+    measured, not guessed, and the search learns which stack to take from
+    before the tile is seen."""
 
     def __init__(self) -> None:
         self.queries: Mapping[str, Query[State]] = {"connect_preview": self._connect_preview}
@@ -196,6 +205,18 @@ class MakeASnake(Game[State, SnakeEvent]):
                         + (f" or '{examples[1]}'." if len(examples) > 1 else "."), examples)
 
     # -- bots and self-play
+
+    def bot_action(self, state: State, seat: Seat, rng: random.Random,
+                   policy: str = "random") -> SnakeEvent:
+        if policy == "greedy":
+            return bots.greedy_action(state, seat, rng)
+        return rng.choice(self.legal_actions(state, seat))
+
+    def determinize(self, state: State, seat: Seat, rng: random.Random) -> State:
+        return bots.determinize(state, seat, rng)
+
+    def evaluate(self, state: State, seat: Seat) -> float:
+        return bots.evaluate(state, seat)
 
     def selfplay_stats(self, state: State) -> Mapping[str, float]:
         tiles = sum(len(s.tiles) for s in state.snakes) / len(state.snakes)

@@ -279,10 +279,17 @@ def flip_mismatch(state: GameState, pos: Pos, o: Oriented) -> str | None:
     return None if why is None else f"flipped that way, {why}"
 
 
+def own_tile(state: GameState, pos: Pos) -> Placed:
+    """The tile at ``pos``, to change: a copy of its own replaces it on the
+    board first, since copies of a state share their laid tiles."""
+    placed = state.board[pos] = state.board[pos].copy()
+    return placed
+
+
 def turn_over(state: GameState, pos: Pos, rotation: int) -> Placed:
     """Flip the tile at pos: retire its token and rebuild the features through it."""
     feats, board = state.features, state.board
-    placed = board[pos]
+    placed = own_tile(state, pos)
     old_nodes = placed.region_nodes + [n for n in placed.seg_nodes if n is not None]
     old_set = set(old_nodes)
     members: set[int] = set()
@@ -322,12 +329,12 @@ def turn_over(state: GameState, pos: Pos, rotation: int) -> Placed:
 
 def remove_beast(state: GameState, root: int) -> None:
     """A completed beast leaves the board (Pitchfork and Animals)."""
-    feats, board = state.features, state.board
+    feats = state.features
     feature = feats.drop(root)
     touched: dict[Pos, Placed] = {}
     for n in feature.nodes:
         p = feats.node_pos[n]
-        tile = board[p]
+        tile = touched.get(p) or own_tile(state, p)
         tile.seg_nodes[feats.node_ref[n]] = None
         touched[p] = tile
     for tile in touched.values():

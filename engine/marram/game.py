@@ -298,7 +298,7 @@ def _score(state: GameState, f: Feature, value: int, final: bool = False) -> Non
         return
     token = "pitchfork" if f.beast and state.rules.pitchforks_for_beasts else "boot"
     for node, seat in f.claims:
-        state.board[state.features.node_pos[node]].token = None
+        B.own_tile(state, state.features.node_pos[node]).token = None
         state.supply(token)[seat] += 1
     f.claims.clear()
 

@@ -107,9 +107,13 @@ class GameState:
     """Features completed so far, by kind (grass, sand, blue, orange, worm, freak)."""
 
     def copy(self) -> GameState:
+        """An independent copy. The tiles on the board are shared, as features
+        are (``Features.copy``): a fold that changes a laid tile replaces it with
+        its own copy first (``board.own_tile``), so copies cost little, and the
+        bots make thousands."""
         return GameState(
             self.config, self.rules,
-            {p: t.copy() for p, t in self.board.items()},
+            dict(self.board),
             set(self.frontier), self.features.copy(), self.drawn,
             [h[:] for h in self.hands], self.discarded[:],
             self.boots[:], self.pitchforks[:], self.spades[:], self.scores[:],

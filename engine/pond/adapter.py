@@ -18,11 +18,12 @@ from ..protocol import (
     Options,
     Projection,
     Query,
+    SearchSettings,
     Seat,
     Task,
     TurnMail,
 )
-from . import actions, notation, ponds, record, rules, view
+from . import actions, bots, notation, ponds, record, rules, view
 from .events import ACTION_SCHEMA, EVENT_TYPES, PondEvent
 from .pieces import COLOURS
 from .state import GameState
@@ -56,6 +57,14 @@ class PondGame(Game[GameState, PondEvent]):
         "resign": ("type", "player"),
     }
     action_schema = ACTION_SCHEMA
+    search = SearchSettings(playouts=1000, cpu_seconds=2.0, rollout_moves=0, width=10,
+                            ranked_depth=2, evaluation_scale=10.0, exploration=0.2)
+    """A best-first search judged by the evaluation at every leaf: random play to
+    the end says little about a position, while piles, pieces and near-sets
+    after a few plies say much. The ten best actions by one-ply evaluation at the
+    root and at the reply, and little exploration, so the playouts go deep
+    enough to see the reply (at 200 playouts without the pruning the strong bot
+    won 10 of its first 16 games against medium; with it, 19 of 20)."""
 
     def __init__(self) -> None:
         self.queries: Mapping[str, Query[GameState]] = {
@@ -184,6 +193,9 @@ class PondGame(Game[GameState, PondEvent]):
             "counted east and south from 0,0 in the north-west corner."), examples)
 
     # -- bots and self-play
+
+    def evaluate(self, state: GameState, seat: Seat) -> float:
+        return bots.evaluate(state, seat)
 
     def selfplay_stats(self, state: GameState) -> Mapping[str, float]:
         return {"pieces scored": sum(state.piles),
