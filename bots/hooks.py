@@ -1,15 +1,23 @@
-"""The games app's calls into the bots app, each by name where it belongs: after
-a commit (``bots_after_commit``) and when a seat runs out of time a second time
-(``seat_takeover``). Nothing here imports the games app's services, so that they
-may import it."""
+"""The bots app's side of games.seating: ``BotPlayers``, which the setting
+MARRAM_SEAT_PLAYERS names, so that the games app calls into this one without
+importing it. After a commit (``bots_after_commit``) a task moves the awaited bots;
+when a seat runs out of time a second time (``seat_takeover``) a bot may take it;
+a bot's clock never runs out and it is mailed nothing; the lobby and the home
+page offer bots (bots.forms)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django import forms
 from django.db import transaction
 
+from bots import services
 from bots.accounts import bot_account
+from bots.forms import PlayComputerForm, bot_fields
 from bots.models import Bot, GameBots, Level, Takeover
-from bots.selectors import bot_seats
+from bots.selectors import bot_seats, bot_user_ids
 from games.errors import ServiceError
 from games.models import Clock, Game, Seat
 
@@ -84,3 +92,30 @@ def seat_takeover(*, game: Game, seat: int, clock: Clock) -> bool:
     clock.user_id, clock.bank, clock.timeouts_in_row = bot.user_id, None, 0
     clock.save(update_fields=["user", "bank", "timeouts_in_row"])
     return True
+
+
+# ---------------------------------------------------------------- games.seating
+
+
+class BotPlayers:
+    """games.seating.SeatPlayers for computer players."""
+
+    def after_commit(self, *, game: Game) -> None:
+        bots_after_commit(game)
+
+    def seat_out_of_time(self, *, game: Game, seat: int, clock: Clock) -> bool:
+        return seat_takeover(game=game, seat=seat, clock=clock)
+
+    def clockless(self, user_ids: Iterable[int | None]) -> set[int]:
+        return bot_user_ids(user_ids)
+
+    def create_fields(self) -> dict[str, forms.Field]:
+        return bot_fields()
+
+    def game_create(self, *, extra: Mapping[str, Any], **create: Any) -> Game:
+        return services.game_create(bots=extra.get("bots", ()),
+                                    takeover=extra.get("takeover"), **create)
+
+    def home_context(self) -> dict[str, Any]:
+        return {"seat_players_panel": "bots/play_computer.html",
+                "computer_form": PlayComputerForm()}

@@ -26,12 +26,12 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
-from bots import services as bot_services
 from games import selectors, services
 from games.bodies import MAX_QUERY_JSON, json_parse
 from games.errors import Invalid, NotFound
 from games.mail import game_mail
 from games.models import Game
+from games.seating import seat_players
 from games.serializers import (
     ActionResultSerializer,
     ActionSubmitSerializer,
@@ -188,14 +188,13 @@ class GameList(APIView):
     )
     def post(self, request: Request) -> Response:
         data = _valid(GameCreateSerializer, _body(request))
-        game = bot_services.game_create(
+        game = seat_players().game_create(
             user=request.user,
             game=data["game"],
             options=data["options"],
             seats=data["seats"],
             days_per_move=data["days_per_move"],
-            bots=data["bots"],
-            takeover=data["takeover"],
+            extra={"bots": data["bots"], "takeover": data["takeover"]},
         )
         return Response(GameSerializer(game).data, status=status.HTTP_201_CREATED)
 

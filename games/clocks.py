@@ -25,10 +25,10 @@ from typing import Any
 
 from django.db.models import DateTimeField, ExpressionWrapper, F
 
-from bots.selectors import bot_user_ids
 from engine.protocol import AnyGame
 from games import store
 from games.models import Clock, Event, Game, Seat, Vacation
+from games.seating import seat_players
 from games.selectors import rules_of
 from games.store import Batch
 
@@ -149,7 +149,7 @@ def clocks_follow(
     fresh = not clocks
     if fresh:
         users = dict(Seat.objects.filter(game=game).values_list("index", "user_id"))
-        bots = bot_user_ids(users.values())  # a computer player's clock never runs out
+        bots = seat_players().clockless(users.values())  # a computer's never runs out
         clocks = {s: Clock(game=game, seat=s, user_id=users.get(s),
                            bank=None if users.get(s) in bots else _day_count(game, 2))
                   for s in range(game.seat_count)}

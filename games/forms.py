@@ -10,10 +10,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.core.validators import validate_email
 
-from bots.forms import bot_fields
 from engine import registry
 from engine.errors import BadOptions
 from engine.protocol import read_options
+from games.seating import seat_players
 
 MAX_INVITES = 20
 
@@ -118,15 +118,19 @@ class GameCreateForm(forms.Form):
                 options[option_field_name(g.key, option.name)] = field
         # the options right after the choice of game
         ordered = {"game": self.fields.pop("game"), **options}
-        self.fields = {**ordered, **self.fields, **bot_fields()}
+        extra = seat_players().create_fields()  # computer players' (games.seating)
+        self.extra_fields = list(extra)
+        self.fields = {**ordered, **self.fields, **extra}
 
     @staticmethod
     def field_names() -> list[str]:
         """Every option field of every registered game, and the default game's
-        options by their bare names (the form's old shape)."""
+        options by their bare names (the form's old shape), and the fields that
+        games.seating adds."""
         games = registry.games()
         return [*(option_field_name(g.key, o.name) for g in games for o in g.options_declared),
-                *(o.name for o in registry.default().options_declared)]
+                *(o.name for o in registry.default().options_declared),
+                *seat_players().create_fields()]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -23,7 +23,6 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from bots.hooks import bots_after_commit, seat_takeover
 from engine import fairness, registry
 from engine.errors import BadOptions, IllegalAction, RecordError
 from engine.protocol import AnyGame, read_options
@@ -32,6 +31,7 @@ from games import clocks, store
 from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound, StaleSeq
 from games.mail import game_mail
 from games.models import Event, Game, Invitation, Seat
+from games.seating import seat_players
 from games.selectors import (
     awaiting_json,
     game_replay,
@@ -135,7 +135,7 @@ class _Appender:
         transaction.on_commit(lambda: states.put(game_id, seq, state))
         if game.projection["awaiting"]["kind"] == "chance":
             _draw_after_commit(game_id)
-        bots_after_commit(game)
+        seat_players().after_commit(game=game)  # computer players awaited move
 
     def result(self) -> ActionResult:
         return ActionResult(seq=self.seq, events=self.rows,
@@ -269,7 +269,7 @@ def clock_expire(*, game_id: int, seat: int, now: datetime | None = None
         if clock is None:
             return None
         second = clocks.second_timeout(clock, rules_of(game), game_state_get(game))
-        if second and seat_takeover(game=game, seat=seat, clock=clock):
+        if second and seat_players().seat_out_of_time(game=game, seat=seat, clock=clock):
             second = False  # the game's option: a computer player takes the seat instead
         return game_timeout(game=game, seat=seat, expected_seq=game.seq, resign=second)
 

@@ -417,6 +417,10 @@ MARRAM_DRAW_INLINE = env_bool("MARRAM_DRAW_INLINE", default=False)
 # the notifications app's outbox.
 MARRAM_GAME_MAIL = "notifications.game_mail.OutboxMail"
 
+# Who besides people may sit in a game's seats (games.seating): the bots app's
+# computer players.
+MARRAM_SEAT_PLAYERS = "bots.hooks.BotPlayers"
+
 EMAIL_HOST = env_str("EMAIL_HOST")
 EMAIL_BACKEND = env_str(
     "EMAIL_BACKEND",

@@ -41,11 +41,11 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.utils import timezone
 
-from bots.selectors import bot_user_ids
 from games import clocks
 from games import services as game_services
 from games.clocks import ClockChange
 from games.models import Clock, Event, Game
+from games.seating import seat_players
 from games.store import Batch
 from games.tasks import enqueue
 from notifications import board_mail, emails, signing
@@ -91,7 +91,7 @@ def notifications_queue(rows: Sequence[Notification], *, may_exist: bool = False
     from notifications import tasks
 
     if writes is None:  # (a turn's mails, on ``writes``, leave out the bots' clocks)
-        bots = bot_user_ids(row.user_id for row in rows)
+        bots = seat_players().clockless(row.user_id for row in rows)
         rows = [row for row in rows if row.user_id not in bots]  # computers read no mail
     for row in rows:
         row.message_id = row.message_id or make_msgid(domain=settings.REPLY_DOMAIN)

@@ -19,8 +19,6 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bots import services as bot_services
-from bots.forms import PlayComputerForm
 from engine import registry
 from games import services, throttles
 from games.bodies import form_post
@@ -29,6 +27,7 @@ from games.forms import GameCreateForm, InviteForm, SignUpForm
 from games.mail import game_mail
 from games.models import Game, Invitation
 from games.pages import reads, replay
+from games.seating import seat_players
 from games.selectors import (
     game_get,
     game_list,
@@ -108,7 +107,7 @@ def home(request: HttpRequest) -> HttpResponse:
     count = reads.your_turn_count(request.user)
     extras = ui_for(registry.default().key).home_extras  # the site's own game's
     return render(request, "games/home.html", {"your_turn_count": count,
-                                               "computer_form": PlayComputerForm(),
+                                               **seat_players().home_context(),
                                                **(extras() if extras else {})})
 
 
@@ -173,8 +172,7 @@ def _no_such_page(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@form_post("game", "seats", "days_per_move", "emails", "bots", "takeover",
-           more=GameCreateForm.field_names)
+@form_post("game", "seats", "days_per_move", "emails", more=GameCreateForm.field_names)
 def lobby(request: HttpRequest) -> HttpResponse:
     form = GameCreateForm(request.POST or None)
     status = 400 if form.is_bound else 200  # a form shown again has been refused
@@ -189,11 +187,11 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 status = 429
                 raise Invalid(refused, code="throttled")
             # the game and its invitations: both, or neither
-            game = bot_services.game_create(user=request.user, game=data["game"],
-                                            options=data["options"], seats=data["seats"],
-                                            days_per_move=data["days_per_move"],
-                                            invite=data["emails"], url_for=invitation_url,
-                                            bots=data["bots"], takeover=data["takeover"])
+            game = seat_players().game_create(
+                user=request.user, game=data["game"], options=data["options"],
+                seats=data["seats"], days_per_move=data["days_per_move"],
+                invite=data["emails"], url_for=invitation_url,
+                extra={name: data[name] for name in form.extra_fields})
         except ServiceError as e:
             form.add_error(None, _sentence(e.message))
             if e.code == "too_many_open_games":

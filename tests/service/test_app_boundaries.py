@@ -3,6 +3,9 @@
 games never imports notifications, not even inside a function or by a dotted
 name handed to import_module or import_string. Where games needs mail it calls
 games.mail's interface, and the settings name the notifications app's side.
+So too games (and notifications) and the bots app: bots imports games, and where
+games needs computer players it calls games.seating's interface, whose side the
+settings name in the bots app; without it a site has seats for people only.
 And games.store is the one module that writes SQL by hand."""
 
 from __future__ import annotations
@@ -11,9 +14,15 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
 
 from games.mail import NoMail, game_mail
+from games.models import Game
+from games.seating import NoSeatPlayers, seat_players
+from tests.service.conftest import body, client_for
 
 ROOT = Path(__file__).resolve().parents[2]
 DYNAMIC = {"import_module", "import_string", "__import__"}
@@ -74,6 +83,60 @@ def test_the_notifications_app_is_where_the_settings_send_the_games_mail():
 def test_without_the_setting_pointing_there_games_sends_no_mail(settings):
     settings.MARRAM_GAME_MAIL = "games.mail.NoMail"
     assert isinstance(game_mail(), NoMail)
+
+
+def test_neither_the_games_nor_the_notifications_app_imports_the_bots_app():
+    assert imports_of_app("games", "bots") == []
+    assert imports_of_app("notifications", "bots") == []
+
+
+def test_the_games_pages_name_no_page_or_template_of_the_bots_app():
+    found = [f"{path.relative_to(ROOT)}: {line.strip()}"
+             for path in sorted((ROOT / "games" / "templates").rglob("*.html"))
+             for line in path.read_text().splitlines() if "bots:" in line or "bots/" in line]
+    assert found == []
+
+
+def test_the_bots_app_is_where_the_settings_send_the_seats_not_for_people():
+    assert settings.MARRAM_SEAT_PLAYERS.startswith("bots.")
+    assert type(seat_players()).__module__.startswith("bots.")
+
+
+@pytest.fixture
+def people_only(settings):
+    settings.MARRAM_SEAT_PLAYERS = "games.seating.NoSeatPlayers"
+    assert isinstance(seat_players(), NoSeatPlayers)
+
+
+@pytest.mark.django_db
+def test_without_the_bots_app_the_pages_offer_no_computer_players(people_only):
+    ann = get_user_model().objects.create_user("ann", "ann@example.com", "pw-ann-123")
+    client = Client()
+    client.force_login(ann)
+    home = client.get("/").content.decode()
+    assert "Play against the computer" not in home and "My games" in home
+    lobby = client.get("/lobby/").content.decode()
+    assert 'name="bots"' not in lobby and 'name="takeover"' not in lobby
+    assert 'name="seats"' in lobby
+    refused = client.post("/lobby/", {"game": "marram", "seats": "2", "bots": "easy"})
+    assert refused.status_code == 400 and not Game.objects.exists()
+    made = client.post("/lobby/", {"game": "marram", "seats": "2"})
+    assert made.status_code == 302 and Game.objects.get().seats.count() == 1
+
+
+@pytest.mark.django_db
+def test_without_the_bots_app_the_api_refuses_a_computer_player(people_only):
+    ann = get_user_model().objects.create_user("ann", "ann@example.com", "pw-ann-123")
+    api = client_for(ann)
+    refused = api.post("/api/games/", {"game": "marram", "seats": 3, "bots": ["easy"]},
+                       format="json")
+    assert refused.status_code == 400 and body(refused)["code"] == "no_computer_players"
+    refused = api.post("/api/games/", {"game": "marram", "seats": 3, "takeover": "easy"},
+                       format="json")
+    assert refused.status_code == 400 and body(refused)["field"] == "takeover"
+    assert not Game.objects.exists()
+    made = api.post("/api/games/", {"game": "marram", "seats": 3}, format="json")
+    assert made.status_code == 201 and Game.objects.get().seats.count() == 1
 
 
 # Where SQL may be written by hand: the store, migrations (triggers), and the
