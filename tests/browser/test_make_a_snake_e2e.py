@@ -1,0 +1,156 @@
+"""Make-a-snake played in the browser from the first roll to the measure: two
+players on their own pages (one on a phone's width), each turn a stack chosen
+and confirmed, then a side chosen from the two placements the server previews
+and confirmed; the other page follows by polling. At the end both pages show
+the distances, the ribbons and the winner, as the engine measured them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.make_a_snake import GAME
+from games import services
+from games.models import Event, Game
+from games.selectors import game_state_get
+from tests.browser.conftest import DESKTOP, PHONE
+from tests.service.conftest import dealt_from, make_user, seat_user
+from tests.service.mail_kit import eager_tasks
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("cold_caches")]
+
+SEED = "5e" * 32
+
+
+@pytest.fixture
+def eager(settings):
+    with eager_tasks(settings):  # the die is rolled by the task, in-process
+        yield
+
+
+def start(players, **options) -> Game:
+    with dealt_from(SEED):
+        game = services.game_create(user=players[0], game="make_a_snake", seats=len(players),
+                                    options=options)
+        for user in players[1:]:
+            services.game_join(game=game, user=user)
+    game.refresh_from_db()
+    return game
+
+
+def settled(page: Any, after: int) -> None:
+    """The page has the state after seq ``after`` and sends nothing."""
+    page.wait_for_function("seq => window.gamePage && window.gamePage.page.seq > seq && "
+                           "!window.gamePage.busy", arg=after, timeout=20_000)
+
+
+def your_turn(page: Any) -> None:
+    page.wait_for_function("() => window.gamePage && window.gamePage.page.legal_actions.length"
+                           " > 0 && !window.gamePage.busy", timeout=20_000)
+
+
+def take_by_clicks(page: Any, keyboard: bool) -> str:
+    stack = page.locator("#stacks button").first
+    colour = stack.get_attribute("data-colour")
+    if keyboard:  # focus, Enter to choose, Escape to cancel, Space to choose again
+        stack.focus()
+        page.keyboard.press("Enter")
+        assert page.locator("#move-confirm").is_visible()
+        page.keyboard.press("Escape")
+        assert page.locator("#move-confirm").is_hidden()
+        stack.focus()
+        page.keyboard.press("Space")
+    else:
+        stack.click()
+    assert stack.get_attribute("aria-pressed") == "true"
+    assert f"Take the top {colour} tile?" in page.locator("#move-hint").inner_text()
+    page.get_by_role("button", name="Confirm").click()
+    return colour
+
+
+def connect_by_clicks(page: Any, turn: int) -> str:
+    # both placements previewed by the server, on the table and in the panel
+    page.wait_for_selector("#sides .side-button")
+    assert page.locator("#snake-table .preview").count() == 2
+    sides = page.locator("#sides button.side-button")
+    side = ("up", "down")[turn % 2]
+    if turn == 3:  # once, the placement chosen on the table itself
+        page.locator(f"#snake-table .preview-{side}").first.dispatch_event("click")
+    else:
+        page.locator(f"#sides button[data-side={side}]").click()
+    assert sides.count() == 2
+    assert page.locator(f"#snake-table .preview-{side}.chosen").count() == 1
+    page.get_by_role("button", name="Confirm").click()
+    return side
+
+
+def test_two_players_play_a_whole_game_by_clicks(eager, visitors, live_server, artifacts_dir):
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start([ann, bob])
+    pages = {}
+    for user, viewport in ((ann, DESKTOP), (bob, PHONE)):
+        v = visitors(viewport)
+        v.sign_in(user.username)
+        v.page.goto(f"{live_server.url}/games/{game.pk}/")
+        v.page.wait_for_selector("#game[data-ready=true]")
+        pages[user.username] = v.page
+    ann_page, bob_page = pages["ann"], pages["bob"]
+    assert ann_page.locator("#snake-table figure").count() == 2
+    assert "Your turn" in ann_page.locator("#turn-status").inner_text()
+    assert bob_page.locator("#stacks button").count() == 0
+    # on a phone's width nothing runs off the side
+    wide = bob_page.evaluate("""() => [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+      .map((e) => `${e.tagName}#${e.id}.${e.className.baseVal ?? e.className} `
+        + `${Math.round(e.getBoundingClientRect().right)}`)""")
+    bob_page.screenshot(path=str(artifacts_dir / "phone-start.png"), full_page=True)
+    assert not wide, wide
+
+    played: list[tuple[int, str, str]] = []
+    turn = 0
+    while True:
+        game.refresh_from_db()
+        if game.status == Game.Status.FINISHED:
+            break
+        state = game_state_get(game)
+        [seat] = GAME.awaiting(state).players
+        page = pages[seat_user(game, seat).username]
+        your_turn(page)  # the page heard of it by polling
+        before = game.seq
+        colour = take_by_clicks(page, keyboard=turn == 1)
+        settled(page, before)
+        game.refresh_from_db()
+        before = game.seq
+        side = connect_by_clicks(page, turn)
+        settled(page, before)
+        if turn == 0:
+            ann_page.screenshot(path=str(artifacts_dir / "make-a-snake-first-tile.png"))
+        played.append((seat, colour, side))
+        turn += 1
+        assert turn < 40, "the game should have ended"
+
+    # every take and connect was a click of the seat's own player
+    moves = list(Event.objects.filter(game=game, type__in=("take", "connect")).order_by("seq"))
+    assert len(moves) == 2 * len(played)
+    assert [(e.payload["player"], e.payload.get("colour") or e.payload.get("side"))
+            for e in moves] == [x for seat, c, s in played for x in ((seat, c), (seat, s))]
+    assert all(e.actor == seat_user(game, e.payload["player"]) for e in moves)
+
+    state = game_state_get(game)
+    distances = [f"{d / 100:.2f} cm" for d in state.distances]
+    winner = state.players[state.winners[0]]
+    for page in (ann_page, bob_page):
+        page.wait_for_function("() => window.gamePage.page.state.finished")
+        page.wait_for_selector("#final-standings:not([hidden])")
+        words = page.locator("#final-words").inner_text()
+        assert words.startswith("Game over:") and winner in words
+        assert page.locator("#standings tbody tr").count() == 2
+        # the ribbons, from each tongue to each tail, with their lengths
+        assert page.locator("#snake-table .ribbon").count() == 2
+        labels = page.locator("#snake-table .ribbon-label").all_text_contents()
+        assert labels == distances
+        assert page.locator("#snake-table .snake-tail").count() == 2
+        assert page.locator("#stacks button").count() == 0
+    ann_page.screenshot(path=str(artifacts_dir / "make-a-snake-end.png"), full_page=True)
+    bob_page.screenshot(path=str(artifacts_dir / "make-a-snake-end-phone.png"), full_page=True)
