@@ -7,10 +7,10 @@ made by replying to it."""
 from __future__ import annotations
 
 import email
-from html import unescape
 import io
 import json
 import re
+from html import unescape
 
 import pytest
 from django.core import mail

@@ -8,8 +8,8 @@ import math
 from typing import Any
 
 from engine.make_a_snake import GAME, notation
-from engine.make_a_snake.pieces import COLOURS, SHAPES, TILES, Bend, Line
 from engine.make_a_snake.geometry import point
+from engine.make_a_snake.pieces import COLOURS, SHAPES, TILES, Bend, Line
 from engine.make_a_snake.rules import FACES
 from engine.make_a_snake.scoring import LOLLIPOP_DISTANCE, LOLLIPOP_HEADINGS
 from engine.make_a_snake.snake import lay_tile
