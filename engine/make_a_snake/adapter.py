@@ -96,7 +96,8 @@ class MakeASnake(Game[State, SnakeEvent]):
         turned = (f"turn the last {choice.turn} tile(s) over, then " if choice.turn else "")
         return Awaiting.seats(Task(
             seat, "connect", f"{turned}connect {state.taken} to your snake, "
-            + " or ".join(choice.sides) + " up",
+            + (" or ".join(choice.sides) if len(choice.sides) > 1 else
+               f"{choice.sides[0]} (the other side does not fit)"),
             {"tile": state.taken, "turn": choice.turn, "sides": list(choice.sides)}))
 
     def legal_actions(self, state: State, seat: Seat) -> list[SnakeEvent]:

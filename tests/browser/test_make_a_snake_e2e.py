@@ -154,3 +154,54 @@ def test_two_players_play_a_whole_game_by_clicks(eager, visitors, live_server, a
         assert page.locator("#stacks button").count() == 0
     ann_page.screenshot(path=str(artifacts_dir / "make-a-snake-end.png"), full_page=True)
     bob_page.screenshot(path=str(artifacts_dir / "make-a-snake-end-phone.png"), full_page=True)
+
+
+# A seed whose deal and rolls make ann's third tile fit on one side only under
+# the advanced rules when both players take the first stack offered and connect
+# the first side allowed (found by a search over seeds with the engine).
+ADVANCED_SEED = "0" * 63 + "a"
+
+
+def test_the_advanced_rules_preview_says_which_side_is_allowed_and_why(eager, visitors,
+                                                                        live_server,
+                                                                        artifacts_dir):
+    ann, bob = make_user("ann"), make_user("bob")
+    with dealt_from(ADVANCED_SEED):
+        game = services.game_create(user=ann, game="make_a_snake", seats=2,
+                                    options={"advanced": True})
+        services.game_join(game=game, user=bob)
+    while True:  # the first turns, through the services
+        game.refresh_from_db()
+        state = game_state_get(game)
+        [seat] = GAME.awaiting(state).players
+        actions = GAME.legal_actions(state, seat)
+        if actions[0]["type"] == "connect" and len(actions) == 1:
+            break
+        services.action_submit(game=game, user=seat_user(game, seat), action=actions[0],
+                               expected_seq=game.seq)
+    assert seat == 0
+    [allowed] = actions
+    refused = "up" if allowed["side"] == "down" else "down"
+    v = visitors(DESKTOP)
+    v.sign_in("ann")
+    page = v.page
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("#sides .side-button")
+    option = page.locator(f"#sides .side-option.refused [data-side={refused}]")
+    words = option.text_content()
+    assert "not allowed" in words and "would overlap" in words
+    assert f"and no {state.taken.split('-')[0]} tile" in words
+    # the only side allowed is chosen already; the refused one on the table does nothing
+    assert page.locator(f"#sides button[data-side={allowed['side']}]") \
+        .get_attribute("aria-pressed") == "true"
+    page.locator(f"#snake-table .preview-{refused}").first.dispatch_event("click")
+    assert page.locator(f"#snake-table .preview-{allowed['side']}.chosen").count() == 1
+    # the tiles the refused side would overlap are outlined on the table
+    assert page.locator("#snake-table .snake-piece.blocking").count() >= 1
+    page.screenshot(path=str(artifacts_dir / "make-a-snake-advanced.png"))
+    before = game.seq
+    page.get_by_role("button", name="Confirm").click()
+    settled(page, before)
+    game.refresh_from_db()
+    last = Event.objects.filter(game=game, type="connect").order_by("-seq").first()
+    assert last.payload == {**allowed, "player": 0} and last.actor == ann

@@ -155,3 +155,12 @@ def test_the_preview_lays_the_tile_after_the_tiles_to_turn_and_draws_them():
     assert green["parts"][0]["end"] == [16.0, 0.0]
     assert up["why"].startswith("With the last 1 tile turned over (neither side fitted")
     assert down["overlap_tiles"] == ["red-6"]
+
+
+def test_the_prompt_names_the_one_side_that_fits():
+    state = awaiting_connect({"red": ["red-1"], "green": ["green-6"], "blue": ["blue-6"]},
+                             "red up", "green up", tile_colour="blue")
+    [task] = GAME.awaiting(state).tasks
+    assert task.prompt == "connect blue-6 to your snake, down (the other side does not fit)"
+    both = awaiting_connect(CIRCLE, "red up", tile_colour="green")
+    assert GAME.awaiting(both).tasks[0].prompt == "connect green-6 to your snake, up or down"

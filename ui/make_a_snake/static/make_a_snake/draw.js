@@ -295,8 +295,11 @@ export function renderBoard(container, view, options = {}) {
       const last = j >= drawing.tiles.length - turning;
       const overlapped = here && previews.some((p) => p.side === options.chosen
         && (p.overlaps || []).includes(j));
+      // the tiles a refused side would overlap: why it is refused
+      const blocking = here && previews.some((p) => !p.allowed && (p.overlaps || []).includes(j));
       svg.append(pieceGroup(tile, { label: tileWords(tile, j),
         className: [last ? "to-turn" : "", overlapped ? "overlapped" : "",
+          blocking ? "blocking" : "",
           marked.has(j) ? "marked" : ""].join(" ").trim() }));
     });
     if (drawing.tail) svg.append(tailGroup(drawing));
@@ -312,7 +315,8 @@ export function renderBoard(container, view, options = {}) {
         { label: `${view.taken} ${p.side}: ${p.why}` });
         g.append(tile);
         const [ex, ey] = p.end_point;
-        g.append(text(ex + 1.2, ey + 1.2, p.side, { class: "preview-label", "font-size": 3 }));
+        g.append(text(ex + 1.2, ey + 1.2, p.allowed ? p.side : `${p.side} ✗`,
+          { class: "preview-label", "font-size": 3 }));
         if (options.onPick && p.allowed) {
           g.addEventListener("click", () => options.onPick(p.side));
         }
