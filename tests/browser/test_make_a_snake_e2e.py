@@ -29,16 +29,6 @@ def eager(settings):
         yield
 
 
-def start(players, **options) -> Game:
-    with dealt_from(SEED):
-        game = services.game_create(user=players[0], game="make_a_snake", seats=len(players),
-                                    options=options)
-        for user in players[1:]:
-            services.game_join(game=game, user=user)
-    game.refresh_from_db()
-    return game
-
-
 def settled(page: Any, after: int) -> None:
     """The page has the state after seq ``after`` and sends nothing."""
     page.wait_for_function("seq => window.gamePage && window.gamePage.page.seq > seq && "
@@ -85,17 +75,33 @@ def connect_by_clicks(page: Any, turn: int) -> str:
     return side
 
 
-def test_two_players_play_a_whole_game_by_clicks(eager, visitors, live_server, artifacts_dir):
+def test_two_players_start_in_the_lobby_and_play_a_whole_game_by_clicks(eager, visitors, live_server, artifacts_dir):
     ann, bob = make_user("ann"), make_user("bob")
-    game = start([ann, bob])
-    pages = {}
-    for user, viewport in ((ann, DESKTOP), (bob, PHONE)):
-        v = visitors(viewport)
-        v.sign_in(user.username)
-        v.page.goto(f"{live_server.url}/games/{game.pk}/")
-        v.page.wait_for_selector("#game[data-ready=true]")
-        pages[user.username] = v.page
-    ann_page, bob_page = pages["ann"], pages["bob"]
+    visitor = {"ann": visitors(DESKTOP), "bob": visitors(PHONE)}
+    for name, v in visitor.items():
+        v.sign_in(name)
+    ann_page, bob_page = visitor["ann"].page, visitor["bob"].page
+    # from the lobby: ann starts a two-player basic competitive game, bob joins it
+    with dealt_from(SEED):
+        ann_page.goto(f"{live_server.url}/lobby/")
+        ann_page.locator("input[name=game][value=make_a_snake]").check()
+        ann_page.locator("input[name=seats][value='2']").check()
+        ann_page.check("#id_make_a_snake__mode_0")
+        ann_page.check("#id_make_a_snake__advanced_0")
+        ann_page.get_by_role("button", name="Create the game").click()
+        ann_page.wait_for_url("**/games/*/")
+        game = Game.objects.get()
+        assert (game.game, game.options) == ("make_a_snake",
+                                             {"mode": "competitive", "advanced": False})
+        bob_page.goto(f"{live_server.url}/lobby/")
+        bob_page.get_by_role("button", name=f"Join game {game.pk}").click()
+        bob_page.wait_for_url(f"**/games/{game.pk}/")
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING and seat_user(game, 0) == ann
+    pages = {"ann": ann_page, "bob": bob_page}
+    for page in pages.values():
+        page.goto(f"{live_server.url}/games/{game.pk}/")
+        page.wait_for_selector("#game[data-ready=true]")
     assert ann_page.locator("#snake-table figure").count() == 2
     assert "Your turn" in ann_page.locator("#turn-status").inner_text()
     assert bob_page.locator("#stacks button").count() == 0
