@@ -75,7 +75,9 @@ def connect_by_clicks(page: Any, turn: int) -> str:
     return side
 
 
-def test_two_players_start_in_the_lobby_and_play_a_whole_game_by_clicks(eager, visitors, live_server, artifacts_dir):
+def test_two_players_start_in_the_lobby_and_play_a_whole_game_by_clicks(eager, visitors,
+                                                                        live_server,
+                                                                        artifacts_dir):
     ann, bob = make_user("ann"), make_user("bob")
     visitor = {"ann": visitors(DESKTOP), "bob": visitors(PHONE)}
     for name, v in visitor.items():
@@ -97,7 +99,8 @@ def test_two_players_start_in_the_lobby_and_play_a_whole_game_by_clicks(eager, v
         bob_page.get_by_role("button", name=f"Join game {game.pk}").click()
         bob_page.wait_for_url(f"**/games/{game.pk}/")
     game.refresh_from_db()
-    assert game.status == Game.Status.RUNNING and seat_user(game, 0) == ann
+    assert game.status == Game.Status.RUNNING
+    assert (seat_user(game, 0), seat_user(game, 1)) == (ann, bob)
     pages = {"ann": ann_page, "bob": bob_page}
     for page in pages.values():
         page.goto(f"{live_server.url}/games/{game.pk}/")

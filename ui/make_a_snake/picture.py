@@ -8,8 +8,9 @@ distance at the end, the lollipops of the hunt; and for the seat about to
 connect a tile, both placements (``connect_preview``), each labelled up or down,
 with a cross on one the advanced rules refuse.
 
-Layout, in pixels: panels of PANEL_PX square side by side (two a row), each with
-a caption band of CAPTION_PX above; a line of the die and stacks below.
+Layout, in pixels: panels of PANEL_PX square side by side (two a row; the hunt's
+one snake SINGLE_PX), each with a caption band of CAPTION_PX above; two lines of
+the die, the tile taken and the stacks below.
 """
 from __future__ import annotations
 
@@ -29,7 +30,10 @@ PANEL_PX = 300
 CAPTION_PX = 22
 MARGIN = 10
 GAP = 10
-FOOTER_PX = 26
+FOOTER_PX = 44
+"""Two lines under the panels: the die and the tile taken; the stacks."""
+SINGLE_PX = 420
+"""The one panel of the lollipop hunt, larger."""
 PER_ROW = 2
 SUPERSAMPLE = 2
 MIN_SPAN = 40.0
@@ -215,15 +219,16 @@ def table_picture(state: State, seat: int | None) -> Picture:
     drawings = view["drawing"]
     cols = min(PER_ROW, len(drawings))
     rows = math.ceil(len(drawings) / cols)
-    width = MARGIN * 2 + cols * PANEL_PX + (cols - 1) * GAP
-    height = MARGIN * 2 + rows * (PANEL_PX + CAPTION_PX) + (rows - 1) * GAP + FOOTER_PX
+    size = SINGLE_PX if len(drawings) == 1 else PANEL_PX
+    width = MARGIN * 2 + cols * size + (cols - 1) * GAP
+    height = MARGIN * 2 + rows * (size + CAPTION_PX) + (rows - 1) * GAP + FOOTER_PX
     s = SUPERSAMPLE
     image = Image.new("RGB", (width * s, height * s), BACKGROUND)
     draw = ImageDraw.Draw(image)
     for i, drawing in enumerate(drawings):
         col, row = i % cols, i // cols
-        left = MARGIN + col * (PANEL_PX + GAP)
-        top = MARGIN + row * (PANEL_PX + CAPTION_PX + GAP)
+        left = MARGIN + col * (size + GAP)
+        top = MARGIN + row * (size + CAPTION_PX + GAP)
         distance = view["distances"][i] if i < len(view["distances"]) else None
         who = "The snake" if view["mode"] == "lollipop" else names[i]
         caption = f"{who} · {drawing['colour']} · {len(drawing['tiles'])} tiles"
@@ -234,9 +239,9 @@ def table_picture(state: State, seat: int | None) -> Picture:
         draw.text((left * s, (top + CAPTION_PX / 2) * s), caption, fill=INK, anchor="lm",
                   font=_font(13 * s))
         ptop = top + CAPTION_PX
-        draw.rectangle((left * s, ptop * s, (left + PANEL_PX) * s, (ptop + PANEL_PX) * s),
+        draw.rectangle((left * s, ptop * s, (left + size) * s, (ptop + size) * s),
                        fill="#ffffff", outline=GRID, width=s)
-        pen = _Pen(draw, left * s, ptop * s, PANEL_PX * s, box)
+        pen = _Pen(draw, left * s, ptop * s, size * s, box)
         x0, y0, span = box
         for g in range(math.ceil(x0 / 10) * 10, math.floor(x0 + span) + 1, 10):
             pen.path([(g, y0), (g, y0 + span)], GRID, 0.2)
@@ -244,11 +249,11 @@ def table_picture(state: State, seat: int | None) -> Picture:
             pen.path([(x0, g), (x0 + span, g)], GRID, 0.2)
         pen.path([(x0 + 2, y0 + 2), (x0 + 12, y0 + 2)], "#555555", 0.5)
         pen.text((x0 + 7, y0 + 4), "10 cm", 11 * s, "#555555")
-        for j, pop in enumerate(view.get("lollipops", [])):
+        _snake(pen, drawing, distance, 12 * s)
+        for j, pop in enumerate(view.get("lollipops", [])):  # on top: touched or not
             hit = j in view.get("touched", [])
             pen.disc(tuple(pop["centre"]), pop["radius"], "#ec407a" if hit else "#ffffff",
                      "#ad1457", 0.5)
-        _snake(pen, drawing, distance, 12 * s)
         mine = view["mode"] == "lollipop" or i == seat
         if previews and mine:
             taken = view["taken"]
@@ -260,14 +265,16 @@ def table_picture(state: State, seat: int | None) -> Picture:
                 label = p["side"] + ("" if p["allowed"] else " ✗")
                 pen.text((end[0] + 2.5, end[1] + 2.5), label, 13 * s,
                          INK if p["allowed"] else REFUSED)
-    foot = []
+    first = []
     if view["die"]:
-        foot.append(f"Die: {view['die'][0]} and {view['die'][1]}")
-    foot.append("Stacks: " + ", ".join(f"{c} {view['stacks'][c]}" for c in COLOURS))
+        first.append(f"Die: {view['die'][0]} and {view['die'][1]}")
     if view["taken"]:
-        foot.append(f"taken: {view['taken']}")
-    draw.text((MARGIN * s, (height - FOOTER_PX / 2 - 2) * s), " · ".join(foot), fill=INK,
-              anchor="lm", font=_font(13 * s))
+        first.append(f"taken: {view['taken']}")
+    lines = [" · ".join(first),
+             "Stacks: " + ", ".join(f"{c} {view['stacks'][c]}" for c in COLOURS)]
+    for n, line in enumerate(lines):
+        draw.text((MARGIN * s, (height - FOOTER_PX + 10 + 18 * n) * s), line, fill=INK,
+                  anchor="lm", font=_font(13 * s))
     small = image.reduce(s) if s > 1 else image
     out = io.BytesIO()
     small.quantize(colors=128, method=Image.Quantize.FASTOCTREE).save(out, "PNG",

@@ -285,9 +285,6 @@ export function renderBoard(container, view, options = {}) {
       "aria-label": snakeLabel(drawing, name, distance),
     });
     svg.append(grid(box));
-    for (const [j, pop] of (view.lollipops || []).entries()) {
-      svg.append(lollipopGroup(pop, j, (view.touched || []).includes(j)));
-    }
     const here = previews.length && options.snake === i;
     const turning = here ? Math.max(...previews.map((p) => p.turn || 0)) : 0;
     const marked = new Set(i === options.snake ? options.marked || [] : []);
@@ -304,6 +301,10 @@ export function renderBoard(container, view, options = {}) {
     });
     if (drawing.tail) svg.append(tailGroup(drawing));
     svg.append(headGroup(drawing, name));
+    // the lollipops on top, so that a touched one shows where the snake covers it
+    for (const [j, pop] of (view.lollipops || []).entries()) {
+      svg.append(lollipopGroup(pop, j, (view.touched || []).includes(j)));
+    }
     if (here) {
       for (const p of previews) {
         const chosen = p.side === options.chosen;
