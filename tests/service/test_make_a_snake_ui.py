@@ -24,9 +24,11 @@ from games.selectors import game_state_get
 from notifications import services as notes
 from notifications.inbound import inbound_mail_handle
 from notifications.models import Notification
+from notifications.signing import reply_address
 from tests.service.conftest import body, client_for, dealt_from, seat_user
 from tests.service.mail_kit import reply_bytes
 from ui.make_a_snake import picture as pic
+from ui.make_a_snake.mail import turn_details
 
 SEED = "5e" * 32
 
@@ -267,3 +269,40 @@ def test_moves_by_mail_take_then_connect_and_a_wrong_one_is_refused(users):
     state = state_of(game)
     assert [t.side for t in state.snakes[0].tiles] == ["down"]
     assert state.current == 1
+
+
+# A seed whose deal and rolls leave bob's tile fitting nowhere under the advanced
+# rules until his last tile is turned over, when both players take the first
+# stack offered and connect the first side allowed (found with the engine).
+TURN_SEED = "0" * 63 + "8"
+
+
+def test_a_connect_that_turns_a_tile_over_by_mail(users):
+    ann, bob = users[:2]
+    game = snake_game([ann, bob], seed=TURN_SEED, advanced=True)
+    while True:
+        state = state_of(game)
+        [seat] = GAME.awaiting(state).players
+        actions = GAME.legal_actions(state, seat)
+        if actions[0]["type"] == "connect" and actions[0]["turn"]:
+            break
+        act(game)
+    assert seat == 1
+    details = turn_details(GAME, state, 1)
+    assert details["moves"] == ["connect up turn 1", "connect down turn 1"]
+    assert "With the last 1 tile turned over" in details["picture"]["alt"]
+    before = state.snakes[1].tiles[-1]
+
+    def reply(text: str, message_id: str):
+        game.refresh_from_db()
+        return inbound_mail_handle(reply_bytes(
+            sender=bob.email, to=reply_address(game.pk, 1, game.seq), body=f"{text}\n",
+            message_id=message_id))
+
+    refused = reply("connect down", "<t0@client>")
+    assert refused.outcome == "refused" and "must be turned over first" in refused.message
+    assert state_of(game).snakes[1].tiles[-1] == before
+    played = reply("connect down turn 1", "<t1@client>")
+    assert (played.outcome, played.message) == ("played", "connect down turn 1")
+    snake = state_of(game).snakes[1]
+    assert snake.tiles[-2].tile == before.tile and snake.tiles[-2].side != before.side
