@@ -283,7 +283,7 @@ function renderFinal() {
   const s = page.standings;
   const body = [h("p", { id: "final-words" }, s.text)];
   if (s.rows && s.rows.length) {
-    body.push(h("table", { class: "standings", id: "standings" },
+    body.push(h("div", { class: "standings-wrap" }, h("table", { class: "standings", id: "standings" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Place"),
         h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Tongue to tail"),
         h("th", { scope: "col" }, "Tiles"))),
@@ -292,7 +292,7 @@ function renderFinal() {
         dataset: { seat: String(row.seat) } },
       h("td", {}, row.place), h("th", { scope: "row" }, swatch(row.seat), " ", row.name,
         row.winner ? [" ", h("span", { class: "tag tag-win" }, "winner")] : null),
-      h("td", { class: "points" }, row.distance), h("td", {}, String(row.tiles)))))));
+      h("td", { class: "points" }, row.distance), h("td", {}, String(row.tiles))))))));
   }
   els.standingsBody.replaceChildren(...body);
 }
