@@ -21,6 +21,7 @@ from games.management.commands.verify_game import game_problems
 from games.models import Game
 from games.pages.views import replay_json
 from games.selectors import rules_of
+from ui import ui_for
 
 
 def _game(object_id: str) -> Game:
@@ -42,6 +43,7 @@ def urls(model_admin: admin.ModelAdmin) -> list:
             "opts": model_admin.model._meta,
             "title": f"Replay of game {game.pk}",
             "game": game,
+            "ui": ui_for(game.game),
             "steps_url": reverse(f"admin:{name}_steps", args=[game.pk]),
             "problems": game_problems(game),
             "rules_version": rules_of(game).rules_version,

@@ -271,7 +271,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
-# each game's UI folder (ui/<key>/static/<key>/): its board's scripts and style sheets
+# each game's UI folder (ui/<key>/static/<key>/...): its page and replay modules
 STATICFILES_DIRS = sorted(BASE_DIR.glob("ui/*/static"))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -28,6 +28,13 @@ class GameUI:
     action_texts: bool = True
     """Whether the page's state lists each legal action in the notation (the generic
     page's buttons); a game whose actions are many and drawn on a board says no."""
+    replay_module: str | None = None
+    """The static path of an ES module exporting ``renderReplayStep(container, step)``
+    that draws one step of the replay viewer (games/static/games/replay.js): the
+    container is the same element at every step (empty at the first; the module
+    may keep what it drew, e.g. the board's zoom) and ``step`` is the JSON of one
+    step of the replay endpoint (games.pages.replay: ``at``, ``players``, ``view``,
+    ``event``, ``scores``). Without one, the viewer shows the view as JSON."""
     page_extras: Callable[[Any, Any, int | None, list[str]], dict[str, Any]] | None = None
     """(game, state, seat, names) -> what the game page's state carries besides
     the generic (Marram: what happened since the player's last move, the standings)."""

@@ -381,6 +381,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
                       status=403)
     return render(request, "games/replay.html", {
         "game": game,
+        "ui": ui_for(game.game),
         "steps_url": reverse("pages:replay-steps", args=[game.pk]),
         "record_url": reverse("api-game-record", args=[game.pk])
         if game.status == Game.Status.FINISHED else None,
@@ -396,12 +397,14 @@ def game_replay_steps(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def replay_json(request: HttpRequest, game: Game, *, staff: bool) -> JsonResponse:
-    """?at=N: the game after N events; without it, the list of every step."""
+    """?at=N: the game after N events; without it, the list of every step. Each
+    as the user knew it: the view of their seat (staff: everything)."""
     at = request.GET.get("at")
+    seat = None if staff else seat_index_of(game, request.user)
     if at is None:
-        return JsonResponse(replay.replay_index(game, staff=staff))
+        return JsonResponse(replay.replay_index(game, seat=seat, staff=staff))
     try:
         n = int(at)
     except ValueError:
         return _json_error(Invalid("'at' must be a number of events", field="at"))
-    return JsonResponse(replay.replay_step(game, n, staff=staff))
+    return JsonResponse(replay.replay_step(game, n, seat=seat, staff=staff))

@@ -9,6 +9,7 @@ UI = GameUI(
     board_template="marram/board.html",
     script="games/game.js",
     stylesheets=("games/board.css",),
+    replay_module="marram/replay.js",
     action_texts=False,
     mail_turn=mail.turn_details,
     mail_picture=mail.picture,

@@ -1,49 +1,13 @@
-// Pieces the game page (game.js) and the replay viewer (replay.js) share: the
-// players' panels, the score log, seat swatches and small tile pictures.
+// Pieces Marram's game page (game.js) and its replay (marram/replay.js) share:
+// the players' panels, the score log and small tile pictures.
 // A plain ES module, no build step.
 
-import { PLAYER_COLOURS, renderTile, seatLabels } from "./board.js";
+import { renderTile } from "./board.js";
+import { colourOf, h, swatch } from "./pieces.js";
+
+export { colourOf, h, swatch }; // for game.js, which takes them from here
 
 const SVGNS = "http://www.w3.org/2000/svg";
-
-/** Make an element: h("button", {class: "x", onclick: f}, "text", child, ...). */
-export function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
-    else if (k === "dataset") Object.assign(node.dataset, v);
-    else if (k === "style" && typeof v === "object") Object.assign(node.style, v);
-    else if (v === true) node.setAttribute(k, "");
-    else node.setAttribute(k, String(v));
-  }
-  for (const child of children.flat(Infinity)) {
-    if (child === undefined || child === null || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
-export function colourOf(seat) {
-  return PLAYER_COLOURS[seat % PLAYER_COLOURS.length];
-}
-
-function luminance(hex) {
-  const v = parseInt(String(hex).replace("#", ""), 16);
-  const [r, g, b] = [(v >> 16) & 255, (v >> 8) & 255, v & 255].map((c) => c / 255);
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-}
-
-/** A seat's colour with its letter on it: never colour alone. */
-export function swatch(seat, players, extraClass = "") {
-  const colour = colourOf(seat);
-  const label = seatLabels(players)(seat);
-  return h("span", {
-    class: `swatch ${extraClass}`.trim(),
-    style: { background: colour, color: luminance(colour) > 0.55 ? "#111" : "#fff" },
-    "aria-hidden": "true",
-  }, label);
-}
 
 /** A small <svg> showing one tile face (a face_view or tile_view-like object). */
 export function tileSvg(faceView, { label = "", size = null, className = "" } = {}) {

@@ -1,29 +1,32 @@
-// The replay viewer: steps through a game's events with the board drawn at each
-// step. Used by the replay page (/games/<id>/replay/) and by the admin's replay
-// (/admin/games/game/<id>/replay/), which adds each event's stored row.
+// The replay viewer, for every game: steps through a game's events with the
+// slider, the buttons, the keys and the list of events, says each event in
+// words, charts the scores, and (in the admin's replay) shows each event's
+// stored row. Used by the replay page (/games/<id>/replay/) and by the admin's
+// replay (/admin/games/game/<id>/replay/).
 //
 // Data: GET <steps-url> lists every step (its event in words and the scores after
-// it); GET <steps-url>?at=N gives the game after N events (board, players, the
-// points that event scored). Steps are fetched as needed and kept.
+// it); GET <steps-url>?at=N gives the game after N events (games.pages.replay).
+// Steps are fetched as needed and kept.
+//
+// The game's own module (data-module, ui.GameUI.replay_module) draws each step:
+// it exports renderReplayStep(container, step), called with #replay-stage (the
+// same element every time, empty at first) and the step's JSON. A game without
+// one gets its view as JSON and each seat's score.
 
-import { renderBoard, wireZoomButtons } from "./board.js";
-import { colourOf, creatureLines, h, renderLog, renderPlayers, swatch } from "./panels.js";
+import { colourOf, h, swatch } from "./pieces.js";
+import { scoreRange, scoreText } from "./scores.js";
 
 const root = document.getElementById("replay");
 const stepsUrl = root.dataset.stepsUrl;
 const staff = root.dataset.staff === "true";
-const svg = document.getElementById("replay-board");
 const els = {
   slider: document.getElementById("replay-slider"),
   position: document.getElementById("replay-position"),
   event: document.getElementById("replay-event"),
-  scored: document.getElementById("replay-scored"),
-  players: document.getElementById("replay-players"),
+  stage: document.getElementById("replay-stage"),
   chart: document.getElementById("replay-chart"),
   legend: document.getElementById("replay-legend"),
   steps: document.getElementById("replay-steps"),
-  creatures: document.getElementById("replay-creatures"),
-  log: document.getElementById("replay-log"),
   payload: document.getElementById("replay-payload"),
   summary: document.getElementById("replay-summary"),
   problem: document.getElementById("replay-problem"),
@@ -32,8 +35,7 @@ const els = {
 let index = null; // the list of steps
 let current = 0;
 let shown = -1;
-let board = null;
-let userMoved = false; // the board follows the game until the viewer pans or zooms it
+let renderStep = renderAsJSON;
 const cache = new Map();
 const pending = new Map();
 
@@ -60,6 +62,24 @@ function fetchStep(n) {
   });
   pending.set(n, p);
   return p;
+}
+
+// ---------------------------------------------------------------------------
+// a game without a replay module of its own
+
+/** Each seat's score at this step, and the step's view as JSON. */
+function renderAsJSON(container, step) {
+  const players = step.players || [];
+  container.replaceChildren(h("div", { class: "replay-plain" },
+    h("section", { class: "card", "aria-label": "Scores at this step" },
+      h("h2", {}, "Scores"),
+      h("ol", { id: "replay-players", class: "players" }, ...players.map((name, seat) =>
+        h("li", { class: "player", dataset: { seat: String(seat) } },
+          swatch(seat, players, "small"), " ", h("span", { class: "player-name" }, name), ": ",
+          h("strong", { dataset: { stat: "score" } }, scoreText(step.scores[seat])))))),
+    h("section", { class: "card", "aria-label": "The game at this step" },
+      h("h2", {}, "The game at this step"),
+      h("pre", { id: "replay-view", class: "json" }, JSON.stringify(step.view, null, 2)))));
 }
 
 // ---------------------------------------------------------------------------
@@ -96,22 +116,11 @@ async function go(n) {
 }
 
 function show(data) {
-  const view = data.view;
-  const players = view.players;
-  board = renderBoard(svg, { players, board: view.board, creatures: view.creatures },
-    { lastMove: data.event ? data.event.at : null, fit: !userMoved });
   shown = data.at;
   els.event.textContent = data.event ? `Event ${data.event.seq + 1}: ${data.event.text}`
     : index.steps[0].text;
-  els.scored.replaceChildren(...data.scored.map((e) => h("li", {},
-    swatch(e.seat, players, "small"), " ", h("strong", {}, players[e.seat]), ` +${e.points} `,
-    h("span", { class: "feature" }, e.feature), e.unfinished ? " (unfinished, at the end)" : "")));
-  if (!data.scored.length) els.scored.append(h("li", { class: "muted" }, "No points scored by this event."));
-  renderPlayers(els.players, players, view, { variant: view.variant });
-  renderLog(els.log, view.log, players, { highlightEvent: data.at - 1 });
-  const lines = creatureLines(view.creatures, players);
-  els.creatures.replaceChildren(...lines.map((t) => h("li", {}, t)));
-  els.creatures.hidden = !lines.length;
+  renderStep(els.stage, data);
+  showScoresNow(data.scores);
   if (staff && els.payload) {
     const row = data.event && data.event.row;
     els.payload.textContent = row ? JSON.stringify(row, null, 2) : "(the start: no event)";
@@ -158,22 +167,23 @@ function xOf(n) {
   return chart.l + (n / Math.max(1, index.count)) * (chart.w - chart.l - chart.r);
 }
 
-function yOf(score, top) {
-  return chart.h - chart.b - (score / Math.max(1, top)) * (chart.h - chart.t - chart.b);
+function yOf(score, range) {
+  const span = Math.max(1, range.top - range.low);
+  return chart.h - chart.b - ((score - range.low) / span) * (chart.h - chart.t - chart.b);
 }
 
 function buildChart() {
   const players = index.players;
   const last = index.steps[index.steps.length - 1].scores;
-  const top = Math.max(10, ...index.steps.flatMap((s) => s.scores));
-  const summary = players.map((p, i) => `${p} ${last[i]}`).join(", ");
+  const range = scoreRange(index.steps);
+  const summary = players.map((p, i) => `${p} ${scoreText(last[i])}`).join(", ");
   const s = svgEl("svg", { viewBox: `0 0 ${chart.w} ${chart.h}`, class: "score-chart",
     role: "img", "aria-label": `Scores over the game; at the end: ${summary}` });
   // axes and a few grid lines
   const ticks = 4;
   for (let i = 0; i <= ticks; i++) {
-    const v = Math.round((top * i) / ticks);
-    const y = yOf(v, top);
+    const v = Math.round(range.low + ((range.top - range.low) * i) / ticks);
+    const y = yOf(v, range);
     svgEl("line", { x1: chart.l, x2: chart.w - chart.r, y1: y, y2: y, stroke: "#d9d4c4",
       "stroke-width": 1 }, s);
     svgEl("text", { x: chart.l - 6, y, "text-anchor": "end", "dominant-baseline": "central",
@@ -183,7 +193,8 @@ function buildChart() {
     fill: "#555" }, s).textContent = `event ${index.count}`;
   svgEl("text", { x: chart.l, y: chart.h - 6, "font-size": 11, fill: "#555" }, s).textContent = "start";
   players.forEach((_, seat) => {
-    const pts = index.steps.map((st) => `${xOf(st.n).toFixed(1)},${yOf(st.scores[seat], top).toFixed(1)}`).join(" ");
+    const pts = index.steps.filter((st) => typeof st.scores[seat] === "number")
+      .map((st) => `${xOf(st.n).toFixed(1)},${yOf(st.scores[seat], range).toFixed(1)}`).join(" ");
     svgEl("polyline", { points: pts, fill: "none", stroke: "#222", "stroke-width": 4.2,
       "stroke-linejoin": "round", "stroke-dasharray": DASHES[seat % 4] }, s);
     svgEl("polyline", { points: pts, fill: "none", stroke: colourOf(seat), "stroke-width": 2.4,
@@ -205,9 +216,18 @@ function buildChart() {
       "stroke-dasharray": DASHES[seat % 4] }, sample);
     svgEl("line", { x1: 1, x2: 35, y1: 5, y2: 5, stroke: colourOf(seat), "stroke-width": 2.4,
       "stroke-dasharray": DASHES[seat % 4] }, sample);
-    return h("li", {}, swatch(seat, players, "small"), " ", sample, " ", p,
-      h("span", { class: "muted" }, ` (${last[seat]} at the end)`));
+    return h("li", { dataset: { seat: String(seat) } }, swatch(seat, players, "small"), " ",
+      sample, " ", p, h("span", { class: "muted" }, " ", h("span", { class: "score-now" }),
+        ` (${scoreText(last[seat])} at the end)`));
   }));
+}
+
+/** Each seat's score at the step shown, in the chart's legend. */
+function showScoresNow(scores) {
+  for (const item of els.legend.querySelectorAll("li[data-seat]")) {
+    const now = item.querySelector(".score-now");
+    if (now) now.textContent = `${scoreText((scores || [])[Number(item.dataset.seat)])} now`;
+  }
 }
 
 function drawCursor(n) {
@@ -234,7 +254,9 @@ function wire() {
   document.addEventListener("keydown", (ev) => {
     const t = ev.target;
     if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
-    if (t === els.slider || t === svg) return; // the slider and the board have their own keys
+    if (t === els.slider) return; // the slider has its own keys
+    // so has what the game's module draws (a board pans with the arrows)
+    if (t instanceof Element && t !== els.stage && els.stage.contains(t)) return;
     if (t.closest && t.closest("input, textarea, select, [contenteditable]")) return;
     const moves = { ArrowLeft: -1, ArrowRight: 1, PageUp: -10, PageDown: 10 };
     if (ev.key in moves) go(current + moves[ev.key]);
@@ -243,26 +265,21 @@ function wire() {
     else return;
     ev.preventDefault();
   });
-  const moved = () => {
-    userMoved = true;
-  };
-  svg.addEventListener("wheel", moved, { passive: true });
-  svg.addEventListener("pointerdown", moved);
-  svg.addEventListener("keydown", (ev) => {
-    if (["+", "-", "=", "_", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(ev.key)) moved();
-  });
-  wireZoomButtons({ zoomIn: "replay-zoom-in", zoomOut: "replay-zoom-out", fit: "replay-zoom-fit" },
-    () => board, {
-      onZoom: moved,
-      onFit: () => {
-        userMoved = false;
-      },
-    });
+}
+
+async function loadModule() {
+  const url = root.dataset.module;
+  if (!url) return;
+  const module = await import(url);
+  if (typeof module.renderReplayStep !== "function") {
+    throw new Error(`${url} exports no renderReplayStep`);
+  }
+  renderStep = module.renderReplayStep;
 }
 
 async function start() {
   try {
-    index = await getJSON(stepsUrl);
+    [index] = await Promise.all([getJSON(stepsUrl), loadModule()]);
   } catch (err) {
     els.problem.textContent = `Could not load the replay: ${err.message}`;
     els.problem.hidden = false;
@@ -278,7 +295,7 @@ async function start() {
   buildChart();
   wire();
   const fromHash = /^#step-(\d+)$/.exec(location.hash);
-  // start at the end: the whole board is fitted, and stepping back keeps that view
+  // start at the end: the whole game is shown, and stepping back keeps that view
   await go(fromHash ? Number(fromHash[1]) : index.count);
   root.dataset.ready = "true";
 }
