@@ -219,3 +219,50 @@ def test_the_advanced_rules_preview_says_which_side_is_allowed_and_why(eager, vi
     game.refresh_from_db()
     last = Event.objects.filter(game=game, type="connect").order_by("-seq").first()
     assert last.payload == {**allowed, "player": 0} and last.actor == ann
+
+
+def test_the_replay_viewer_draws_the_table_at_each_step(eager, visitors, live_server,
+                                                         artifacts_dir):
+    ann, bob = make_user("ann"), make_user("bob")
+    with dealt_from(SEED):
+        game = services.game_create(user=ann, game="make_a_snake", seats=2)
+        services.game_join(game=game, user=bob)
+    while True:
+        game.refresh_from_db()
+        if game.status == Game.Status.FINISHED:
+            break
+        state = game_state_get(game)
+        [seat] = GAME.awaiting(state).players
+        services.action_submit(game=game, user=seat_user(game, seat),
+                               action=GAME.legal_actions(state, seat)[-1],
+                               expected_seq=game.seq)
+    events = [e.payload for e in Event.objects.filter(game=game).order_by("seq")]
+    config = game.config
+
+    def tiles_after(n: int) -> list[int]:
+        state = GAME.start(config)
+        for event in events[:n]:
+            state = GAME.fold(state, GAME.read_event(event))
+        return [len(s.tiles) for s in state.snakes]
+
+    v = visitors(DESKTOP)
+    v.sign_in("ann")
+    page = v.page
+    page.goto(f"{live_server.url}/games/{game.pk}/replay/")
+    page.wait_for_selector("#replay[data-ready=true]")
+    count = len(events)
+    for n in (count, 0, 7, count // 2):
+        if n != count:
+            page.click(f'#replay-steps button[data-step="{n}"]')
+        page.wait_for_selector(f"#replay[data-step='{n}'][data-loading=false]")
+        figures = page.locator("#replay .snake-panel")
+        assert figures.count() == 2
+        drawn = [figures.nth(i).locator(".snake-piece").count() for i in range(2)]
+        assert drawn == tiles_after(n), n
+    # the last step: the tails and the ribbons with the distances the engine measured
+    page.click(f'#replay-steps button[data-step="{count}"]')
+    page.wait_for_selector(f"#replay[data-step='{count}'][data-loading=false]")
+    state = game_state_get(game)
+    assert page.locator("#replay .ribbon-label").all_text_contents() == [
+        f"{d / 100:.2f} cm" for d in state.distances]
+    page.screenshot(path=str(artifacts_dir / "make-a-snake-replay.png"), full_page=True)

@@ -1,6 +1,7 @@
 """Make-a-snake's UI: the table drawn to scale in SVG with the moves by clicks
-(``templates/``, ``static/``), what the page adds (``pages``), the rules page,
-and the picture its turn mails carry (``mail``, ``picture``)."""
+(``templates/``, ``static/``), the replay viewer's step (``static/.../replay.js``),
+what the page adds (``pages``), the rules page, and the picture its turn mails
+carry (``mail``, ``picture``)."""
 from __future__ import annotations
 
 from ui import GameUI
@@ -11,6 +12,7 @@ UI = GameUI(
     script="make_a_snake/game.js",
     stylesheets=("make_a_snake/snake.css",),
     action_texts=False,
+    replay_module="make_a_snake/replay.js",
     mail_turn=mail.turn_details,
     mail_picture=mail.picture,
     page_extras=pages.page_extras,
