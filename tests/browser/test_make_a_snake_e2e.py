@@ -221,11 +221,13 @@ def test_the_advanced_rules_preview_says_which_side_is_allowed_and_why(eager, vi
     assert last.payload == {**allowed, "player": 0} and last.actor == ann
 
 
+@pytest.mark.parametrize("mode", ["competitive", "lollipop"])
 def test_the_replay_viewer_draws_the_table_at_each_step(eager, visitors, live_server,
-                                                         artifacts_dir):
+                                                         artifacts_dir, mode):
     ann, bob = make_user("ann"), make_user("bob")
     with dealt_from(SEED):
-        game = services.game_create(user=ann, game="make_a_snake", seats=2)
+        game = services.game_create(user=ann, game="make_a_snake", seats=2,
+                                    options={"mode": mode})
         services.game_join(game=game, user=bob)
     while True:
         game.refresh_from_db()
@@ -251,18 +253,25 @@ def test_the_replay_viewer_draws_the_table_at_each_step(eager, visitors, live_se
     page.goto(f"{live_server.url}/games/{game.pk}/replay/")
     page.wait_for_selector("#replay[data-ready=true]")
     count = len(events)
+    snakes = 1 if mode == "lollipop" else 2
     for n in (count, 0, 7, count // 2):
         if n != count:
             page.click(f'#replay-steps button[data-step="{n}"]')
         page.wait_for_selector(f"#replay[data-step='{n}'][data-loading=false]")
         figures = page.locator("#replay .snake-panel")
-        assert figures.count() == 2
-        drawn = [figures.nth(i).locator(".snake-piece").count() for i in range(2)]
+        assert figures.count() == snakes
+        drawn = [figures.nth(i).locator(".snake-piece").count() for i in range(snakes)]
         assert drawn == tiles_after(n), n
-    # the last step: the tails and the ribbons with the distances the engine measured
     page.click(f'#replay-steps button[data-step="{count}"]')
     page.wait_for_selector(f"#replay[data-step='{count}'][data-loading=false]")
     state = game_state_get(game)
-    assert page.locator("#replay .ribbon-label").all_text_contents() == [
-        f"{d / 100:.2f} cm" for d in state.distances]
-    page.screenshot(path=str(artifacts_dir / "make-a-snake-replay.png"), full_page=True)
+    if mode == "lollipop":  # the four lollipops, those the snake touches marked
+        assert page.locator("#replay .lollipop").count() == 4
+        touched = page.eval_on_selector_all("#replay .lollipop.touched",
+                                            "els => els.map(e => +e.dataset.lollipop)")
+        assert touched == list(state.touched)
+    else:  # the tails and the ribbons with the distances the engine measured
+        assert page.locator("#replay .ribbon-label").all_text_contents() == [
+            f"{d / 100:.2f} cm" for d in state.distances]
+    page.screenshot(path=str(artifacts_dir / f"make-a-snake-replay-{mode}.png"),
+                    full_page=True)
