@@ -16,7 +16,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from games import admin_replay
-from games.models import Event, Game, Invitation, Seat
+from games.models import Clock, Event, Game, Invitation, Seat, Vacation
 
 
 def _started(game: Game | None) -> bool:
@@ -115,3 +115,19 @@ class EventAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+
+@admin.register(Clock)
+class ClockAdmin(admin.ModelAdmin):
+    list_display = ["game", "seat", "bank", "started_at", "started_seq", "timeouts_in_row"]
+    raw_id_fields = ["game"]
+    readonly_fields = [f.name for f in Clock._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+
+@admin.register(Vacation)
+class VacationAdmin(admin.ModelAdmin):
+    list_display = ["user", "starts_at", "ends_at"]
+    raw_id_fields = ["user"]

@@ -24,6 +24,7 @@ from rest_framework.views import APIView
 from games import selectors, services
 from games.bodies import MAX_QUERY_JSON, json_parse
 from games.errors import Invalid
+from games.mail import game_mail
 from games.models import Game
 from games.serializers import (
     ActionResultSerializer,
@@ -43,9 +44,7 @@ from games.serializers import (
     SignupSerializer,
     StrictSerializer,
 )
-from games.signals import game_viewed
 from games.throttles import GameCreateThrottle
-from notifications.emails import invitation_url
 
 # ---------------------------------------------------------------- plumbing
 
@@ -216,7 +215,7 @@ class GameDetail(APIView):
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.game_get(game_id)
-        game_viewed.send(sender=Game, game=game, user=request.user)
+        game_mail().game_viewed(game=game, user=request.user)
         view = selectors.game_state_view(game, request.user)
         return Response(
             {
@@ -270,7 +269,7 @@ class GameInvite(APIView):
             game=game_id,
             user=request.user,
             emails=data["emails"],
-            url_for=invitation_url,  # the page: a browser cannot use the API's
+            url_for=selectors.invitation_url,  # the page: a browser cannot use the API's
         )
         return Response(InvitedSerializer(invited, many=True).data,
                         status=status.HTTP_201_CREATED)

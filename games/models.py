@@ -4,11 +4,15 @@ The ``Event`` table is the truth: one row per event of the game record, never
 updated or deleted (the database refuses both, see migration 0002). ``Game``
 holds what is needed to replay (the config) and what is cheap to list (a
 projection of the latest state), both rebuildable from the events.
+
+Time control is kept here too: each seat's ``Clock`` and the players'
+``Vacation`` stretches that stop their clocks (games.clocks).
 """
 
 from __future__ import annotations
 
 import re
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -200,3 +204,59 @@ class Event(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValueError("events are append-only: a stored event cannot be deleted")
+
+
+class Clock(models.Model):
+    """One seat's clock in a game. It runs while the game waits for that seat (a move
+    or a guess); ``started_at`` is set then. Timed games (days_per_move) keep a
+    time bank; untimed ones only track whose turn began when, which is also when a
+    "your turn" mail goes out."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="clocks")
+    seat = models.PositiveSmallIntegerField()
+    # The seat's player, copied here so that a move reads one table, not two.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", null=True,
+        blank=True,
+    )
+    bank = models.DurationField(
+        null=True, blank=True, help_text="Time left when the clock last started or stopped."
+    )
+    started_at = models.DateTimeField(null=True, blank=True, help_text="Set while it runs.")
+    started_seq = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The game's seq when it last started."
+    )
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="clock_unique")]
+        indexes = [models.Index(fields=["started_at"], name="clock_running")]
+
+    def __str__(self) -> str:
+        state = "running" if self.started_at else "stopped"
+        return f"game {self.game_id} seat {self.seat}: {self.bank} ({state})"
+
+    @property
+    def running(self) -> bool:
+        return self.started_at is not None
+
+
+class Vacation(models.Model):
+    """A stretch of time in which the player's clocks stand still."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
+    )
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField(help_text="Planned end; brought forward if stopped early.")
+
+    class Meta:
+        ordering = ["-starts_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.starts_at:%Y-%m-%d} to {self.ends_at:%Y-%m-%d}"
+
+    def overlap(self, start: datetime, end: datetime) -> timedelta:
+        """How much of [start, end) falls in this vacation."""
+        return max(min(end, self.ends_at) - max(start, self.starts_at), timedelta(0))

@@ -4,22 +4,21 @@ a future draw out of a game that is still running."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any, TypeVar
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import DEFAULT_DB_ALIAS, connection
 from django.db.models import Prefetch, QuerySet
+from django.urls import reverse
 
 from engine import registry
 from engine.errors import IllegalAction
 from engine.protocol import JSON, AnyGame, Awaiting, query
 from engine.replay import Replay, replay_events
-from games import rawsql
+from games import store
 from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound, NotYourTurn
 from games.models import Event, Game, Invitation, Seat
 from games.state_cache import states
+from marram_site.links import site_url
 
 T = TypeVar("T")
 
@@ -159,47 +158,20 @@ def _game_get_query(game_id: int) -> Game:
     return _seats_loaded(game, [])
 
 
-# Read on every GET of a game: one statement, none of the ORM's compilation. The
-# users come back with only their id and username loaded (the rest deferred).
-_GAME_WITH_SEATS = """
-SELECT {game_columns}, c.{username} AS creator_name, COALESCE((
-    SELECT json_agg(json_build_object(
-        'id', s.id, 'user_id', s.user_id, 'username', u.{username}, 'name', s.name,
-        'index', s."index", 'joined_at', s.joined_at, 'resigned', s.resigned)
-        ORDER BY s."index" NULLS LAST, s.joined_at, s.id)
-    FROM games_seat s LEFT JOIN {users} u ON u.id = s.user_id
-    WHERE s.game_id = g.id), '[]') AS seat_rows
-FROM games_game g JOIN {users} c ON c.id = g.created_by_id
-WHERE g.id = %s
-"""
-
-
 def game_get(game_id: int) -> Game:
-    """The game with its creator and seats (and their users) loaded, in one query."""
-    if connection.vendor != "postgresql":
+    """The game with its creator and seats (and their users) loaded, in one query
+    where the database can (games.store)."""
+    if not store.can_read_game_with_seats():
         return _game_get_query(game_id)
-    User = get_user_model()
-    sql = _GAME_WITH_SEATS.format(users=User._meta.db_table, username=User.USERNAME_FIELD,
-                                  game_columns=rawsql.columns(Game, "g"))
-    rows = rawsql.fetch(Game, sql, [game_id])
-    if not rows:
+    found = store.game_with_seats(game_id)
+    if found is None:
         raise NotFound(f"there is no game {game_id}")
-    game = rows[0]
-    fields = ["id", User.USERNAME_FIELD]
-    game.created_by = User.from_db(DEFAULT_DB_ALIAS, fields, [game.created_by_id,
-                                                              game.creator_name])
-    seats = []
-    for raw in game.seat_rows:
-        seat = Seat.from_db(
-            DEFAULT_DB_ALIAS,
-            ["id", "game_id", "user_id", "name", "index", "joined_at", "resigned"],
-            [raw["id"], game.pk, raw["user_id"], raw["name"], raw["index"],
-             datetime.fromisoformat(raw["joined_at"]), raw["resigned"]],
-        )
-        if raw["user_id"] is not None:
-            seat.user = User.from_db(DEFAULT_DB_ALIAS, fields, [raw["user_id"], raw["username"]])
-        seats.append(seat)
-    return _seats_loaded(game, seats)
+    return _seats_loaded(*found)
+
+
+def invitation_url(token: str) -> str:
+    """The invitation's page: what a mailed invitation and a link to pass on both give."""
+    return site_url(reverse("pages:invitation", args=[token]))
 
 
 LISTS = ("mine", "open", "finished")

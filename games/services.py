@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -19,16 +20,16 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from engine import fairness, registry
 from engine.errors import BadOptions, IllegalAction, RecordError
 from engine.protocol import AnyGame, read_options
 from engine.replay import apply, read_record, replay_events
-from games import rawsql
-from games.batch import Batch
+from games import clocks, store
 from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound, StaleSeq
+from games.mail import game_mail
 from games.models import Event, Game, Invitation, Seat
 from games.selectors import (
     awaiting_json,
@@ -38,7 +39,6 @@ from games.selectors import (
     projection_of,
     rules_of,
 )
-from games.signals import events_appended, invitations_created
 from games.state_cache import states
 
 # ---------------------------------------------------------------- appending events
@@ -108,8 +108,9 @@ class _Appender:
         return row
 
     def commit(self) -> None:
-        """Store the queued events and bring the game row up to date, with whatever
-        the receivers of events_appended write, in one round trip (games.batch)."""
+        """Store the queued events, the game row, the clocks and the mails the
+        events call for, in that order and in one round trip (games.store.Batch); then,
+        after the commit, serve the new state and draw any chance it awaits."""
         game, state = self.game, self.state
         game.seq = self.seq
         out_before = (game.projection or {}).get("resigned") or []
@@ -117,10 +118,12 @@ class _Appender:
         if game.projection["finished"] and game.status != Game.Status.FINISHED:
             game.status = Game.Status.FINISHED
             game.finished_at = timezone.now()
-        writes = Batch()
+        writes = store.Batch()
         _queue_events_and_game(game, self.rows, writes)
-        events_appended.send(sender=Game, game=game, events=self.rows, state=state,
-                             writes=writes, awaited_before=self.awaited_before)
+        change = clocks.clocks_follow(game, self.rows, state, awaited_before=self.awaited_before,
+                                      now=timezone.now(), writes=writes)
+        if change is not None:  # a turn has begun or ended: mail may be due
+            game_mail().clocks_changed(game=game, events=self.rows, change=change, writes=writes)
         writes.run()
         out = game.projection["resigned"]
         if out != out_before:
@@ -136,7 +139,7 @@ class _Appender:
                             awaiting=self.game.projection["awaiting"], status=self.game.status)
 
 
-def _queue_events_and_game(game: Game, rows: list[Event], writes: Batch) -> None:
+def _queue_events_and_game(game: Game, rows: list[Event], writes: store.Batch) -> None:
     """Queue the events (their ``created_at`` set as they are written) and the game
     row's update."""
     writes.insert(rows)
@@ -243,6 +246,22 @@ def game_timeout(
         return app.result()
 
 
+def clock_expire(*, game_id: int, seat: int, now: datetime | None = None
+                 ) -> ActionResult | None:
+    """Append the timeout (and, at the second in a row, the resignation) of a seat
+    whose bank is empty (games.clocks). Nothing if its time is not up after all."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or game.status != Game.Status.RUNNING:
+            return None
+        clock = clocks.clock_running_out(game, seat, now)
+        if clock is None:
+            return None
+        second = clocks.second_timeout(clock, rules_of(game), game_state_get(game))
+        return game_timeout(game=game, seat=seat, expected_seq=game.seq, resign=second)
+
+
 def _shown(value: Any) -> str:
     """A client's value quoted in a message, cut short: it may be huge."""
     text = repr(value)
@@ -336,26 +355,14 @@ def _earlier_answer(
                         status=status, repeated=True)
 
 
-# One round trip on the hot path: the game row, locked, and the user's seat in it.
-_LOCK_WITH_SEAT = (
-    'SELECT {game_columns}, s."index" AS seat_index FROM games_game g LEFT JOIN games_seat s '
-    "ON s.game_id = g.id AND s.user_id = %s WHERE g.id = %s FOR UPDATE OF g"
-)
-
-
 def _lock_with_seat(game: Game | int, user: AbstractBaseUser) -> tuple[Game, int | None]:
     """Lock the game row; the user's seat index (None if they have no seat, or
-    before the start)."""
+    before the start). One round trip (games.store)."""
     pk = game.pk if isinstance(game, Game) else game
-    if connection.vendor != "postgresql":  # FOR UPDATE OF is PostgreSQL's
-        locked = _lock(pk)
-        index = locked.seats.filter(user=user).values_list("index", flat=True).first()
-        return locked, index
-    sql = _LOCK_WITH_SEAT.format(game_columns=rawsql.columns(Game, "g"))
-    rows = rawsql.fetch(Game, sql, [user.pk, pk])
-    if not rows:
+    found = store.game_locked_with_seat(pk, user.pk)
+    if found is None:
         raise NotFound(f"there is no game {pk}")
-    return rows[0], rows[0].seat_index
+    return found
 
 
 def action_submit(
@@ -605,8 +612,8 @@ def game_invite(
     url_for: Callable[[str], str],
 ) -> list[Invited]:
     """Invite people to an open game: by email (each address is mailed a join link,
-    by whoever receives ``invitations_created``: the notifications outbox) or, with
-    no addresses, one join link to pass on."""
+    through games.mail: the notifications outbox) or, with no addresses, one join
+    link to pass on."""
     with transaction.atomic():
         game = _lock(game)
         _seat_of(game, user)
@@ -618,7 +625,7 @@ def game_invite(
                 game=game, email=email, token=secrets.token_urlsafe(24), created_by=user
             )
             invited.append(Invited(invitation, url_for(invitation.token)))
-        invitations_created.send(sender=Game, game=game, user=user, invited=invited)
+        game_mail().invitations_made(game=game, user=user, invited=invited)
     return invited
 
 

@@ -213,7 +213,7 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Parameters bound by the server, so that psycopg prepares a statement the
     # fifth time a connection runs it and the database stops planning it again:
-    # the statements of every move (games.rawsql, games.batch) run on each request.
+    # the statements of every move (games.store) run on each request.
     # (Behind a pooler in transaction mode, set DATABASE_PREPARE_THRESHOLD=0. A
     # rollback makes psycopg drop a connection's prepared statements.)
     DATABASES["default"].setdefault("OPTIONS", {}).update(
@@ -403,6 +403,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 MARRAM_DRAW_INLINE = env_bool("MARRAM_DRAW_INLINE", default=False)
 
 # --- Mail ---------------------------------------------------------------------
+
+# What the games app calls where a change to a game calls for mail (games.mail):
+# the notifications app's outbox.
+MARRAM_GAME_MAIL = "notifications.game_mail.OutboxMail"
 
 EMAIL_HOST = env_str("EMAIL_HOST")
 EMAIL_BACKEND = env_str(

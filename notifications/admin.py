@@ -1,4 +1,4 @@
-"""Admin views of the outbox, the mail received, clocks, vacations and settings.
+"""Admin views of the outbox, the mail received, visits and settings.
 
 Mail is shown, not written: a pending row can be sent now or dropped, nothing more.
 """
@@ -6,7 +6,7 @@ Mail is shown, not written: a pending row can be sent now or dropped, nothing mo
 from django.contrib import admin, messages
 
 from notifications import services
-from notifications.models import Clock, GameVisit, InboundMail, MailSettings, Notification, Vacation
+from notifications.models import GameVisit, InboundMail, MailSettings, Notification
 
 
 @admin.register(Notification)
@@ -42,26 +42,10 @@ class InboundMailAdmin(admin.ModelAdmin):
         return False
 
 
-@admin.register(Clock)
-class ClockAdmin(admin.ModelAdmin):
-    list_display = ["game", "seat", "bank", "started_at", "started_seq", "timeouts_in_row"]
-    raw_id_fields = ["game"]
-    readonly_fields = [f.name for f in Clock._meta.fields]
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-
 @admin.register(MailSettings)
 class MailSettingsAdmin(admin.ModelAdmin):
     list_display = ["user", "policy", "vacation_days_per_year", "updated_at"]
     list_filter = ["policy"]
-    raw_id_fields = ["user"]
-
-
-@admin.register(Vacation)
-class VacationAdmin(admin.ModelAdmin):
-    list_display = ["user", "starts_at", "ends_at"]
     raw_id_fields = ["user"]
 
 

@@ -12,11 +12,12 @@ from django.urls import reverse
 
 from engine.protocol import standings
 from engine.replay import replay_events
-from games.models import Event, Game
+from games import clocks
+from games.models import Clock, Event, Game
 from games.selectors import rules_of
 from marram_site.links import site_url
-from notifications import board_mail, clocks, signing
-from notifications.models import Clock, Notification
+from notifications import board_mail, signing
+from notifications.models import Notification
 from notifications.selectors import games_waiting_for
 
 MAX_CHANGES = 40
@@ -24,11 +25,6 @@ MAX_CHANGES = 40
 
 def game_url(game_id: int) -> str:
     return site_url(f"/games/{game_id}/")
-
-
-def invitation_url(token: str) -> str:
-    """The invitation's page: what a mailed invitation and a link to pass on both give."""
-    return site_url(reverse("pages:invitation", args=[token]))
 
 
 def unsubscribe_url(user_id: int) -> str:

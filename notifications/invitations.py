@@ -1,5 +1,5 @@
 """Invitation mail. A player who invites people to a game by address
-(games.signals.invitations_created) has one mail per address written to the
+(games.services.game_invite, through games.mail) has one mail per address written to the
 outbox, in the transaction that stores the invitations; the outbox's task sends
 it after the commit and retries it if the mail server fails, so neither a slow
 nor a broken mail server holds up or fails the invitation itself."""
@@ -8,10 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.dispatch import receiver
-
 from games.models import Game
-from games.signals import invitations_created
 from notifications import emails
 from notifications.models import Notification
 from notifications.services import notifications_queue
@@ -34,10 +31,3 @@ def invitations_mail(*, game: Game, user: Any, invited: list[Any]) -> list[int]:
                     f"{emails.game_title(game)}"[:200],
             body_text=text, body_html=html))
     return notifications_queue(rows) if rows else []
-
-
-@receiver(invitations_created, dispatch_uid="notifications.invitations_created")
-def on_invitations_created(sender: Any, *, game: Game, user: Any, invited: list[Any],
-                           **_: Any) -> None:
-    # Inside the inviting transaction: rows only, delivery after the commit.
-    invitations_mail(game=game, user=user, invited=invited)

@@ -1,6 +1,6 @@
-"""Correspondence play: the mail outbox, each player's mail policy, when they last
-looked at a game, the time banks of timed games, vacations, and the replies
-received by mail.
+"""Correspondence play: the mail outbox, each player's mail policy (with their
+vacation allowance), when they last looked at a game, and the replies received
+by mail. (The clocks and vacations that stop them are the games app's.)
 
 The outbox (``Notification``) is written in the transaction that appends the
 events it tells of, so a committed move always has its mail waiting, whatever
@@ -8,8 +8,6 @@ happens to Redis or the workers afterwards.
 """
 
 from __future__ import annotations
-
-from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
@@ -122,62 +120,6 @@ class GameVisit(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} saw game {self.game_id} at {self.seen_at:%Y-%m-%d %H:%M}"
-
-
-class Clock(models.Model):
-    """One seat's clock in a game. It runs while the game waits for that seat (a move
-    or a guess); ``started_at`` is set then. Timed games (days_per_move) keep a
-    time bank; untimed ones only track whose turn began when, which is also when a
-    "your turn" mail goes out."""
-
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="clocks")
-    seat = models.PositiveSmallIntegerField()
-    # The seat's player, copied here so that a move reads one table, not two.
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", null=True,
-        blank=True,
-    )
-    bank = models.DurationField(
-        null=True, blank=True, help_text="Time left when the clock last started or stopped."
-    )
-    started_at = models.DateTimeField(null=True, blank=True, help_text="Set while it runs.")
-    started_seq = models.PositiveIntegerField(
-        null=True, blank=True, help_text="The game's seq when it last started."
-    )
-    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
-
-    class Meta:
-        ordering = ["game", "seat"]
-        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="clock_unique")]
-        indexes = [models.Index(fields=["started_at"], name="clock_running")]
-
-    def __str__(self) -> str:
-        state = "running" if self.started_at else "stopped"
-        return f"game {self.game_id} seat {self.seat}: {self.bank} ({state})"
-
-    @property
-    def running(self) -> bool:
-        return self.started_at is not None
-
-
-class Vacation(models.Model):
-    """A stretch of time in which the player's clocks stand still."""
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
-    )
-    starts_at = models.DateTimeField()
-    ends_at = models.DateTimeField(help_text="Planned end; brought forward if stopped early.")
-
-    class Meta:
-        ordering = ["-starts_at"]
-
-    def __str__(self) -> str:
-        return f"{self.user}: {self.starts_at:%Y-%m-%d} to {self.ends_at:%Y-%m-%d}"
-
-    def overlap(self, start: datetime, end: datetime) -> timedelta:
-        """How much of [start, end) falls in this vacation."""
-        return max(min(end, self.ends_at) - max(start, self.starts_at), timedelta(0))
 
 
 class InboundMail(models.Model):

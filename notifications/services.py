@@ -1,10 +1,11 @@
 """The outbox and its delivery, each player's mail policy, visits, digests and the
 clock check.
 
-Writing and sending are apart. ``events_appended`` arrives inside the transaction
-that appends a game's events; its receiver (``game_events_follow``) moves the
-clocks and writes the mails those events call for as ``Notification`` rows, so
-they are committed with the events or not at all. After the commit a task is
+Writing and sending are apart. ``turn_mails_queue`` is called (through
+games.mail, notifications.game_mail) inside the transaction that appends a
+game's events, once the clocks have moved; it writes the mails those events
+call for as ``Notification`` rows, so they are committed with the events or not
+at all. After the commit a task is
 enqueued per row; if Redis is down the enqueue is logged and dropped, and the
 beat sweep (``outbox_sweep``, every minute) enqueues whatever is still pending.
 
@@ -40,14 +41,15 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.utils import timezone
 
-from games.batch import Batch
-from games.models import Event, Game
-from games.selectors import rules_of
+from games import clocks
+from games import services as game_services
+from games.clocks import ClockChange
+from games.models import Clock, Event, Game
+from games.store import Batch
 from games.tasks import enqueue
-from notifications import board_mail, clocks, emails, signing
+from notifications import board_mail, emails, signing
 from notifications.mailsafe import address_problem, header_text, message_id_or_empty
 from notifications.models import (
-    Clock,
     GameVisit,
     MailSettings,
     Notification,
@@ -120,52 +122,34 @@ def _guard(row: Notification) -> None:
             logger.warning("mail %s to %r not queued: %s", row.kind, row.to_email, problem)
 
 
-def _turn_goes_on(game: Game, events: Sequence[Event], state: Any,
-                  awaited_before: tuple[int, ...]) -> bool:
-    """Whether no clock changes: the game awaits the same seats as before these
-    events, and they are those seats' own (no chance, no timeout)."""
-    if not events or not awaited_before:
-        return False
-    rules = rules_of(game)
-    if rules.awaiting(state).players != awaited_before:
-        return False
-    return all(clocks.turn_goes_on(events, seat, {e["type"] for e in rules.timeout(state, seat)})
-               for seat in awaited_before) and all(
-        e.payload.get("player") in awaited_before for e in events)
-
-
-def game_events_follow(game: Game, events: Sequence[Event], state: Any,
-                       writes: Batch, awaited_before: tuple[int, ...] = ()) -> None:
-    """As events are appended (under the game's lock): run the clocks and queue the
-    mails they call for on ``writes``, which stores them with the events. (Chance
-    is the games app's to draw.)
-
-    The first move of a turn changes none of that and costs no query here; the
-    last one reads the clocks, and writes nothing on its own."""
-    if not _turn_goes_on(game, events, state, awaited_before):
-        started, seats, beginning = clocks.clocks_follow(game, events, state,
-                                                         now=timezone.now(), writes=writes)
-        actors = {e.actor_id for e in events}
-        rows = []
-        for clock in seats:
-            if clock.user_id is None:
-                continue
-            kinds = []
-            if clock in started:
-                if clock.user_id not in actors:  # who has just moved is looking at the game
-                    kinds.append(Kind.YOUR_TURN)
-            elif beginning:
-                kinds.append(Kind.GAME_STARTED)
-            if game.status == Game.Status.FINISHED:
-                kinds.append(Kind.GAME_OVER)
-            rows += [Notification(
-                user_id=clock.user_id, game=game, seat=clock.seat, seq=game.seq, kind=kind,
-                # one turn mail per turn (its seq), one of the others per game
-                dedup_key=f"{kind}:{game.pk}:{clock.seat}"
-                + (f":{game.seq}" if kind == Kind.YOUR_TURN else ""),
-            ) for kind in kinds]
-        if rows:
-            notifications_queue(rows, writes=writes)
+def turn_mails_queue(game: Game, events: Sequence[Event], change: ClockChange,
+                     writes: Batch) -> None:
+    """Queue on ``writes`` (stored with the events) the mails called for by events
+    that moved the game's clocks (``change``, games.clocks): "your turn" to each
+    seat whose clock has just started (unless it has just moved: it is looking at
+    the game), "game started" to the others when the game has just begun, "game
+    over" to everyone when it has ended. Under the game's lock; reads nothing."""
+    actors = {e.actor_id for e in events}
+    rows = []
+    for clock in change.clocks:
+        if clock.user_id is None:
+            continue
+        kinds = []
+        if clock in change.started:
+            if clock.user_id not in actors:
+                kinds.append(Kind.YOUR_TURN)
+        elif change.beginning:
+            kinds.append(Kind.GAME_STARTED)
+        if game.status == Game.Status.FINISHED:
+            kinds.append(Kind.GAME_OVER)
+        rows += [Notification(
+            user_id=clock.user_id, game=game, seat=clock.seat, seq=game.seq, kind=kind,
+            # one turn mail per turn (its seq), one of the others per game
+            dedup_key=f"{kind}:{game.pk}:{clock.seat}"
+            + (f":{game.seq}" if kind == Kind.YOUR_TURN else ""),
+        ) for kind in kinds]
+    if rows:
+        notifications_queue(rows, writes=writes)
 
 
 # ---------------------------------------------------------------- delivering
@@ -336,7 +320,8 @@ def clocks_check(*, now: datetime | None = None) -> dict[str, int]:
         if left is None or left >= clocks.REMINDER_BEFORE:
             continue
         if left <= timedelta(0):
-            if clocks.clock_expire(game_id=clock.game_id, seat=clock.seat, now=now) is not None:
+            if game_services.clock_expire(game_id=clock.game_id, seat=clock.seat,
+                                          now=now) is not None:
                 done["timed_out"] += 1
             continue
         if clock.user_id is None:

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games.bodies import form_post, json_parse
 from games.errors import ServiceError
-from notifications import clocks, inbound, services, signing
+from notifications import inbound, services, signing, vacations
 from notifications.forms import PolicyForm, VacationForm
 from notifications.selectors import mail_settings_get, notifications_recent
 
@@ -96,24 +96,24 @@ def mail_settings(request: HttpRequest) -> HttpResponse:
             elif action == "vacation_start":
                 vacation_form = VacationForm(request.POST)
                 if vacation_form.is_valid():
-                    vacation = clocks.vacation_start(user=user,
+                    vacation = vacations.vacation_start(user=user,
                                                      days=vacation_form.cleaned_data["days"])
                     messages.success(request, f"Your clocks stand still until "
                                      f"{vacation.ends_at:%d %B %Y %H:%M} UTC.")
                     return redirect("notifications:settings")
             elif action == "vacation_stop":
-                clocks.vacation_stop(user=user)
+                vacations.vacation_stop(user=user)
                 messages.success(request, "Welcome back: your clocks run again.")
                 return redirect("notifications:settings")
             else:
                 messages.error(request, "Nothing was changed: choose a policy or a vacation.")
         except ServiceError as error:
             messages.error(request, error.message[:1].upper() + error.message[1:] + ".")
-    left = clocks.vacation_left(user, on=now)
+    left = vacations.vacation_left(user, on=now)
     return render(request, "notifications/settings.html", {
         "policy_form": policy_form,
         "vacation_form": vacation_form,
-        "vacation": clocks.vacation_current(user, now),
+        "vacation": vacations.vacation_current(user, now),
         "vacation_days_left": round(left.total_seconds() / 86400, 1),
         "allowance": current.vacation_days_per_year,
         "recent": notifications_recent(user),

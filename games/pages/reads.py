@@ -29,7 +29,8 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce, Concat
 from django.utils import timezone
 
-from games.models import Event, Game, Seat
+from games.clocks import clock_remaining
+from games.models import Clock, Event, Game, Seat, Vacation
 from games.selectors import (
     awaited_seats,
     game_fairness,
@@ -40,8 +41,6 @@ from games.selectors import (
     seat_index_of,
 )
 from games.serializers import GameSerializer
-from notifications.clocks import clock_remaining
-from notifications.models import Clock, Vacation
 from ui import ui_for
 
 # ---------------------------------------------------------------- lists
@@ -220,7 +219,7 @@ def time_words(seconds: float) -> str:
 def clock_text(days_per_move: int, seconds_left: float | None, *,
                on_vacation: bool = False) -> str:
     """The clock of the seat to play, in plain words, with the rule that fills it
-    (notifications.clocks: a bank of 2d to begin with; a turn played in time adds d,
+    (games.clocks: a bank of 2d to begin with; a turn played in time adds d,
     up to 3d): "6 days left on the clock. Each turn played in time adds 3 days, up
     to 9 days." """
     rule = f"Each turn played in time adds {_days(days_per_move)}, up to " \

@@ -24,11 +24,16 @@ from games import services, throttles
 from games.bodies import form_post
 from games.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 from games.forms import GameCreateForm, InviteForm, SignUpForm
+from games.mail import game_mail
 from games.models import Game, Invitation
 from games.pages import pictures, reads, replay
-from games.selectors import game_get, game_list, invitation_links, seat_index_of
-from games.signals import game_viewed
-from notifications.emails import invitation_url
+from games.selectors import (
+    game_get,
+    game_list,
+    invitation_links,
+    invitation_url,
+    seat_index_of,
+)
 from ui import ui_for
 
 # ---------------------------------------------------------------- plumbing
@@ -233,7 +238,7 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
 
 def _game_page(request: HttpRequest, game: Game, invite_form: InviteForm,
                status: int = 200) -> HttpResponse:
-    game_viewed.send(sender=Game, game=game, user=request.user)
+    game_mail().game_viewed(game=game, user=request.user)
     you = seat_index_of(game, request.user)
     state = reads.page_state(game, request.user) if game.is_started else None
     seated = any(s.user_id == request.user.pk for s in game.seats.all())
@@ -258,7 +263,7 @@ def _game_page(request: HttpRequest, game: Game, invite_form: InviteForm,
 @_json_read
 def game_state(request: HttpRequest, game_id: int) -> HttpResponse:
     game = game_get(game_id)
-    game_viewed.send(sender=Game, game=game, user=request.user)  # the page polls this
+    game_mail().game_viewed(game=game, user=request.user)  # the page polls this
     if not game.is_started:
         raise Conflict("the game has not started", code="game_not_running", status=game.status)
     return JsonResponse(reads.page_state(game, request.user))

@@ -15,7 +15,7 @@ from games import services
 from games.errors import NotYourTurn
 from games.models import Event, Game, Invitation
 from games.pages.reads import clock_text, move_clock, page_state, time_words
-from notifications import clocks
+from notifications import vacations
 from tests.service.conftest import body, client_for, make_user, seat_user, start_game
 from tests.service.mail_kit import eager_tasks, freeze_time, play_turn
 
@@ -391,7 +391,7 @@ def test_a_timed_game_page_tells_the_clock_of_the_player_to_move(ann, bob, monke
     now.advance(hours=5)
     game.refresh_from_db()
     assert move_clock(game)["text"].startswith("5 days 19 hours left on the clock.")
-    clocks.vacation_start(user=seat_user(game, 1), days=2)
+    vacations.vacation_start(user=seat_user(game, 1), days=2)
     now.advance(days=1)
     assert move_clock(game)["text"] == (
         "5 days 19 hours left on the clock. It stands still while they are on vacation. "

@@ -1,6 +1,6 @@
-"""games.batch: writes queued together reach the database in one round trip, in
-the order queued, with the ORM's defaults, and all or nothing in a transaction;
-games.rawsql reads rows from SQL of our own exactly as the ORM reads them."""
+"""games.store: writes queued together (a Batch) reach the database in one round
+trip, in the order queued, with the ORM's defaults, and all or nothing in a
+transaction; rows are read from SQL of our own exactly as the ORM reads them."""
 
 from datetime import timedelta
 
@@ -9,10 +9,10 @@ from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import rawsql, services
-from games.batch import Batch
-from games.models import Game
-from notifications.models import Clock, Notification, Vacation
+from games import services, store
+from games.models import Clock, Game, Vacation
+from games.store import Batch
+from notifications.models import Notification
 
 HOUR = timedelta(hours=1)
 
@@ -90,12 +90,12 @@ def test_fetch_reads_rows_as_the_orm_does_with_extra_columns(users):
     game = services.game_create(user=users[0], variant="animals", length="long", seats=2,
                                 days_per_move=2)
     services.game_join(game=game, user=users[1])  # starts it: config, projection, clocks
-    [fetched] = rawsql.fetch(Game, "SELECT g.*, 41 + 1 AS answer FROM games_game g "
+    [fetched] = store.fetch(Game, "SELECT g.*, 41 + 1 AS answer FROM games_game g "
                              "WHERE g.id = %s", [game.pk])
     assert _fields(fetched) == _fields(Game.objects.get(pk=game.pk))
     assert isinstance(fetched.config, dict) and fetched.answer == 42
     assert not fetched._state.adding
-    clocks = rawsql.fetch(Clock, "SELECT * FROM notifications_clock WHERE game_id = %s "
+    clocks = store.fetch(Clock, "SELECT * FROM games_clock WHERE game_id = %s "
                           "ORDER BY seat", [game.pk])
     assert [_fields(c) for c in clocks] == [
         _fields(c) for c in Clock.objects.filter(game=game).order_by("seat")]

@@ -6,12 +6,10 @@ import pytest
 from engine import marram as engine
 from engine.marram import fairness
 from games import services, tasks
-from games.models import Event, Game
+from games.models import Clock, Event, Game
 from games.selectors import game_state_get
-from games.signals import events_appended
 from notifications import services as notes
-from notifications.models import Clock, Notification
-from notifications.receivers import on_events_appended
+from notifications.models import Notification
 from tests.service.conftest import body, client_for, seat_user, start_game
 from tests.service.mail_kit import awaited, eager_tasks
 
@@ -92,16 +90,13 @@ def test_the_games_app_draws_the_fly_without_the_notifications_app(users, settin
     # games queues the draw itself: nothing of notifications' is needed for it
     game = start_game(users[:2], variant="animals")
     mails = Notification.objects.count()
-    events_appended.disconnect(dispatch_uid="notifications.game_events")
-    try:
-        with eager_tasks(settings):
-            while not Event.objects.filter(game=game, type="creature_appears").exists():
-                seat, wait = awaited(game)
-                assert wait["kind"] != "chance"
-                action = engine.legal_actions(game_state_get(game))[0]
-                services.action_submit(game=game, user=seat_user(game, seat), action=action,
-                                       expected_seq=game.seq)
-    finally:
-        events_appended.connect(on_events_appended, dispatch_uid="notifications.game_events")
+    settings.MARRAM_GAME_MAIL = "games.mail.NoMail"  # the games app on its own
+    with eager_tasks(settings):
+        while not Event.objects.filter(game=game, type="creature_appears").exists():
+            seat, wait = awaited(game)
+            assert wait["kind"] != "chance"
+            action = engine.legal_actions(game_state_get(game))[0]
+            services.action_submit(game=game, user=seat_user(game, seat), action=action,
+                                   expected_seq=game.seq)
     assert Event.objects.get(game=game, type="creature_appears").cause_seq is None
     assert Notification.objects.count() == mails  # notifications heard nothing of it

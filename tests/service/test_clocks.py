@@ -7,12 +7,12 @@ from datetime import timedelta
 
 import pytest
 
-from games import services
+from games import clocks, services
 from games.errors import Conflict, Invalid
-from games.models import Event, Game
-from notifications import clocks
+from games.models import Clock, Event, Game
 from notifications import services as notes
-from notifications.models import Clock, Notification
+from notifications import vacations
+from notifications.models import Notification
 from tests.service.conftest import custom_game, make_user, seat_user, tile
 from tests.service.mail_kit import awaited, freeze_time, play_turn
 
@@ -167,7 +167,7 @@ def test_a_move_between_two_timeouts_breaks_the_row(game, now):
 def test_a_vacation_stops_the_clock(game, now):
     ann = seat_user(game, 0)
     now.advance(hours=1)
-    vacation = clocks.vacation_start(user=ann, days=3)
+    vacation = vacations.vacation_start(user=ann, days=3)
     assert vacation.ends_at == now.value + 3 * DAY
     now.advance(days=3, hours=23)  # 1 hour played, 3 days away, 23 hours more
     assert left(game, 0, now.value) == timedelta(hours=24)
@@ -181,9 +181,9 @@ def test_a_vacation_stops_the_clock(game, now):
 @pytest.mark.django_db
 def test_a_turn_ended_after_a_vacation_banks_the_days_away(game, now):
     ann, bob = seat_user(game, 0), seat_user(game, 1)
-    clocks.vacation_start(user=bob, days=2)  # not his turn: changes nothing for ann
+    vacations.vacation_start(user=bob, days=2)  # not his turn: changes nothing for ann
     now.advance(hours=1)
-    clocks.vacation_start(user=ann, days=1)
+    vacations.vacation_start(user=ann, days=1)
     now.advance(days=1, hours=2)  # back after a day, then 2 hours more
     play_turn(game)  # 3 hours played: 2 days - 3 hours + 1 day
     assert clock(game, 0).bank == 3 * DAY - timedelta(hours=3)
@@ -193,9 +193,9 @@ def test_a_turn_ended_after_a_vacation_banks_the_days_away(game, now):
 @pytest.mark.django_db
 def test_back_early_from_vacation_the_clock_runs_again(game, now):
     ann = seat_user(game, 0)
-    clocks.vacation_start(user=ann, days=5)
+    vacations.vacation_start(user=ann, days=5)
     now.advance(days=1)
-    clocks.vacation_stop(user=ann)
+    vacations.vacation_stop(user=ann)
     now.advance(days=2)
     assert left(game, 0, now.value) == timedelta(0)
     assert notes.clocks_check()["timed_out"] == 1
@@ -204,16 +204,16 @@ def test_back_early_from_vacation_the_clock_runs_again(game, now):
 @pytest.mark.django_db
 def test_vacation_days_are_fourteen_a_year(users, now):
     ann = users[0]
-    clocks.vacation_start(user=ann, days=10)
+    vacations.vacation_start(user=ann, days=10)
     with pytest.raises(Conflict):
-        clocks.vacation_start(user=ann, days=1)
+        vacations.vacation_start(user=ann, days=1)
     now.advance(days=10)
-    assert clocks.vacation_start(user=ann).ends_at == now.value + 4 * DAY  # what is left
+    assert vacations.vacation_start(user=ann).ends_at == now.value + 4 * DAY  # what is left
     now.advance(days=4)
     with pytest.raises(Invalid, match="no vacation days left this year"):
-        clocks.vacation_start(user=ann)
+        vacations.vacation_start(user=ann)
     now.value = now.value.replace(year=now.value.year + 1, month=1, day=2)
-    assert clocks.vacation_left(ann, on=now.value) == 14 * DAY
+    assert vacations.vacation_left(ann, on=now.value) == 14 * DAY
 
 
 @pytest.mark.django_db

@@ -98,11 +98,12 @@ def _statements(queries) -> list[str]:
 @pytest.mark.django_db
 def test_a_move_costs_two_statements_and_the_last_of_a_turn_three(users):
     """The lock, then the events, the game row, the clocks and the "your turn" mail
-    written together (games.batch); the turn's last move reads the clocks too."""
+    written together (games.store.Batch); the turn's last move reads the clocks too."""
     from django.test.utils import CaptureQueriesContext
 
     from games import services
-    from notifications.models import Clock, Notification
+    from games.models import Clock
+    from notifications.models import Notification
 
     game = services.game_create(user=users[0], variant="classic", length="long", seats=2,
                                 days_per_move=3)

@@ -12,6 +12,7 @@ from engine import marram as engine
 from engine.marram import fairness
 from games import services
 from games.errors import Conflict, Forbidden
+from games.mail import NoMail
 from games.models import Event, Game, Invitation
 from games.selectors import game_state_get
 from notifications import services as notes
@@ -195,20 +196,19 @@ def test_game_lists(users):
     assert "seed" not in json.dumps(listed) and "config" not in listed
 
 
-@pytest.mark.django_db
-def test_a_game_and_its_invitations_are_made_together_or_not_at_all(users):
-    from games.signals import invitations_created
-
-    def mail_store_down(**kwargs):
+class MailStoreDown(NoMail):
+    def invitations_made(self, **_):
         raise RuntimeError("the outbox cannot be written")
 
-    invitations_created.connect(mail_store_down, dispatch_uid="test.mail_store_down")
-    try:
-        with pytest.raises(RuntimeError):
-            services.game_create(user=users[0], variant="classic", length="long", seats=2,
-                                 invite=["bob@example.org"], url_for=lambda token: token)
-    finally:
-        invitations_created.disconnect(dispatch_uid="test.mail_store_down")
+
+@pytest.mark.django_db
+def test_a_game_and_its_invitations_are_made_together_or_not_at_all(users, settings):
+    outbox, settings.MARRAM_GAME_MAIL = (settings.MARRAM_GAME_MAIL,
+                                         "tests.service.test_lobby.MailStoreDown")
+    with pytest.raises(RuntimeError):
+        services.game_create(user=users[0], variant="classic", length="long", seats=2,
+                             invite=["bob@example.org"], url_for=lambda token: token)
+    settings.MARRAM_GAME_MAIL = outbox
     assert not Game.objects.exists() and not Invitation.objects.exists()
     game = services.game_create(user=users[0], variant="classic", length="long", seats=2,
                                 invite=["bob@example.org"], url_for=lambda token: f"/j/{token}")

@@ -13,14 +13,14 @@ from django.core import mail
 from django.utils import timezone
 
 from engine import registry
+from games import services
 from games.management.commands.verify_fairness import Command as VerifyFairness
 from games.management.commands.verify_game import game_problems
-from games.models import Event, Game
+from games.models import Clock, Event, Game
 from games.selectors import game_record_get
-from notifications import clocks
 from notifications import services as notes
 from notifications.inbound import inbound_mail_handle
-from notifications.models import Clock, Notification
+from notifications.models import Notification
 from tests.engine.tictactoe import GAME as TICTACTOE
 from tests.service.conftest import body, client_for, make_user, seat_user
 from tests.service.mail_kit import reply_bytes
@@ -132,7 +132,7 @@ def test_secret_choices_run_both_clocks_and_hide_each_other(ann, bob, settings,
     # the second seat's time runs out: the game's own timeout event is appended
     clock = Clock.objects.get(game=game, seat=1)
     later = clock.started_at + timedelta(days=3)
-    assert clocks.clock_expire(game_id=game.pk, seat=1, now=later) is not None
+    assert services.clock_expire(game_id=game.pk, seat=1, now=later) is not None
     game.refresh_from_db()
     assert Event.objects.filter(game=game).order_by("-seq").first().payload == \
         {"type": "timeout", "player": 1}

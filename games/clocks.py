@@ -19,23 +19,17 @@ which is when a "your turn" mail is due.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import date, datetime, timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
-from django.db.models import DateTimeField, ExpressionWrapper, F, Sum
-from django.utils import timezone
+from django.db.models import DateTimeField, ExpressionWrapper, F
 
 from engine.protocol import AnyGame
-from games import rawsql
-from games import services as game_services
-from games.batch import Batch
-from games.errors import Conflict, Invalid
-from games.models import Event, Game, Seat
-from games.selectors import game_state_get, rules_of
-from notifications.models import Clock, Vacation
-from notifications.selectors import mail_settings_get
+from games import store
+from games.models import Clock, Event, Game, Seat, Vacation
+from games.selectors import rules_of
+from games.store import Batch
 
 REMINDER_BEFORE = timedelta(hours=24)
 
@@ -106,39 +100,56 @@ def _stop(clock: Clock, game: Game, now: datetime, *, timed_out: bool,
         if timed_out:
             clock.bank = _day_count(game, 1)  # enough for one turn: miss it too and the seat goes
         else:
-            # the clocks' query says whether a vacation overlaps the turn: most never do
+            # store.clocks_of_game says whether a vacation overlaps the turn: most never do
             vacations = None if getattr(clock, "vacationed", True) else ()
             left = max(clock_remaining(clock, now, vacations), timedelta(0))
             clock.bank = min(left + _day_count(game, 1), _day_count(game, 3))
     clock.started_at = None
 
 
-# Read on the last move of every turn: one statement, none of the ORM's building.
-_CLOCKS_OF_GAME = """
-SELECT {clock_columns}, EXISTS (
-    SELECT 1 FROM notifications_vacation v
-    WHERE v.user_id = c.user_id AND v.ends_at > c.started_at AND v.starts_at < %s
-) AS vacationed
-FROM notifications_clock c WHERE c.game_id = %s
-"""
+@dataclass
+class ClockChange:
+    """What appending some events did to the game's clocks."""
+
+    started: list[Clock]
+    """The clocks that have just started: the seats whose turn has just begun."""
+    clocks: list[Clock]
+    """All the game's clocks, one a seat."""
+    beginning: bool
+    """Whether the clocks were made just now: the game has just begun."""
+
+
+def _turn_goes_on(rules: AnyGame, events: Sequence[Event], state: Any,
+                  awaited_before: tuple[int, ...]) -> bool:
+    """Whether no clock changes: the game awaits the same seats as before these
+    events, and they are those seats' own (no chance, no timeout)."""
+    if not events or not awaited_before:
+        return False
+    if rules.awaiting(state).players != awaited_before:
+        return False
+    return all(turn_goes_on(events, seat, {e["type"] for e in rules.timeout(state, seat)})
+               for seat in awaited_before) and all(
+        e.payload.get("player") in awaited_before for e in events)
 
 
 def clocks_follow(
-    game: Game, events: Sequence[Event], state: Any, *, now: datetime, writes: Batch
-) -> tuple[list[Clock], list[Clock], bool]:
+    game: Game, events: Sequence[Event], state: Any, *, awaited_before: tuple[int, ...],
+    now: datetime, writes: Batch,
+) -> ClockChange | None:
     """Bring the game's clocks up to date after ``events`` (called under the game's
-    lock, in the transaction that appends them): the changes are queued on
-    ``writes``. Returns the clocks that have just started (the seats whose turn
-    has just begun); all the game's clocks; and whether they were made just now
-    (the game has just begun)."""
-    sql = _CLOCKS_OF_GAME.format(clock_columns=rawsql.columns(Clock, "c"))
-    clocks = {c.seat: c for c in rawsql.fetch(Clock, sql, [now, game.pk])}
+    lock, in the transaction that appends them, by games.services): the changes
+    are queued on ``writes``. ``awaited_before`` are the seats the game awaited
+    before the events. None when no clock changes (the first move of a turn, or a
+    seat acting while others still choose): that costs no query."""
+    rules = rules_of(game)
+    if _turn_goes_on(rules, events, state, awaited_before):
+        return None
+    clocks = {c.seat: c for c in store.clocks_of_game(game.pk, now)}
     fresh = not clocks
     if fresh:
         users = dict(Seat.objects.filter(game=game).values_list("index", "user_id"))
         clocks = {s: Clock(game=game, seat=s, user_id=users.get(s), bank=_day_count(game, 2))
                   for s in range(game.seat_count)}
-    rules = rules_of(game)
     runners = runners_of(rules, state)
     changed: list[Clock] = []
     for seat, clock in clocks.items():
@@ -164,7 +175,7 @@ def clocks_follow(
     else:
         for clock in changed:
             writes.update(clock, ["bank", "started_at", "started_seq", "timeouts_in_row"])
-    return started, list(clocks.values()), fresh
+    return ClockChange(started=started, clocks=list(clocks.values()), beginning=fresh)
 
 
 def clocks_due(now: datetime) -> list[Clock]:
@@ -179,71 +190,20 @@ def clocks_due(now: datetime) -> list[Clock]:
     )
 
 
-def clock_expire(*, game_id: int, seat: int, now: datetime | None = None):
-    """Append the timeout (and, at the second in a row, the resignation) of a seat
-    whose bank is empty. Nothing if its time is not up after all."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None or game.status != Game.Status.RUNNING:
-            return None
-        clock = Clock.objects.filter(game=game, seat=seat).first()
-        if clock is None or not clock.running:
-            return None
-        left = clock_remaining(clock, now)
-        if left is None or left > timedelta(0):
-            return None
-        leaving = _leaving(rules_of(game), game_state_get(game), seat)
-        second = clock.timeouts_in_row >= 1 and not _acted_since(clock, leaving)
-        return game_services.game_timeout(
-            game=game, seat=seat, expected_seq=game.seq, resign=second
-        )
-
-
-# ---------------------------------------------------------------- vacations
-
-
-def _year_bounds(year: int) -> tuple[datetime, datetime]:
-    tz = timezone.get_current_timezone()
-    return (datetime(year, 1, 1, tzinfo=tz), datetime(year + 1, 1, 1, tzinfo=tz))
-
-
-def vacation_left(user: AbstractBaseUser, *, on: date | datetime) -> timedelta:
-    """Vacation time left in the calendar year of ``on``: the allowance less every
-    vacation begun that year (planned length, or actual if stopped early)."""
-    start, end = _year_bounds(on.year)
-    taken = Vacation.objects.filter(user=user, starts_at__gte=start, starts_at__lt=end).aggregate(
-        taken=Sum(F("ends_at") - F("starts_at")))["taken"] or timedelta(0)
-    return max(timedelta(days=mail_settings_get(user).vacation_days_per_year) - taken, timedelta(0))
-
-
-def vacation_current(user: AbstractBaseUser, now: datetime) -> Vacation | None:
-    return Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now).first()
-
-
-def vacation_start(
-    *, user: AbstractBaseUser, days: int | None = None, now: datetime | None = None
-) -> Vacation:
-    """Stop the player's clocks from now for ``days`` (by default all the days left
-    this year)."""
-    now = now or timezone.now()
-    if vacation_current(user, now) is not None:
-        raise Conflict("you are already on vacation; stop it first", code="on_vacation")
-    left = vacation_left(user, on=now)
-    if left <= timedelta(0):
-        raise Invalid("you have no vacation days left this year", code="no_vacation_left")
-    if days is not None and days < 1:
-        raise Invalid("a vacation is at least one day", code="bad_days", field="days")
-    length = left if days is None else min(timedelta(days=days), left)
-    return Vacation.objects.create(user=user, starts_at=now, ends_at=now + length)
-
-
-def vacation_stop(*, user: AbstractBaseUser, now: datetime | None = None) -> Vacation | None:
-    """End the current vacation now; the days not used are kept."""
-    now = now or timezone.now()
-    current = vacation_current(user, now)
-    if current is None:
+def clock_running_out(game: Game, seat: int, now: datetime) -> Clock | None:
+    """The seat's clock if it runs and its bank is empty at ``now`` (vacations
+    counted): the seat has run out of time."""
+    clock = Clock.objects.filter(game=game, seat=seat).first()
+    if clock is None or not clock.running:
         return None
-    current.ends_at = now
-    current.save(update_fields=["ends_at"])
-    return current
+    left = clock_remaining(clock, now)
+    if left is None or left > timedelta(0):
+        return None
+    return clock
+
+
+def second_timeout(clock: Clock, rules: AnyGame, state: Any) -> bool:
+    """Whether a timeout now would be the seat's second in a row: it timed out
+    last turn and has not acted since (leaving aside)."""
+    leaving = _leaving(rules, state, clock.seat)
+    return clock.timeouts_in_row >= 1 and not _acted_since(clock, leaving)

@@ -1,0 +1,292 @@
+"""The store: the only place with SQL written by hand.
+
+Every move runs the same few statements, and for statements this small the
+ORM's query building costs more Python than the database spends on them
+(measured in benchmarks/service_bench.py; figures in docs/performance.md). So
+these, and only these, are written here:
+
+- ``game_locked_with_seat``: the game row, locked, and the user's seat in it,
+  in one statement (the first of every move);
+- ``game_with_seats``: a game with its creator and seats, in one statement
+  (every GET of a game);
+- ``clocks_of_game``: a game's clocks and whether a vacation touches each
+  running one (the last move of a turn);
+- ``database_reached``: the health check's round trip;
+- ``Batch``: everything a move writes (its events, the game row, the clocks, the
+  mails in the outbox), sent in one round trip.
+
+The same SQL runs on SQLite and PostgreSQL, except where PostgreSQL alone can do
+it: its row lock (``FOR UPDATE OF``; SQLite writes one transaction at a time),
+the seats gathered as JSON (elsewhere games.selectors asks the ORM), and a
+batch's writes as one statement (elsewhere each of them is sent on its own).
+On PostgreSQL the parameters are bound by the server (see settings), so psycopg
+prepares each statement the fifth time a connection runs it; the reads name
+their columns rather than ``*``, so that a prepared statement keeps its result
+type when a migration adds a column while old workers still run.
+
+Rows are read as ``Model.from_db`` would from the ORM's own query (columns the
+model does not have become attributes), and written as ``bulk_create`` and
+``QuerySet.update`` would write them, with the fields' own conversions
+(``pre_save``, ``get_db_prep_save``), so defaults such as ``auto_now_add`` apply.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, TypeVar
+
+from django.contrib.auth import get_user_model
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import Model
+from django.db.models.base import DEFERRED
+
+from games.models import Clock, Game, Seat
+
+M = TypeVar("M", bound=Model)
+
+# ---------------------------------------------------------------- rows in and out
+
+
+@functools.cache
+def columns(model: type[Model], alias: str, *, using: str = DEFAULT_DB_ALIAS) -> str:
+    """The model's columns, qualified by the table's alias, for a SELECT list."""
+    quote = connections[using].ops.quote_name
+    return ", ".join(f"{alias}.{quote(f.column)}" for f in model._meta.concrete_fields)
+
+
+def fetch(model: type[M], sql: str, params: Sequence[Any], *,
+          using: str = DEFAULT_DB_ALIAS) -> list[M]:
+    """Instances of ``model`` from a SELECT of your own, as the ORM would load them."""
+    connection = connections[using]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        names = [column[0] for column in cursor.description]
+        rows = cursor.fetchall()
+    where = {name: i for i, name in enumerate(names)}
+    fields = model._meta.concrete_fields
+    slots = [where.get(f.column) for f in fields]
+    loaded = [f.attname for f, i in zip(fields, slots, strict=True) if i is not None]
+    convert = []  # what the ORM's compiler would apply: the backend's, then the field's
+    for f, i in zip(fields, slots, strict=True):
+        if i is not None:
+            column = f.get_col(model._meta.db_table)
+            converters = connection.ops.get_db_converters(column) + f.get_db_converters(connection)
+            convert += [(i, column, c) for c in converters]
+    own = {f.column for f in fields}
+    extra = [(i, name) for i, name in enumerate(names) if name not in own]
+    out = []
+    for row in rows:
+        values = list(row)
+        for i, column, converter in convert:
+            values[i] = converter(values[i], column, connection)
+        instance = model.from_db(using, loaded,
+                                 [DEFERRED if i is None else values[i] for i in slots])
+        for i, name in extra:
+            setattr(instance, name, values[i])
+        out.append(instance)
+    return out
+
+
+def _quote(connection: Any, name: str) -> str:
+    return connection.ops.quote_name(name)
+
+
+def _insert_sql(rows: Sequence[Model], *, using: str) -> tuple[str, list[Any]]:
+    """INSERT of new rows of one model, RETURNING their primary keys in order."""
+    connection = connections[using]
+    opts = type(rows[0])._meta
+    fields = [f for f in opts.concrete_fields if f is not opts.pk]
+    params: list[Any] = []
+    for row in rows:
+        row._prepare_related_fields_for_save(operation_name="bulk_create")
+        params += [f.get_db_prep_save(f.pre_save(row, True), connection) for f in fields]
+    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    sql = (f"INSERT INTO {_quote(connection, opts.db_table)} "
+           f"({', '.join(_quote(connection, f.column) for f in fields)}) "
+           f"VALUES {', '.join([one] * len(rows))} RETURNING {_quote(connection, opts.pk.column)}")
+    return sql, params
+
+
+def _update_sql(row: Model, names: Sequence[str], *, using: str) -> tuple[str, list[Any]]:
+    """UPDATE of these fields of a stored row, by its primary key."""
+    connection = connections[using]
+    opts = row._meta
+    fields = [opts.get_field(name) for name in names]
+    sets = ", ".join(f"{_quote(connection, f.column)} = %s" for f in fields)
+    params = [f.get_db_prep_save(getattr(row, f.attname), connection) for f in fields]
+    sql = (f"UPDATE {_quote(connection, opts.db_table)} SET {sets} "
+           f"WHERE {_quote(connection, opts.pk.column)} = %s")
+    return sql, [*params, row.pk]
+
+
+# ---------------------------------------------------------------- writes in one round trip
+
+
+@dataclass
+class _Statement:
+    sql: str = ""
+    params: Sequence[Any] = ()
+    inserted: Sequence[Model] = ()
+    """For an insert, its rows (the statement is built when it is sent)."""
+
+
+@dataclass
+class Batch:
+    """Writes that go to the database together, in one round trip.
+
+    A move appends its events and updates the game row; what hangs on the move
+    (the clocks, the mails in the outbox) writes a few rows more: three to five
+    statements, each a round trip on its own. On PostgreSQL ``run`` sends them as
+    one statement, each write a data-modifying ``WITH`` part; elsewhere it sends
+    the same statements one by one. Inserted rows get their primary keys once
+    ``run`` returns. Nothing is written before ``run``: call it inside the
+    transaction the writes belong to. As one statement, the writes see the
+    database as it was before the batch, not each other's rows: queue only
+    writes that stand on their own (no row twice, nothing that reads another).
+    """
+
+    using: str = DEFAULT_DB_ALIAS
+    _statements: list[_Statement] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self._statements)
+
+    def insert(self, rows: Sequence[Model]) -> None:
+        """Insert new rows of one model, as they are when ``run`` sends them; it sets
+        their primary keys."""
+        if rows:
+            self._statements.append(_Statement(inserted=rows))
+
+    def update(self, row: Model, fields: Sequence[str]) -> None:
+        """Write these fields of a stored row, as they are now, by its primary key."""
+        self._statements.append(_Statement(*_update_sql(row, fields, using=self.using)))
+
+    def run(self) -> None:
+        """Send everything queued, then forget it."""
+        statements, self._statements = self._statements, []
+        if not statements:
+            return
+        for s in statements:
+            if s.inserted:  # INSERT ... RETURNING the keys
+                s.sql, s.params = _insert_sql(s.inserted, using=self.using)
+        connection = connections[self.using]
+        with connection.cursor() as cursor:
+            if connection.vendor != "postgresql":  # no writes in WITH: one by one
+                for s in statements:
+                    cursor.execute(s.sql, s.params)
+                    if s.inserted:
+                        _set_keys(s.inserted, sorted(row[0] for row in cursor.fetchall()),
+                                  self.using)
+                return
+            parts = ", ".join(f"w{i} AS ({s.sql})" for i, s in enumerate(statements))
+            inserts = [(i, s) for i, s in enumerate(statements) if s.inserted]
+            # the keys of each insert, in the order of its rows (a sequence counts up)
+            keys = ", ".join(f"(SELECT array_agg(k ORDER BY k) FROM w{i} AS r(k))"
+                             for i, _ in inserts) or "1"
+            cursor.execute(f"WITH {parts} SELECT {keys}",
+                           [p for s in statements for p in s.params])
+            row = cursor.fetchone()
+            for (_, statement), pks in zip(inserts, row, strict=False):
+                _set_keys(statement.inserted, pks, self.using)
+
+
+def _set_keys(rows: Sequence[Model], keys: Sequence[Any], using: str) -> None:
+    for row, pk in zip(rows, keys, strict=True):
+        row.pk = pk
+        row._state.adding, row._state.db = False, using
+
+
+# ---------------------------------------------------------------- the statements of a move
+
+_LOCK_WITH_SEAT = (
+    'SELECT {game_columns}, s."index" AS seat_index FROM games_game g LEFT JOIN games_seat s '
+    "ON s.game_id = g.id AND s.user_id = %s WHERE g.id = %s{lock}"
+)
+
+
+def game_locked_with_seat(game_id: int, user_id: Any) -> tuple[Game, int | None] | None:
+    """The game row, locked until the transaction ends, and the index of the
+    user's seat in it (None if they have none, or before the start); None if
+    there is no such game."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else ""
+    sql = _LOCK_WITH_SEAT.format(game_columns=columns(Game, "g"), lock=lock)
+    rows = fetch(Game, sql, [user_id, game_id])
+    return (rows[0], rows[0].seat_index) if rows else None
+
+
+_GAME_WITH_SEATS = """
+SELECT {game_columns}, c.{username} AS creator_name, COALESCE((
+    SELECT json_agg(json_build_object(
+        'id', s.id, 'user_id', s.user_id, 'username', u.{username}, 'name', s.name,
+        'index', s."index", 'joined_at', s.joined_at, 'resigned', s.resigned)
+        ORDER BY s."index" NULLS LAST, s.joined_at, s.id)
+    FROM games_seat s LEFT JOIN {users} u ON u.id = s.user_id
+    WHERE s.game_id = g.id), '[]') AS seat_rows
+FROM games_game g JOIN {users} c ON c.id = g.created_by_id
+WHERE g.id = %s
+"""
+
+
+def can_read_game_with_seats() -> bool:
+    """Whether ``game_with_seats`` works here: its JSON is PostgreSQL's."""
+    return connections[DEFAULT_DB_ALIAS].vendor == "postgresql"
+
+
+def game_with_seats(game_id: int) -> tuple[Game, list[Seat]] | None:
+    """The game with its creator and its seats (in seat order, and their users)
+    in one statement; the users come with only their id and username loaded (the
+    rest deferred). None if there is no such game."""
+    User = get_user_model()
+    sql = _GAME_WITH_SEATS.format(users=User._meta.db_table, username=User.USERNAME_FIELD,
+                                  game_columns=columns(Game, "g"))
+    rows = fetch(Game, sql, [game_id])
+    if not rows:
+        return None
+    game = rows[0]
+    names = ["id", User.USERNAME_FIELD]
+    game.created_by = User.from_db(DEFAULT_DB_ALIAS, names, [game.created_by_id,
+                                                             game.creator_name])
+    seats = []
+    for raw in game.seat_rows:
+        seat = Seat.from_db(
+            DEFAULT_DB_ALIAS,
+            ["id", "game_id", "user_id", "name", "index", "joined_at", "resigned"],
+            [raw["id"], game.pk, raw["user_id"], raw["name"], raw["index"],
+             datetime.fromisoformat(raw["joined_at"]), raw["resigned"]],
+        )
+        if raw["user_id"] is not None:
+            seat.user = User.from_db(DEFAULT_DB_ALIAS, names, [raw["user_id"], raw["username"]])
+        seats.append(seat)
+    return game, seats
+
+
+_CLOCKS_OF_GAME = """
+SELECT {clock_columns}, EXISTS (
+    SELECT 1 FROM games_vacation v
+    WHERE v.user_id = c.user_id AND v.ends_at > c.started_at AND v.starts_at < %s
+) AS vacationed
+FROM games_clock c WHERE c.game_id = %s
+"""
+
+
+def clocks_of_game(game_id: int, now: datetime) -> list[Clock]:
+    """The game's clocks, each with ``vacationed``: whether a vacation of its
+    player overlaps the time since it started (most never do, and then the
+    vacations need not be read)."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    sql = _CLOCKS_OF_GAME.format(clock_columns=columns(Clock, "c"))
+    return fetch(Clock, sql, [connection.ops.adapt_datetimefield_value(now), game_id])
+
+
+def database_reached() -> str:
+    """One round trip to the database (an error if it cannot be reached); its kind
+    ("postgresql", "sqlite")."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+    return connection.vendor

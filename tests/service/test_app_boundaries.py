@@ -1,0 +1,101 @@
+"""The games and notifications apps depend one way: notifications imports games
+(its models point at games, its inbound mail plays through games.services), and
+games never imports notifications, not even inside a function or by a dotted
+name handed to import_module or import_string. Where games needs mail it calls
+games.mail's interface, and the settings name the notifications app's side.
+And games.store is the one module that writes SQL by hand."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+from django.conf import settings
+
+from games.mail import NoMail, game_mail
+
+ROOT = Path(__file__).resolve().parents[2]
+DYNAMIC = {"import_module", "import_string", "__import__"}
+
+
+def imported(source: str) -> Iterator[tuple[int, str]]:
+    """Every module a source file imports, with its line: import statements
+    anywhere in it (functions and classes included) and string constants given
+    to import_module, import_string or __import__."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            yield from ((node.lineno, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.lineno, node.module
+            yield from ((node.lineno, f"{node.module}.{alias.name}") for alias in node.names)
+        elif isinstance(node, ast.Call) and node.args:
+            name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+            first = node.args[0]
+            if name in DYNAMIC and isinstance(first, ast.Constant) and isinstance(
+                    first.value, str):
+                yield node.lineno, first.value
+
+
+def imports_of_app(app: str, forbidden: str) -> list[str]:
+    found = []
+    for path in sorted((ROOT / app).rglob("*.py")):
+        for line, module in imported(path.read_text()):
+            if module == forbidden or module.startswith(forbidden + "."):
+                found.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
+    return found
+
+
+def test_the_games_app_never_imports_the_notifications_app():
+    assert imports_of_app("games", "notifications") == []
+
+
+def test_the_check_sees_imports_inside_functions_and_by_name():
+    source = (
+        "import os\n"
+        "def later():\n"
+        "    from notifications import services\n"
+        "class Late:\n"
+        "    def hook(self):\n"
+        "        import notifications.tasks\n"
+        "        return import_string('notifications.game_mail.OutboxMail')\n"
+        "from games.models import Game\n"
+    )
+    assert sorted(m for _, m in imported(source) if m.startswith("notifications")) == [
+        "notifications", "notifications.game_mail.OutboxMail", "notifications.services",
+        "notifications.tasks"]
+
+
+def test_the_notifications_app_is_where_the_settings_send_the_games_mail():
+    assert settings.MARRAM_GAME_MAIL.startswith("notifications.")
+    assert type(game_mail()).__module__.startswith("notifications.")
+
+
+def test_without_the_setting_pointing_there_games_sends_no_mail(settings):
+    settings.MARRAM_GAME_MAIL = "games.mail.NoMail"
+    assert isinstance(game_mail(), NoMail)
+
+
+# Where SQL may be written by hand: the store, migrations (triggers), and the
+# command that grants a database role its privileges (DDL, PostgreSQL's own).
+SQL_ALLOWED = {"games/store.py", "games/management/commands/grant_app_role.py"}
+SQL_CALLS = {"execute", "executemany", "cursor", "raw", "extra", "RawSQL"}
+
+
+def sql_by_hand(app: str) -> list[str]:
+    found = []
+    for path in sorted((ROOT / app).rglob("*.py")):
+        name = str(path.relative_to(ROOT))
+        if name in SQL_ALLOWED or "/migrations/" in name:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call):
+                called = getattr(node.func, "attr", None) or getattr(node.func, "id", None)
+                if called in SQL_CALLS:
+                    found.append(f"{name}:{node.lineno} calls {called}")
+    return found
+
+
+def test_the_store_is_the_only_place_with_sql_written_by_hand():
+    assert [f for app in ("games", "notifications", "marram_site", "ui")
+            for f in sql_by_hand(app)] == []
