@@ -306,3 +306,40 @@ def test_a_connect_that_turns_a_tile_over_by_mail(users):
     assert (played.outcome, played.message) == ("played", "connect down turn 1")
     snake = state_of(game).snakes[1]
     assert snake.tiles[-2].tile == before.tile and snake.tiles[-2].side != before.side
+
+
+def test_a_spectator_sees_the_table_and_what_happened_since_the_last_move_of_the_player_to_play(
+        users):
+    ann, bob, cyd = users[:3]
+    game = snake_game([ann, bob])
+    for _ in range(2):  # ann takes and connects
+        act(game)
+    seen = page_state(game, cyd)
+    assert seen["you"] is None and seen["legal_actions"] == []
+    assert len(seen["state"]["drawing"]) == 2
+    # bob is to play: what happened since his last move (he made none: since the start)
+    assert seen["since_last_move"]["seat"] == 1
+    assert [e["type"] for e in seen["since_last_move"]["events"]] == [
+        "roll", "take", "connect", "roll"]
+
+
+def test_the_lollipop_hunt_mail_draws_the_one_snake_larger_with_the_lollipops(users):
+    ann, bob = users[:2]
+    game = snake_game([ann, bob], mode="lollipop")
+    state = state_of(game)
+    drawn = pic.table_picture(state, 0)
+    assert (drawn.width, drawn.height) == (
+        2 * pic.MARGIN + pic.SINGLE_PX,
+        2 * pic.MARGIN + pic.SINGLE_PX + pic.CAPTION_PX + pic.FOOTER_PX)
+    assert drawn.alt.startswith("The table: the snake (red head): no tiles; lollipops "
+                                "touched: 0 of 4")
+    png = Image.open(io.BytesIO(drawn.png)).convert("RGB")
+    # the lollipop at heading 45, 15 cm from the neck: its white middle, ringed
+    x0, y0, span = pic.table_box(GAME.view(state, 0), [])
+    k = pic.SINGLE_PX / span
+    cx, cy = 15 * 0.5 ** 0.5, 15 * 0.5 ** 0.5
+    px = pic.MARGIN + (cx - x0) * k
+    py = pic.MARGIN + pic.CAPTION_PX + pic.SINGLE_PX - (cy - y0) * k
+    assert min(png.getpixel((round(px), round(py)))) > 240  # white (in a palette of 128)
+    r, g, b = png.getpixel((round(px + 1.8 * k), round(py)))  # on its rim
+    assert r > 120 and g < 80, (r, g, b)
