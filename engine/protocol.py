@@ -352,6 +352,10 @@ class Game(Protocol[StateT, EventT]):
     (``"type"`` and ``"player"`` included): the platform refuses other types and
     unknown fields before the fold. Empty: any of ``event_types`` but the chance
     draws and timeouts, which are the server's."""
+    action_schema: JSONObject | None = None
+    """The JSON Schema (as OpenAPI writes it) of the actions a player submits, for
+    the API's documentation: an object whose ``type`` names the action. None: the
+    API documents the game's actions as any object with a ``type``."""
     action_defaults: Mapping[str, JSONObject] = {}
     """Fields filled in, by type, when a player's action leaves them out (Marram's
     ``"claim": null``), so that the stored event is the record's."""

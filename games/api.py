@@ -9,7 +9,12 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_view,
+    inline_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
@@ -23,13 +28,12 @@ from rest_framework.views import APIView
 
 from games import selectors, services
 from games.bodies import MAX_QUERY_JSON, json_parse
-from games.errors import Invalid
+from games.errors import Invalid, NotFound
 from games.mail import game_mail
 from games.models import Game
 from games.serializers import (
     ActionResultSerializer,
     ActionSubmitSerializer,
-    ClaimsSerializer,
     EmptySerializer,
     EventSerializer,
     GameCreateSerializer,
@@ -38,6 +42,7 @@ from games.serializers import (
     InvitedSerializer,
     InviteSerializer,
     JoinSerializer,
+    MoveQuerySerializer,
     QuerySerializer,
     RecordImportSerializer,
     SignedUpSerializer,
@@ -319,31 +324,58 @@ class GameActions(APIView):
         )
 
 
-class GameClaims(APIView):
-    """The claims that may go with a place or flip you are about to make."""
+class _MoveQuery(APIView):
+    """A read about a move the player is about to make: GET with ?action=<json>,
+    or POST {action}; ``_answer`` says what is read."""
 
-    def _answer(self, request: Request, game_id: int, action: dict[str, Any]) -> Response:
-        claims = selectors.game_query_get(selectors.game_get(game_id), request.user, "claims",
-                                          {"action": action})
-        return Response({"action": action, "claims": claims})
+    def _answer(self, request: Request, game_id: int, action: dict[str, Any],
+                **kwargs: Any) -> Response:
+        raise NotImplementedError
+
+    def _check(self, game_id: int, **kwargs: Any) -> None:
+        """Refuse the address itself before reading the request's move."""
 
     @extend_schema(
         parameters=[OpenApiParameter("action", OpenApiTypes.STR, required=True,
-                                     description="The place or flip, as JSON")],
+                                     description="The move, as JSON")],
         responses={200: OpenApiTypes.OBJECT, 400: ERROR},
     )
-    def get(self, request: Request, game_id: int) -> Response:
+    def get(self, request: Request, game_id: int, **kwargs: Any) -> Response:
+        self._check(game_id, **kwargs)
         raw = request.query_params.get("action")
         if raw is None:
             raise Invalid("give the move as ?action=<json>", field="action")
         action = json_parse(raw, field="action", limit=MAX_QUERY_JSON)
-        data = _valid(ClaimsSerializer, {"action": action})
-        return self._answer(request, game_id, data["action"])
+        data = _valid(MoveQuerySerializer, {"action": action})
+        return self._answer(request, game_id, data["action"], **kwargs)
 
-    @extend_schema(request=ClaimsSerializer, responses={200: OpenApiTypes.OBJECT, 400: ERROR})
-    def post(self, request: Request, game_id: int) -> Response:
-        data = _valid(ClaimsSerializer, _body(request))
-        return self._answer(request, game_id, data["action"])
+    @extend_schema(request=MoveQuerySerializer, responses={200: OpenApiTypes.OBJECT, 400: ERROR})
+    def post(self, request: Request, game_id: int, **kwargs: Any) -> Response:
+        self._check(game_id, **kwargs)
+        data = _valid(MoveQuerySerializer, _body(request))
+        return self._answer(request, game_id, data["action"], **kwargs)
+
+
+@extend_schema_view(
+    get=extend_schema(operation_id="games_named_query_retrieve"),
+    post=extend_schema(operation_id="games_named_query_create"),
+)
+class GameNamedQuery(_MoveQuery):
+    """One of the game's named queries about a move you are about to make, at its
+    own address (/api/games/{id}/{name}/): ``{action, <name>: answer}``. A name the
+    game does not answer is a 404."""
+
+    def _check(self, game_id: int, **kwargs: Any) -> None:
+        game = selectors.game_get(game_id)
+        if kwargs["name"] not in selectors.rules_of(game).queries:
+            raise NotFound(f"{game.title} answers no query {kwargs['name']!r}")
+
+    def _answer(self, request: Request, game_id: int, action: dict[str, Any],
+                **kwargs: Any) -> Response:
+        name = kwargs["name"]
+        answer = selectors.game_query_get(selectors.game_get(game_id), request.user, name,
+                                          {"action": action})
+        return Response({"action": action, name: answer})
 
 
 class GameQuery(APIView):
@@ -369,13 +401,13 @@ class GameKinds(APIView):
         return Response({"games": selectors.game_kinds()})
 
 
-class GameScorePreview(GameClaims):
-    """What a place or flip you are about to make (with its claim) would score, for
-    whom and why: ``{action, awards: [{seat, points, feature, kind}], gains (by
-    seat), scores (after it), completed ({kind: count}), ends_game}``. Asked as the
-    claims are: GET with ?action=<json>, or POST {action}."""
+class GameScorePreview(_MoveQuery):
+    """What a move you are about to make would score, for whom and why: the
+    ``action`` with the game's ``score_preview`` answer (its own fields). Asked as
+    the named queries are: GET with ?action=<json>, or POST {action}."""
 
-    def _answer(self, request: Request, game_id: int, action: dict[str, Any]) -> Response:
+    def _answer(self, request: Request, game_id: int, action: dict[str, Any],
+                **kwargs: Any) -> Response:
         preview = selectors.game_preview_get(selectors.game_get(game_id), request.user, action)
         return Response({"action": action, **preview})
 

@@ -268,12 +268,6 @@ def game_query_get(game: Game, user: AbstractBaseUser | None, name: str,
         raise
 
 
-def game_claims_get(game: Game, user: AbstractBaseUser, action: dict[str, Any]) -> JSON:
-    """The game's ``claims`` query for the user's move about to be made (the API's
-    /claims/, as it was asked before queries had names)."""
-    return game_query_get(game, user, "claims", {"action": action})
-
-
 def game_preview_get(game: Game, user: AbstractBaseUser, action: dict[str, Any]) -> JSON:
     """The game's ``score_preview`` query for the user's move about to be made (the
     API's /preview/)."""

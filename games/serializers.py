@@ -9,7 +9,6 @@ from typing import Any
 
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from engine import registry
@@ -161,43 +160,6 @@ class InviteSerializer(StrictSerializer):
     )
 
 
-def _int(low: int, high: int) -> dict[str, Any]:
-    return {"type": "integer", "minimum": low, "maximum": high}
-
-
-# The shape of an action, for the schema: each type takes some of these fields
-# (engine.actions defines which), and the rules judge the values.
-ACTION_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "description": 'e.g. {"type": "place", "tile": "T17", "face": "front", "at": [1, 0], '
-    '"rotation": 2, "claim": {"arc": 4}}',
-
-    "properties": {
-        "type": {"type": "string", "enum": ["place", "flip", "pass", "guess", "resign"]},
-        "player": {**_int(0, 3), "description": "Your seat; may be left out."},
-        "tile": {"type": "string", "maxLength": 64, "description": "place: a tile in your hand"},
-        "face": {"type": "string", "enum": ["front", "back"]},
-        "at": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2,
-               "description": "place, flip: the position [x, y]"},
-        "rotation": _int(0, 3),
-        "claim": {
-            "type": "object", "nullable": True, "additionalProperties": False,
-            "description": 'place, flip: {"arc": 0-7} for a patch or {"side": 0-3} for a '
-            "beast (see /claims/), or null",
-            "properties": {"arc": _int(0, 7), "side": _int(0, 3),
-                           "token": {"type": "string", "enum": ["boot", "pitchfork"]}},
-        },
-        "creature": {"type": "string", "enum": ["fly", "frog"]},
-        "hops": {"oneOf": [{"type": "integer", "minimum": 1},
-                           {"type": "string", "enum": ["escape"]}],
-                 "description": "guess: hops, or escape"},
-    },
-    "required": ["type"],
-    "additionalProperties": False,
-}
-
-
-@extend_schema_field(ACTION_SCHEMA)
 class ActionField(serializers.JSONField):
     """An action object; its fields are checked by the service and the engine."""
 
@@ -233,7 +195,7 @@ class ActionSubmitSerializer(StrictSerializer):
         return value
 
 
-class ClaimsSerializer(StrictSerializer):
+class MoveQuerySerializer(StrictSerializer):
     action = ActionField()
 
 

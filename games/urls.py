@@ -21,7 +21,6 @@ urlpatterns = [
     path("games/<id:game_id>/invite/", api.GameInvite.as_view(throttle_classes=[InviteThrottle]),
          name="api-game-invite"),
     path("games/<id:game_id>/actions/", api.GameActions.as_view(), name="api-game-actions"),
-    path("games/<id:game_id>/claims/", api.GameClaims.as_view(), name="api-game-claims"),
     path("games/<id:game_id>/query/<str:name>/", api.GameQuery.as_view(),
          name="api-game-query"),
     path("games/kinds/", api.GameKinds.as_view(), name="api-game-kinds"),
@@ -29,5 +28,9 @@ urlpatterns = [
          name="api-game-preview"),
     path("games/<id:game_id>/events/", api.GameEvents.as_view(), name="api-game-events"),
     path("games/<id:game_id>/record/", api.GameRecord.as_view(), name="api-game-record"),
+    # last of the game's addresses: any other name is one of the game's named
+    # queries about a move (the address keeps the name the game gives it)
+    path("games/<id:game_id>/<slug:name>/", api.GameNamedQuery.as_view(),
+         name="api-game-named-query"),
     path("invitations/<str:token>/", api.InvitationDetail.as_view(), name="api-invitation"),
 ]

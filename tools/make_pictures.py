@@ -1,5 +1,5 @@
 """Writes the positions that the home page and the rules page draw
-(games/data/pictures/*.json): game records of the standard tiles, played by the
+(ui/marram/data/pictures/*.json): game records of the standard tiles, played by the
 engine's self-play from fixed seeds and stopped at the moment each picture
 shows, with the tiles the picture outlines ("outline", beside the record's own
 keys). The pages replay them through the engine, so every picture is a position
@@ -25,7 +25,7 @@ from engine.marram.scoring import feature_kind  # noqa: E402
 from engine.marram.selfplay import random_action  # noqa: E402
 from engine.marram.state import GameState  # noqa: E402
 
-OUT = ROOT / "games" / "data" / "pictures"
+OUT = ROOT / "ui" / "marram" / "data" / "pictures"
 PLAYERS = ["ann", "bob"]
 
 Stop = Callable[[GameState, GameState, dict[str, Any]], bool]

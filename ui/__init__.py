@@ -38,6 +38,9 @@ class GameUI:
     page_extras: Callable[[Any, Any, int | None, list[str]], dict[str, Any]] | None = None
     """(game, state, seat, names) -> what the game page's state carries besides
     the generic (Marram: what happened since the player's last move, the standings)."""
+    home_extras: Callable[[], dict[str, Any]] | None = None
+    """() -> what the site's home page (games/home.html) shows of the site's own
+    game, the registry's default (Marram: the picture of a game a few turns in)."""
     rules_page: Callable[[], tuple[str, dict[str, Any]]] | None = None
     """() -> the template and context of the game's rules page (/rules/<key>/)."""
     mail_turn: Callable[[Any, Any, int], dict[str, Any]] | None = None

@@ -22,7 +22,7 @@ from ..protocol import (
     TurnMail,
 )
 from . import bots, moves, notation, rounds, rules, view
-from .events import EVENT_TYPES, Event, Pass
+from .events import ACTION_SCHEMA, EVENT_TYPES, Event, Pass
 from .record import FORMAT, VERSION, config_from_json, config_to_json, deal
 from .scoring import score_ark
 from .state import State
@@ -40,6 +40,7 @@ class AnimalsOnBoard(Game[State, Event]):
     seat_counts = SEAT_COUNTS
     options_declared: tuple[Option, ...] = ()
     event_types = EVENT_TYPES
+    action_schema = ACTION_SCHEMA
     bot_policies = bots.POLICIES
 
     def __init__(self) -> None:

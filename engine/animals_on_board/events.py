@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Final, Literal, TypedDict
 
+from ..protocol import JSONObject
+
 
 class Keep(TypedDict):
     """At the setup, one of the seat's three tiles goes onto its ark, in secret."""
@@ -59,3 +61,23 @@ EVENT_TYPES: Final = ("keep", "split", "take", "pass", "timeout", "resign")
 
 PLAYER_ACTIONS: Final = ("keep", "split", "take", "pass")
 """The events a player writes; ``timeout`` and ``resign`` are the server's."""
+
+
+ACTION_SCHEMA: JSONObject = {
+    "type": "object",
+    "title": "Animals on Board",
+    "description": 'e.g. {"type": "split", "group": 0, "part": ["D4", "?"]}',
+    "properties": {
+        "type": {"type": "string", "enum": [*PLAYER_ACTIONS, "resign"]},
+    "player": {"type": "integer", "minimum": 0,
+               "description": "Your seat; may be left out."},
+        "tile": {"type": "string", "maxLength": 64,
+                 "description": "keep: one of your three tiles"},
+        "group": {"type": "integer", "minimum": 0, "description": "split, take: a group"},
+        "part": {"type": "array", "items": {"type": "string", "maxLength": 64},
+                 "description": "split: the tiles leaving the group (the face-down one: ?)"},
+    },
+    "required": ["type"],
+    "additionalProperties": False,
+}
+"""An Animals on Board action, for the API's documentation; the rules judge the values."""

@@ -23,7 +23,7 @@ from ..protocol import (
     TurnMail,
 )
 from . import advanced, notation, record, rules, scoring, view
-from .events import EVENT_TYPES, Connect, Roll, SnakeEvent, Take
+from .events import ACTION_SCHEMA, EVENT_TYPES, Connect, Roll, SnakeEvent, Take
 from .geometry import to_float
 from .pieces import SIDES
 from .snake import overlapped
@@ -51,6 +51,7 @@ class MakeASnake(Game[State, SnakeEvent]):
                "colour, and earlier tiles are turned over when it fits on neither side"),
     )
     event_types = EVENT_TYPES
+    action_schema = ACTION_SCHEMA
 
     def __init__(self) -> None:
         self.queries: Mapping[str, Query[State]] = {"connect_preview": self._connect_preview}

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Literal, NotRequired, TypedDict
 
-from .pieces import Colour, Side
+from ..protocol import JSONObject
+from .pieces import COLOURS, SIDES, Colour, Side
 
 
 class Roll(TypedDict):
@@ -46,3 +47,24 @@ class Resign(TypedDict):
 SnakeEvent = Roll | Take | Connect | Timeout | Resign
 
 EVENT_TYPES: tuple[str, ...] = ("roll", "take", "connect", "timeout", "resign")
+
+
+ACTION_SCHEMA: JSONObject = {
+    "type": "object",
+    "title": "Make-a-snake",
+    "description": 'e.g. {"type": "connect", "side": "up", "turn": 0}',
+    "properties": {
+        "type": {"type": "string", "enum": ["take", "connect", "resign"]},
+    "player": {"type": "integer", "minimum": 0,
+               "description": "Your seat; may be left out."},
+        "colour": {"type": "string", "enum": list(COLOURS),
+                   "description": "take: the stack to take from"},
+        "side": {"type": "string", "enum": list(SIDES),
+                 "description": "connect: the side of the tile that faces up"},
+        "turn": {"type": "integer", "minimum": 0,
+                 "description": "connect (advanced rules): the last tiles turned over first"},
+    },
+    "required": ["type"],
+    "additionalProperties": False,
+}
+"""A Make-a-snake action, for the API's documentation; the rules judge the values."""

@@ -27,7 +27,7 @@ from ..protocol import (
 )
 from . import actions, board, bots, game, notation, preview, selfplay, view
 from .catalogue import standard
-from .events import MarramEvent, Pass
+from .events import ACTION_SCHEMA, MarramEvent, Pass
 from .record import FORMAT, VERSION, config_from_json, config_to_json
 from .rules import MOVES_PER_TURN, RULES_VERSION, rules_for
 from .state import GameState
@@ -78,6 +78,7 @@ class Marram(Game[GameState, MarramEvent]):
         Option("length", "Length", LENGTHS, "long", help="Animals is played long only"),
     )
     event_types = game.EVENT_TYPES
+    action_schema = ACTION_SCHEMA
     bot_policies = selfplay.POLICIES
     action_fields = {
         "place": ("type", "player", "tile", "face", "at", "rotation", "claim"),

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .board import flipped_face
 from .features import Feature
-from .game import awaiting
+from .game import awaiting, flip_problem
 from .rules import RULES_VERSION
 from .scoring import is_regular
 from .state import GameState, Placed
@@ -55,33 +56,37 @@ def tile_view(state: GameState, pos: tuple[int, int], t: Placed,
 
 
 def _static_view(t: Placed) -> dict[str, Any]:
-    """What a laid tile shows that depends only on how it lies (cached per orientation)."""
-    key = ("view", t.face, t.inverted, t.rotation)
-    cached = t.tile.views.get(key)
+    """What a laid tile shows that depends only on how it lies."""
+    return oriented_view(t.tile, t.face, t.rotation, t.inverted)
+
+
+def oriented_view(tile: TileDef, face: str, rotation: int,
+                  inverted: bool = False) -> dict[str, Any]:
+    """A face of a tile as it lies at ``rotation`` (``inverted``: its grass and
+    sand swapped, a tile that gained a spade and was flipped), cached per
+    orientation: its terrain, regions, items and beasts."""
+    key = ("view", face, inverted, rotation)
+    cached = tile.views.get(key)
     if cached is None:
-        o = t.o
-        cached = t.tile.views[key] = {
-            "tile": t.tile.id,
-            "face": t.face,
-            "rotation": t.rotation,
-            "inverted": t.inverted,
+        o = tile.oriented(face, rotation, inverted)  # type: ignore[arg-type]
+        shift = 2 * rotation
+        printed = tile.face(face, inverted)  # type: ignore[arg-type]
+        cached = tile.views[key] = {
+            "tile": tile.id,
+            "face": face,
+            "rotation": rotation,
+            "inverted": inverted,
             "terrain": o.terrain,
             "regions": [
                 {"arcs": list(r.arcs), "terrain": r.terrain,
                  "items": ["gold"] * r.gold + ["silver"] * r.silver + ["flower"] * r.flower}
                 for r in o.regions
             ],
-            "items": _items(t),
+            "items": [{"arc": (i.arc + shift) % 8, "kind": i.kind} for i in printed.items],
             "beasts": [{"type": seg.type, "kind": seg.kind, "sides": list(seg.sides)}
                        for seg in o.segments],
         }
     return cached
-
-
-def _items(t: Placed) -> list[dict[str, Any]]:
-    shift = 2 * t.rotation
-    face = t.tile.face(t.face, t.inverted)
-    return [{"arc": (i.arc + shift) % 8, "kind": i.kind} for i in face.items]
 
 
 def _token_target(t: Placed, node: int) -> dict[str, int]:
@@ -149,6 +154,7 @@ def player_view(state: GameState, seat: Seat | None = None,
             for hand in state.hands for t in hand
         },
         "resigned": sorted(state.resigned),
+        "claim_tokens": claim_tokens(state),
         "moves_in_turn": state.moves_in_turn,
         "board": [tile_view(state, p, state.board[p], features) for p in sorted(state.board)],
         "creatures": {
@@ -159,3 +165,49 @@ def player_view(state: GameState, seat: Seat | None = None,
         "log": list(state.log),
     } | ({"features": {str(root): feature_view(f) for root, f in state.features.roots.items()}}
          if features else {})
+
+
+def claim_tokens(state: GameState) -> dict[str, str]:
+    """The token a claim takes: of a patch (``{"arc": ...}``) and of a beast
+    (``{"side": ...}``), by the variant's rules."""
+    return {"arc": "boot", "side": "pitchfork" if state.rules.pitchforks_for_beasts else "boot"}
+
+
+ROTATIONS = range(4)
+
+
+def move_previews(state: GameState, seat: Seat) -> dict[str, Any]:
+    """How each move the seat may make would leave its tile, for the game page to
+    draw before the player confirms (the browser computes no rule): ``place``,
+    each tile in the seat's hand, each face, as it would lie at rotations 0 to 3;
+    ``flip``, each tile on the board the seat may flip (rotation and fit aside),
+    as it would lie flipped to rotations 0 to 3, its token gone. Each as the move
+    lays it, before a beast it completes leaves the board."""
+    flips = state.rules.flips_per_tile
+    place: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    for tile_id in state.hands[seat]:
+        tile = state.config.catalogue[tile_id]
+        place[tile_id] = {
+            face: [{**oriented_view(tile, face, r), "spade": tile.spade,
+                    "flips_left": flips if tile.spade else 0, "token": None}
+                   for r in ROTATIONS]
+            for face in ("front", "back")}
+    flip = []
+    for pos in sorted(state.board):
+        placed = state.board[pos]
+        if not placed.spade or flip_problem(state, seat, pos) is not None:
+            continue
+        face, inverted = flipped_face(placed)
+        # the beasts still on the tile, by their segment's index (those gone stay gone)
+        live = {i: state.features.of(n).btype for i, n in enumerate(placed.seg_nodes)
+                if n is not None}
+        rotations = []
+        for r in ROTATIONS:
+            view = oriented_view(placed.tile, face, r, inverted)
+            rotations.append({
+                **view, "at": list(pos), "spade": placed.spade,
+                "beasts": [{**b, "feature_type": live[i]}
+                           for i, b in enumerate(view["beasts"]) if i in live],
+                "flips_left": max(0, flips - placed.flips - 1), "token": None})
+        flip.append({"at": list(pos), "rotations": rotations})
+    return {"place": place, "flip": flip}

@@ -23,7 +23,7 @@ from ..protocol import (
     TurnMail,
 )
 from . import actions, notation, ponds, record, rules, view
-from .events import EVENT_TYPES, PondEvent
+from .events import ACTION_SCHEMA, EVENT_TYPES, PondEvent
 from .pieces import COLOURS
 from .state import GameState
 
@@ -48,6 +48,7 @@ class PondGame(Game[GameState, PondEvent]):
                help="the size of the pond, the eggs in each spawn and the target pile"),
     )
     event_types = EVENT_TYPES
+    action_schema = ACTION_SCHEMA
 
     def __init__(self) -> None:
         self.queries: Mapping[str, Query[GameState]] = {

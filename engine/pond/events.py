@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
+from ..protocol import JSONObject
+
 Position = list[int]
 """``[x, y]`` as JSON writes a position."""
 
@@ -40,3 +42,24 @@ class Resign(TypedDict):
 
 PondEvent = Egg | Move | Timeout | Resign
 EVENT_TYPES = ("egg", "move", "timeout", "resign")
+
+
+_POSITION: JSONObject = {"type": "array", "items": {"type": "integer"},
+                         "minItems": 2, "maxItems": 2}
+
+ACTION_SCHEMA: JSONObject = {
+    "type": "object",
+    "title": "Pond",
+    "description": 'e.g. {"type": "move", "from": [0, 1], "to": [1, 1]}',
+    "properties": {
+        "type": {"type": "string", "enum": ["egg", "move", "resign"]},
+    "player": {"type": "integer", "minimum": 0,
+               "description": "Your seat; may be left out."},
+        "at": {**_POSITION, "description": "egg: the empty position [x, y]"},
+        "from": {**_POSITION, "description": "move: where your tadpole or frog is"},
+        "to": {**_POSITION, "description": "move: where it goes"},
+    },
+    "required": ["type"],
+    "additionalProperties": False,
+}
+"""A Pond action, for the API's documentation; the rules judge the values."""

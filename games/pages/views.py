@@ -26,7 +26,7 @@ from games.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 from games.forms import GameCreateForm, InviteForm, SignUpForm
 from games.mail import game_mail
 from games.models import Game, Invitation
-from games.pages import pictures, reads, replay
+from games.pages import reads, replay
 from games.selectors import (
     game_get,
     game_list,
@@ -104,8 +104,9 @@ def _next_page(request: HttpRequest) -> str | None:
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     count = reads.your_turn_count(request.user)
+    extras = ui_for(registry.default().key).home_extras  # the site's own game's
     return render(request, "games/home.html", {"your_turn_count": count,
-                                               "picture": pictures.picture("home")})
+                                               **(extras() if extras else {})})
 
 
 @require_GET

@@ -1,4 +1,4 @@
-"""The board renderer (games/static/games/board.js) in a real browser.
+"""The board renderer (ui/marram/static/marram/board.js) in a real browser.
 
 Debian's chromium is driven through the Python ``playwright`` package (never
 ``playwright install``) by the ``chromium`` fixture of tests/browser/conftest.py.
@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-STATIC = ROOT / "games" / "static" / "games"
+STATIC = ROOT / "ui" / "marram" / "static" / "marram"
 BEAST_NAMES = {"blue": "blue snake", "orange": "orange snake", "worm": "worm", "any": "Beastly"}
 
 PAGE = """<!doctype html>

@@ -220,7 +220,7 @@ def test_the_end_shows_the_standings(visitors, live_server, artifacts_dir):
 
 
 def test_the_home_picture_and_the_rules_page(visitors, live_server, artifacts_dir):
-    from games.pages import pictures
+    from ui.marram import pictures
 
     v = visitors(DESKTOP)
     page = v.page

@@ -16,7 +16,6 @@ from engine.marram.notation import describe_event
 from engine.marram.preview import score_preview
 from games import services
 from games.models import Event, Game
-from games.pages import pictures
 from games.selectors import game_state_get
 from tests.service.conftest import (
     client_for,
@@ -28,6 +27,7 @@ from tests.service.conftest import (
     seat_user,
     start_game,
 )
+from ui.marram import pictures
 
 pytestmark = pytest.mark.django_db
 

@@ -7,12 +7,13 @@ from ui.marram import mail, pages
 
 UI = GameUI(
     board_template="marram/board.html",
-    script="games/game.js",
-    stylesheets=("games/board.css",),
+    script="marram/game.js",
+    stylesheets=("marram/board.css",),
     replay_module="marram/replay.js",
     action_texts=False,
     mail_turn=mail.turn_details,
     mail_picture=mail.picture,
     page_extras=pages.page_extras,
     rules_page=pages.rules_page,
+    home_extras=pages.home_extras,
 )

@@ -2,7 +2,7 @@
 
 Drawn with Pillow from the same tile views the browser draws
 (``engine.view.tile_view`` and ``face_view``), in the colours and shapes of
-games/static/games/board.js, simplified where a picture this small gains
+ui/marram/static/marram/board.js, simplified where a picture this small gains
 nothing (no grass tufts or sand dots). Nothing here knows a rule: the open
 places and the tiles that may be flipped come from ``engine.legal_actions``.
 

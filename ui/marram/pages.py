@@ -12,8 +12,9 @@ from engine.marram import rules
 from engine.marram.notation import describe_event
 from engine.marram.standings import standings
 from engine.marram.state import GameState
+from engine.marram.view import move_previews
 from games.models import Event, Game
-from games.pages import pictures
+from ui.marram import pictures
 
 SINCE_SHOWN = 40
 """The most events the "since your last move" list shows (the latest ones)."""
@@ -71,9 +72,18 @@ def since_last_move(game: Game, state: GameState, you: int | None,
 
 def page_extras(game: Game, state: GameState, you: int | None,
                 names: list[str]) -> dict[str, Any]:
-    """What the game page's state carries for Marram's board and panels."""
+    """What the game page's state carries for Marram's board and panels: with
+    a seat, how each move it may make would leave its tile (the page previews a
+    move with these, computing no rule itself)."""
     return {"since_last_move": since_last_move(game, state, you, names),
-            "standings": standings(state) if state.finished else None}
+            "standings": standings(state) if state.finished else None,
+            "move_previews": None if you is None or state.finished
+            else move_previews(state, you)}
+
+
+def home_extras() -> dict[str, Any]:
+    """The home page's picture: a real game a few turns in."""
+    return {"picture": pictures.picture("home")}
 
 
 RULES_PICTURES = ("patch", "blue-snake", "flip", "pitchfork", "animals")
@@ -82,7 +92,7 @@ RULES_PICTURES = ("patch", "blue-snake", "flip", "pitchfork", "animals")
 def rules_page() -> tuple[str, dict[str, Any]]:
     """The rules in the project's own words, with pictures of real positions and
     the numbers read from the engine's own tables: the template and its context."""
-    return "games/rules_marram.html", {
+    return "marram/rules.html", {
         "pictures": {name.replace("-", "_"): pictures.picture(name)
                      for name in RULES_PICTURES},
         **rule_numbers(),

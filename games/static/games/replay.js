@@ -301,4 +301,4 @@ async function start() {
 }
 
 start();
-window.marramReplay = { go, get current() { return current; }, get shown() { return shown; } };
+window.replayViewer = { go, get current() { return current; }, get shown() { return shown; } };

@@ -7,8 +7,8 @@
 // first time and updates what it drew afterwards, so that the board keeps the
 // viewer's pan and zoom from step to step (until they fit it again).
 
-import { renderBoard, wireZoomButtons } from "../games/board.js";
-import { creatureLines, h, renderLog, renderPlayers, swatch } from "../games/panels.js";
+import { renderBoard, wireZoomButtons } from "./board.js";
+import { creatureLines, h, renderLog, renderPlayers, swatch } from "./panels.js";
 
 const drawn = new WeakMap(); // container -> its elements and the board's state
 
@@ -81,7 +81,7 @@ export function renderReplayStep(container, step) {
     swatch(e.seat, players, "small"), " ", h("strong", {}, players[e.seat]), ` +${e.points} `,
     h("span", { class: "feature" }, e.feature), e.unfinished ? " (unfinished, at the end)" : "")));
   if (!scored.length) els.scored.append(h("li", { class: "muted" }, "No points scored by this event."));
-  renderPlayers(els.players, players, view, { variant: view.variant });
+  renderPlayers(els.players, players, view);
   renderLog(els.log, view.log, players, { highlightEvent: step.at - 1 });
   const lines = creatureLines(view.creatures, players);
   els.creatures.replaceChildren(...lines.map((t) => h("li", {}, t)));

@@ -1,8 +1,8 @@
 """Pictures of real positions for the home page and the rules page: game records
-of the standard tiles (games/data/pictures/, written by tools/make_pictures.py)
+of the standard tiles (ui/marram/data/pictures/, written by tools/make_pictures.py)
 replayed through the engine, so that a picture can only show what the rules
 allow; each names the tiles it outlines ("outline"). The pages draw them with
-the board renderer (games/static/games/pictures.js).
+the board renderer (ui/marram/static/marram/pictures.js).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 from engine import marram as engine
 
-FOLDER = Path(__file__).resolve().parents[1] / "data" / "pictures"
+FOLDER = Path(__file__).resolve().parent / "data" / "pictures"
 
 
 def record_of(name: str) -> dict[str, Any]:

@@ -13,6 +13,6 @@ def your_turn(context) -> int:
     request = context.get("request")
     if request is None:
         return 0
-    if not hasattr(request, "_marram_your_turn"):
-        request._marram_your_turn = your_turn_count(request.user)
-    return request._marram_your_turn
+    if not hasattr(request, "_your_turn_count"):
+        request._your_turn_count = your_turn_count(request.user)
+    return request._your_turn_count

@@ -3,7 +3,7 @@
 // A plain ES module, no build step.
 
 import { renderTile } from "./board.js";
-import { colourOf, h, swatch } from "./pieces.js";
+import { colourOf, h, swatch } from "../games/pieces.js";
 
 export { colourOf, h, swatch }; // for game.js, which takes them from here
 
@@ -28,8 +28,8 @@ export function tileSvg(faceView, { label = "", size = null, className = "" } = 
 
 /**
  * The players' panels. ``state`` is the API's (or a replay step's) state: scores,
- * supply, hands, hand_tiles, resigned, winners, awaiting, finished.
- * Options: you (seat or null), variant, clock ({text, seconds_left, days_per_move}),
+ * supply, hands, hand_tiles, resigned, winners, awaiting, finished, claim_tokens.
+ * Options: you (seat or null), clock ({text, seconds_left, days_per_move}),
  * showHands, hideHandOf (a seat whose
  * hand is shown elsewhere).
  */
@@ -39,7 +39,8 @@ export function renderPlayers(list, players, state, options = {}) {
   const waitingFor = state.finished ? null : state.awaiting?.player ?? null;
   const winners = new Set(state.winners || []);
   const resigned = new Set(state.resigned || []);
-  const pitchforks = options.variant && options.variant !== "classic";
+  // pitchforks are in play where a beast is claimed with one (the view says)
+  const pitchforks = (state.claim_tokens || {}).side === "pitchfork";
   players.forEach((name, seat) => {
     const supply = (state.supply || [])[seat] || {};
     const tags = [];

@@ -1,4 +1,4 @@
-// Pictures of real positions (games/pages/pictures.py): each <svg data-picture="ID">
+// Pictures of real positions (ui/marram/pictures.py): each <svg data-picture="ID">
 // is drawn by the board renderer from the JSON in the <script id="ID"> beside it.
 // No panning or zooming: the whole position, or, when the picture outlines some
 // tiles, the part of the board around them.

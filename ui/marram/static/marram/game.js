@@ -14,7 +14,8 @@
 // out (GET /api/games/{id}/preview/).
 
 import { renderBoard, tokenSpot, wireZoomButtons } from "./board.js";
-import { createClient } from "./client.js";
+import { createClient } from "../games/client.js";
+import { movedTile, posText, samePos } from "./moves.js";
 import {
   creatureLines, h, renderLog, renderPlayers, renderSince, renderStandings, scorePreviewLines,
   tileSvg, updateTurnBadge,
@@ -22,7 +23,8 @@ import {
 
 const root = document.getElementById("game");
 const cfg = {
-  claimsUrl: root.dataset.claimsUrl,
+  // the game's "claims" query at its own address (/api/games/{id}/claims/)
+  claimsUrl: root.dataset.namedQueryUrl.replace(/NAME\/$/, "claims/"),
   previewUrl: root.dataset.previewUrl,
   myGamesUrl: root.dataset.myGamesUrl,
 };
@@ -75,8 +77,6 @@ function freshUi() {
 const legal = () => page.legal_actions || [];
 const st = () => page.state;
 const players = () => page.players || [];
-const samePos = (a, b) => !!a && !!b && a[0] === b[0] && a[1] === b[1];
-const posText = (p) => `${p[0]},${p[1]}`;
 
 function placementsFor(tile, face) {
   return legal().filter((a) => a.type === "place" && a.tile === tile && a.face === face);
@@ -99,69 +99,15 @@ function rotationsNow() {
     .sort((a, b) => a - b);
 }
 
-function boardTileAt(at) {
-  return (st().board || []).find((t) => samePos(t.at, at)) || null;
-}
-
-function flipsPerTile() {
-  return page.game.variant === "classic" ? 3 : 1;
-}
-
+/** The token a claim takes (boot or pitchfork), as the variant's rules say (the view's). */
 function tokenKind(claim) {
-  if ("arc" in claim) return "boot";
-  return page.game.variant === "classic" ? "boot" : "pitchfork";
-}
-
-// ---------------------------------------------------------------------------
-// tile geometry for previews (docs: shared/spec/marram-model.md): rotation r
-// turns arc p to (p + 2r) mod 8 and side s to (s + r) mod 4
-
-function rotateFace(fv, r) {
-  const arc = (p) => (p + 2 * r) % 8;
-  const t = fv.terrain || "GGGGGGGG";
-  const terrain = Array.from({ length: 8 }, (_, q) => t[(q - 2 * r + 16) % 8]).join("");
-  return {
-    ...fv,
-    terrain,
-    links: (fv.links || []).map((link) => link.map(arc)),
-    regions: (fv.regions || []).map((g) => ({ ...g, arcs: g.arcs.map(arc) })),
-    items: (fv.items || []).map((i) => ({ ...i, arc: arc(i.arc) })),
-    beasts: (fv.beasts || []).map((b) => ({ ...b, sides: b.sides.map((s) => (s + r) % 4) })),
-    rotation: ((fv.rotation || 0) + r) % 4,
-  };
-}
-
-/** A laid tile turned over (its grass and sand swap) and laid at rotation r. */
-function flippedView(tv, r) {
-  const turned = rotateFace(tv, (r - (tv.rotation || 0) + 4) % 4);
-  const swap = (c) => (c === "G" ? "S" : "G");
-  return {
-    ...turned,
-    terrain: [...turned.terrain].map(swap).join(""),
-    regions: turned.regions.map((g) => ({ ...g, terrain: swap(g.terrain) })),
-    rotation: r,
-    face: tv.face === "front" ? "back" : "front",
-    flips_left: Math.max(0, (tv.flips_left || 1) - 1),
-    token: null,
-  };
+  return (st().claim_tokens || {})["arc" in claim ? "arc" : "side"] || "boot";
 }
 
 /** The tile as it would lie with the chosen rotation (and claim), or null. */
 function previewTile(rotation = ui.rotation, withClaim = true) {
-  if (!ui.at || rotation === null) return null;
-  let tv;
-  if (ui.mode === "place") {
-    const fv = ((st().hand_tiles || {})[ui.tile] || {})[ui.face];
-    if (!fv) return null;
-    tv = {
-      ...rotateFace(fv, rotation), at: ui.at, tile: ui.tile, face: ui.face,
-      flips_left: fv.spade ? flipsPerTile() : 0, token: null,
-    };
-  } else {
-    const laid = boardTileAt(ui.at);
-    if (!laid) return null;
-    tv = { ...flippedView(laid, rotation), at: ui.at };
-  }
+  const tv = movedTile(page.move_previews, ui, rotation);
+  if (!tv) return null;
   const claim = withClaim && ui.claims && ui.claim !== null ? ui.claims[ui.claim] : null;
   if (claim) tv.token = { seat: page.you, kind: tokenKind(claim), ...claim };
   return tv;
@@ -683,7 +629,7 @@ function claimStep() {
   });
   fs.append(options);
   const supply = (st().supply || [])[page.you] || {};
-  const stock = page.game.variant === "classic"
+  const stock = tokenKind({ side: 0 }) === "boot"
     ? `${supply.boots} welly boot${supply.boots === 1 ? "" : "s"}`
     : `${supply.boots} boot${supply.boots === 1 ? "" : "s"}, ${supply.pitchforks} pitchfork${supply.pitchforks === 1 ? "" : "s"}`;
   fs.append(h("p", { class: "small muted" },
@@ -828,7 +774,7 @@ function render({ focus = null } = {}) {
   drawBoard();
   renderMovePanel();
   renderPlayers(els.players, players(), s, {
-    you: page.you, variant: page.game.variant, clock: page.clock, clockAt: stateReadAt,
+    you: page.you, clock: page.clock, clockAt: stateReadAt,
     hideHandOf: s.finished ? null : page.you, // the move panel shows it
   });
   renderLog(els.log, s.log, players());
