@@ -6,7 +6,7 @@
 // last move, and the distances at the end. No rule is worked out here: what may
 // be done comes from the server's legal actions and its preview.
 import { createClient } from "../games/client.js";
-import { h, updateTurnBadge } from "../games/panels.js";
+import { h } from "../games/pieces.js";
 import { COLOUR_HEX, cm, renderBoard, tileThumbnail } from "./draw.js";
 import { standingsRows, stackWords, takeWords } from "./words.js";
 
@@ -316,6 +316,21 @@ function render() {
   if (connecting() && (!preview || preview.seq !== page.seq)) loadPreview();
 }
 
+/** The header's "My games" badge: how many games wait for the player, as counted
+ * by the server with the page's latest state. */
+function updateBadge(count) {
+  const link = [...document.querySelectorAll(".site-header a")]
+    .find((a) => a.getAttribute("href") === root.dataset.myGamesUrl);
+  if (!link || count === undefined || count === null) return;
+  const old = link.querySelector(".badge");
+  if (old) old.remove();
+  if (count) {
+    link.append(h("span", { class: "badge", title: `${count} game${count === 1 ? "" : "s"} `
+      + `wait${count === 1 ? "s" : ""} for you` }, String(count),
+    h("span", { class: "visually-hidden" }, " waiting for you")));
+  }
+}
+
 // ---------------------------------------------------------------- choosing
 
 function choose(choice) {
@@ -350,7 +365,7 @@ const client = createClient({
     // the game moved on: a choice is kept only while it is still a legal action
     if (moved && !(keep && actionFor(chosen))) chosen = null;
     render();
-    updateTurnBadge(root.dataset.myGamesUrl, page.your_turn_count);
+    updateBadge(page.your_turn_count);
   },
   onError: (words) => {
     els.error.textContent = words;
