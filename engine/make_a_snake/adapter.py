@@ -24,9 +24,10 @@ from ..protocol import (
     Task,
     TurnMail,
 )
-from . import bots, notation, record, rules, scoring, view
+from . import advanced, bots, notation, record, rules, scoring, view
 from .events import ACTION_SCHEMA, EVENT_TYPES, Connect, Roll, SnakeEvent, Take
 from .geometry import to_float
+from .pieces import SIDES
 from .snake import overlapped
 from .state import State
 
@@ -105,7 +106,8 @@ class MakeASnake(Game[State, SnakeEvent]):
         turned = (f"turn the last {choice.turn} tile(s) over, then " if choice.turn else "")
         return Awaiting.seats(Task(
             seat, "connect", f"{turned}connect {state.taken} to your snake, "
-            + " or ".join(choice.sides) + " up",
+            + (" or ".join(choice.sides) if len(choice.sides) > 1 else
+               f"{choice.sides[0]} (the other side does not fit)"),
             {"tile": state.taken, "turn": choice.turn, "sides": list(choice.sides)}))
 
     def legal_actions(self, state: State, seat: Seat) -> list[SnakeEvent]:
@@ -151,26 +153,40 @@ class MakeASnake(Game[State, SnakeEvent]):
 
     def _connect_preview(self, state: State, seat: Seat | None,
                          args: Mapping[str, JSON]) -> JSON:
-        """Where the taken tile would lie for each legal connect: its open end,
-        the earlier tiles it would overlap (by index) and, in the lollipop hunt,
-        the lollipops touched."""
+        """Where the taken tile would lie up and down (both, in that order): the
+        connect that lays it (null when that side may not be chosen), whether it
+        may and why in words (``advanced.explain``), the tiles turned over first
+        as they would then lie, its parts and open end, the earlier tiles it would
+        overlap (by index and tile) and, in the lollipop hunt, the lollipops
+        touched."""
         if state.phase != "connect":
             raise IllegalAction("bad_query", "a preview is of a connect: take a tile first")
+        assert state.taken is not None
+        choice = rules.connect_choice(state)
+        legal = {a["side"]: a for a in self.legal_actions(state, state.current)
+                 if a["type"] == "connect"}
         previews: list[JSON] = []
-        for action in self.legal_actions(state, state.current):
-            assert action["type"] == "connect"
+        for side in SIDES:
             snake = state.snake_of(state.current).copy()
-            turn = action.get("turn", 0)
-            if turn:
-                snake.tiles = snake.turned(turn)
-            assert state.taken is not None
-            laid = snake.with_tile(state.taken, action["side"])
-            snake.tiles.append(laid)
+            if choice.turn:
+                snake.tiles = snake.turned(choice.turn)
+            laid = snake.with_tile(state.taken, side)
+            before = snake.tiles
+            snake.tiles = [*before, laid]
+            hits = overlapped(laid, before)
+            action = legal.get(side)
             entry: JSONObject = {
-                "action": cast(JSON, dict(action)),
+                "side": side,
+                "action": None if action is None else cast(JSON, dict(action)),
+                "allowed": side in choice.sides,
+                "why": advanced.explain(laid, before, choice, state.advanced),
+                "turn": choice.turn,
+                "turned": [view.piece_view(t) for t in before[len(before) - choice.turn:]]
+                if choice.turn else [],
                 "open_end": view.open_end(snake),
                 "parts": [view.part_view(p) for p in laid.parts],
-                "overlaps": cast(JSON, overlapped(laid, snake.tiles[:-1])),
+                "overlaps": cast(JSON, hits),
+                "overlap_tiles": [before[i].tile for i in hits],
                 "end_point": list(to_float(laid.end)),
             }
             if state.lollipop:

@@ -62,3 +62,38 @@ def choice(snake: Snake, tile: str, advanced: bool) -> Choice:
             if sides:
                 return Choice(k, sides)
     return Choice(0, SIDES, blocked=True)
+
+
+def explain(tile: Laid, before: Sequence[Laid], chosen: Choice, advanced: bool) -> str:
+    """Why ``tile``, laid after ``before`` (the snake as it would lie, turned
+    tiles and all), may or may not be connected so, in words for the page."""
+    return _sentence(_why(tile, before, chosen, advanced))
+
+
+def _why(tile: Laid, before: Sequence[Laid], chosen: Choice, advanced: bool) -> str:
+    if not advanced:
+        return "the basic rules let a tile overlap any other"
+    if chosen.blocked:
+        return ("no number of tiles turned over makes it fit: it is connected as in "
+                "the basic game, either side")
+    turned = (f"with the last {chosen.turn} tile{'s' if chosen.turn != 1 else ''} turned "
+              "over (neither side fitted as the snake lay), " if chosen.turn else "")
+    earlier = before[:-1]
+    hits = [t for t in earlier if overlap(tile, t)]
+    own = [t.tile for t in hits if t.colour == tile.colour]
+    others = [t.tile for t in hits if t.colour != tile.colour]
+    if fits(tile, before):
+        if not hits:
+            return f"{turned}it overlaps no earlier tile"
+        return (f"{turned}it overlaps {_listed(own)}, of its own colour"
+                + (f", so {_listed(others)} too" if others else ""))
+    return (f"{turned}it would overlap {_listed(others)} and no {tile.colour} tile: "
+            "a tile may overlap only where a tile of its own colour is")
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + "."
+
+
+def _listed(tiles: Sequence[str]) -> str:
+    return tiles[0] if len(tiles) == 1 else ", ".join(tiles[:-1]) + " and " + tiles[-1]

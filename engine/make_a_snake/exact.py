@@ -99,7 +99,11 @@ class Q2:
         return (self - other).sign() >= 0
 
     def __float__(self) -> float:
-        return float(self.a) + float(self.b) * SQRT2
+        # what float() of each gives (a correctly rounded quotient of the two
+        # integers), without the numbers module's generic path: the overlap
+        # filters ask for it many times a move
+        a, b = self.a, self.b
+        return a.numerator / a.denominator + b.numerator / b.denominator * SQRT2
 
     def __repr__(self) -> str:
         return f"Q2({self.a}, {self.b})"

@@ -450,11 +450,17 @@ def _boxes_apart(a: Box, b: Box, gap: float) -> bool:
     return a[0] - b[2] > gap or b[0] - a[2] > gap or a[1] - b[3] > gap or b[1] - a[3] > gap
 
 
+def _float(limit: Fraction) -> float:
+    """float(limit), without the numbers module's generic path (asked for on
+    every test of two parts)."""
+    return limit.numerator / limit.denominator
+
+
 def _filtered(box: Box, other: Box, fdistance: Callable[[], float],
               exactly: Callable[[], bool], limit: Fraction) -> bool:
     """"Closer than ``limit``?" by bounding boxes, then floating point far from
     the limit, else exactly (module docstring)."""
-    fl = float(limit)
+    fl = _float(limit)
     if _boxes_apart(box, other, fl + MARGIN):
         return False
     d = fdistance()
@@ -471,9 +477,10 @@ def closer(p: Placed, q: Placed, limit: Fraction) -> bool:
                      lambda: closer_exactly(p, q, limit), limit)
 
 
-def point_closer(p: Vec, part: Placed, limit: Fraction) -> bool:
-    """Whether the point comes closer than ``limit`` to the part's centre line."""
-    fp = to_float(p)
+def point_closer(p: Vec, part: Placed, limit: Fraction, fp: FVec | None = None) -> bool:
+    """Whether the point comes closer than ``limit`` to the part's centre line
+    (``fp``: the point in floating point, when the caller has it already)."""
+    fp = to_float(p) if fp is None else fp
     return _filtered((fp[0], fp[1], fp[0], fp[1]), part.box, lambda: fpoint_distance(fp, part),
                      lambda: _xpoint(p, part, limit), limit)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
 Colour = Literal["red", "green", "blue", "yellow"]
@@ -70,6 +71,7 @@ def is_tile(tile: object) -> bool:
     return isinstance(tile, str) and _TILE_ID.match(tile) is not None
 
 
+@cache
 def colour_of(tile: str) -> Colour:
     colour = tile.rsplit("-", 1)[0]
     assert colour in COLOURS, tile

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .exact import round_root_hundredths
-from .geometry import UNIT, Vec, point_closer, scale
+from .geometry import UNIT, Vec, point_closer, scale, to_float
 from .snake import Snake, lay_tail
 from .state import State
 
@@ -19,10 +19,14 @@ TOUCH_LIMIT = Fraction(LOLLIPOP_RADIUS + 2) - Fraction(1, 1000)
 the lollipop's centre: the tile's half width and the lollipop's radius."""
 
 
+_FLOAT_LOLLIPOPS = tuple(to_float(c) for c in LOLLIPOPS)
+
+
 def touched(snake: Snake) -> tuple[int, ...]:
     """The lollipops a tile of the snake touches as it lies now (the head does not count)."""
-    return tuple(i for i, centre in enumerate(LOLLIPOPS)
-                 if any(point_closer(centre, part, TOUCH_LIMIT)
+    return tuple(i for i, (centre, fc) in enumerate(zip(LOLLIPOPS, _FLOAT_LOLLIPOPS,
+                                                        strict=True))
+                 if any(point_closer(centre, part, TOUCH_LIMIT, fc)
                         for tile in snake.tiles for part in tile.parts))
 
 

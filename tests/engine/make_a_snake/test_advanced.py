@@ -11,6 +11,7 @@ from engine.errors import IllegalAction
 from engine.make_a_snake import GAME
 from engine.make_a_snake.advanced import fits
 from engine.make_a_snake.snake import NECK, lay_tile, overlapped
+from engine.protocol import query
 
 from .helpers import connect, moves, new, play, roll, summary, take
 
@@ -127,3 +128,39 @@ def test_a_timeout_connects_up_even_where_up_does_not_fit():
     state = play(state, {"type": "timeout", "player": 0})
     assert summary(state)["snakes"][0] == [["red-6", "up"], ["green-6", "up"],
                                            ["blue-6", "up"]]
+
+
+def test_the_preview_shows_both_sides_and_why_one_is_refused():
+    # as above: blue-6 up would come back onto red-1, blue on red; down fits
+    state = awaiting_connect({"red": ["red-1"], "green": ["green-6"], "blue": ["blue-6"]},
+                             "red up", "green up", tile_colour="blue")
+    up, down = query(GAME, state, "connect_preview", 0, {})
+    assert (up["side"], up["allowed"], up["action"]) == ("up", False, None)
+    assert up["overlap_tiles"] == ["red-1"] and up["overlaps"] == [0]
+    assert up["why"] == ("It would overlap red-1 and no blue tile: a tile may overlap "
+                         "only where a tile of its own colour is.")
+    assert (down["allowed"], down["action"]) == (True, {"type": "connect", "player": 0,
+                                                        "side": "down", "turn": 0})
+    assert down["why"] == "It overlaps no earlier tile." and down["open_end"] == [16, -8, 270]
+
+
+def test_the_preview_lays_the_tile_after_the_tiles_to_turn_and_draws_them():
+    state = awaiting_connect(CIRCLE, "red up", "green up", tile_colour="blue")
+    up, down = query(GAME, state, "connect_preview", 0, {})
+    assert (up["allowed"], down["allowed"]) == (True, False)
+    assert up["action"] == {"type": "connect", "player": 0, "side": "up", "turn": 1}
+    # green-6 turned down: round (12,0) from the end of red-6 at (8,0) to (16,0)
+    [green] = up["turned"]
+    assert (green["tile"], green["side"]) == ("green-6", "down")
+    assert green["parts"][0]["end"] == [16.0, 0.0]
+    assert up["why"].startswith("With the last 1 tile turned over (neither side fitted")
+    assert down["overlap_tiles"] == ["red-6"]
+
+
+def test_the_prompt_names_the_one_side_that_fits():
+    state = awaiting_connect({"red": ["red-1"], "green": ["green-6"], "blue": ["blue-6"]},
+                             "red up", "green up", tile_colour="blue")
+    [task] = GAME.awaiting(state).tasks
+    assert task.prompt == "connect blue-6 to your snake, down (the other side does not fit)"
+    both = awaiting_connect(CIRCLE, "red up", tile_colour="green")
+    assert GAME.awaiting(both).tasks[0].prompt == "connect green-6 to your snake, up or down"

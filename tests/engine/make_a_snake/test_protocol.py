@@ -223,3 +223,15 @@ def test_summary_has_every_field_of_the_spec_note():
             "open_ends", "distances"} <= set(s)
     assert "touched" not in s
     assert "touched" in summary(new(mode="lollipop"))
+
+
+def test_the_basic_preview_allows_both_sides_and_says_so():
+    state = play(new(red=["red-4"]), roll(), take(0, "red"))
+    previews = query(GAME, state, "connect_preview", 0, {})
+    assert [(p["side"], p["allowed"], p["turn"]) for p in previews] == [
+        ("up", True, 0), ("down", True, 0)]
+    assert {p["why"] for p in previews} == {"The basic rules let a tile overlap any other."}
+    # the up preview is red-4 up: a quarter circle round (6,0) from the neck
+    assert previews[0]["parts"] == [{"arc": {"centre": [6.0, 0.0], "radius": 6,
+                                             "from": 180, "sweep": 90},
+                                     "start": [0.0, 0.0], "end": [6.0, -6.0]}]

@@ -1,0 +1,20 @@
+"""Make-a-snake's UI: the table drawn to scale in SVG with the moves by clicks
+(``templates/``, ``static/``), the replay viewer's step (``static/.../replay.js``),
+what the page adds (``pages``), the rules page, and the picture its turn mails
+carry (``mail``, ``picture``)."""
+from __future__ import annotations
+
+from ui import GameUI
+from ui.make_a_snake import mail, pages
+
+UI = GameUI(
+    board_template="make_a_snake/board.html",
+    script="make_a_snake/game.js",
+    stylesheets=("make_a_snake/snake.css",),
+    action_texts=False,
+    replay_module="make_a_snake/replay.js",
+    mail_turn=mail.turn_details,
+    mail_picture=mail.picture,
+    page_extras=pages.page_extras,
+    rules_page=pages.rules_page,
+)
