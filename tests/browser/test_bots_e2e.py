@@ -39,10 +39,11 @@ def test_play_against_the_computer_from_the_home_page(visitors, live_server, art
     page.wait_for_selector("#game[data-ready=true]")
     assert "Plover (computer, easy)" in page.content()
     # whoever was drawn to begin, ann's turn comes (the bot's first move, if it began)
-    page.wait_for_function("() => document.querySelectorAll('#generic-actions button')"
+    page.wait_for_function("() => document.querySelectorAll('#pond-board g.choice-egg')"
                            ".length > 0", timeout=30_000)
     before = Event.objects.filter(game=game).count()
-    page.locator("#generic-actions button").first.click()
+    page.locator("#pond-board g.choice-egg").first.click()  # an egg from the spawn...
+    page.click("#confirm-button")  # ...laid there
     mine = wait_for(lambda: Event.objects.filter(game=game, actor=ann, seq__gte=before)
                     .first(), "ann's move")
     reply = wait_for(lambda: Event.objects.filter(game=game, seq__gt=mine.seq,
@@ -51,7 +52,7 @@ def test_play_against_the_computer_from_the_home_page(visitors, live_server, art
     # the page shows the reply by itself (polling), and ann may move again
     page.wait_for_function("seq => window.gamePage && window.gamePage.page.seq > seq",
                            arg=reply.seq, timeout=30_000)
-    page.wait_for_function("() => document.querySelectorAll('#generic-actions button')"
+    page.wait_for_function("() => document.querySelectorAll('#pond-board g.choice')"
                            ".length > 0", timeout=30_000)
     assert "Your turn" in page.locator("#turn-status").inner_text()
     page.screenshot(path=str(artifacts_dir / "against-the-computer.png"))
