@@ -52,6 +52,17 @@ class GameUI:
     """(state, seat) -> the PNG of the board that the turn mail's HTML shows."""
 
 
+@dataclass(frozen=True)
+class Picture:
+    """A game's board drawn for a turn mail: the PNG, the words for readers who
+    cannot see it, and its size in pixels (the HTML mail states it)."""
+
+    png: bytes
+    alt: str
+    width: int
+    height: int
+
+
 GENERIC = GameUI()
 
 

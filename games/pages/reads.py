@@ -367,6 +367,23 @@ def player_rows(answer: dict[str, Any]) -> list[dict[str, Any]]:
              "you": i == answer.get("you")} for i, n in enumerate(names)]
 
 
+def result_text(seen: dict[str, Any], names: list[str]) -> str:
+    """How a finished game ended, in words, from its projection: a shared result
+    for a co-operative game, and a winner's score said as the game counts it
+    (points, or the lowest score where lower wins)."""
+    winners = [names[w] for w in seen["winners"]]
+    if seen.get("cooperative"):
+        return "Game over: the players won together." if winners else \
+            "Game over: the players lost together."
+    if not winners:
+        return "Game over."
+    best = seen["scores"][seen["winners"][0]]
+    score = f"the lowest score, {best}" if seen.get("better") == "lower" else f"{best} points"
+    if len(winners) > 1:
+        return f"Game over: {' and '.join(winners)} tie with {score}."
+    return f"Game over: {winners[0]} wins with {score}."
+
+
 def status_text(answer: dict[str, Any]) -> str:
     """Whose turn it is, or how the game ended, in words, for this user: the page's
     status line (game.js shows it as it comes)."""
@@ -376,11 +393,7 @@ def status_text(answer: dict[str, Any]) -> str:
     names = answer["players"]
     seen = answer["game"]["projection"]
     if seen.get("finished"):
-        winners = [names[w] for w in seen["winners"]]
-        best = seen["scores"][seen["winners"][0]] if winners else 0
-        if len(winners) > 1:
-            return f"Game over: {' and '.join(winners)} tie with {best} points."
-        return f"Game over: {winners[0]} wins with {best} points." if winners else "Game over."
+        return result_text(seen, names)
     awaiting = answer.get("awaiting") or {}
     if awaiting.get("kind") == "chance":
         return f"Waiting for chance to decide {awaiting['what']}."

@@ -389,3 +389,25 @@ def test_the_rules_page_covers_the_three_variants_with_the_engines_numbers():
     open_game = services.game_create(user=ann, variant="classic", length="long", seats=2)
     assert 'href="/rules/marram/"' in \
         signed_in(ann).get(f"/games/{open_game.pk}/").content.decode()
+
+
+@pytest.mark.parametrize(("projection", "words"), [
+    # Marram, Pond: the most points win
+    ({"winners": [1], "scores": [31, 40], "better": "higher"},
+     "Game over: bob wins with 40 points."),
+    ({"winners": [0, 1], "scores": [40, 40], "better": "higher"},
+     "Game over: ann and bob tie with 40 points."),
+    # Make-a-snake: the shortest distance from tongue to tail wins
+    ({"winners": [0], "scores": [8.61, 12.5], "better": "lower"},
+     "Game over: ann wins with the lowest score, 8.61."),
+    # the lollipop hunt: everybody wins or loses together
+    ({"winners": [0, 1], "scores": [None, None], "cooperative": True},
+     "Game over: the players won together."),
+    ({"winners": [], "scores": [None, None], "cooperative": True},
+     "Game over: the players lost together."),
+])
+def test_the_status_line_of_a_finished_game_says_the_result_as_the_game_counts_it(
+        projection, words):
+    from games.pages.reads import result_text
+
+    assert result_text({"finished": True, **projection}, ["ann", "bob"]) == words

@@ -7,13 +7,13 @@ counts."""
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
 from engine.animals_on_board import GAME
+from ui import Picture
 from ui.animals_on_board.species import name_of, species
 
 TILE_W, TILE_H, GAP = 40, 56, 6
@@ -29,14 +29,6 @@ INK, MUTED, BACK = "#222222", "#666666", "#30406b"
 @cache
 def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
-
-
-@dataclass(frozen=True)
-class Picture:
-    png: bytes
-    alt: str
-    width: int
-    height: int
 
 
 def _rows(view: dict[str, Any], names: list[str]) -> list[tuple[str, list[str]]]:

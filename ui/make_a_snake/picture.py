@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import io
 import math
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -25,6 +24,7 @@ from PIL import Image, ImageDraw, ImageFont
 from engine.make_a_snake import GAME
 from engine.make_a_snake.pieces import COLOURS
 from engine.make_a_snake.state import State
+from ui import Picture
 
 PANEL_PX = 300
 CAPTION_PX = 22
@@ -176,14 +176,6 @@ def _snake(pen: _Pen, drawing: dict[str, Any], distance: float | None, font: int
         pen.path([(0, 7), tip], RIBBON, 0.7)
         mid = ((tip[0]) / 2 + 1.5, (7 + tip[1]) / 2 + 1.5)
         pen.text(mid, f"{distance:.2f} cm", font, RIBBON)
-
-
-@dataclass(frozen=True)
-class Picture:
-    png: bytes
-    alt: str
-    width: int
-    height: int
 
 
 def previews_for(state: State, seat: int) -> list[dict[str, Any]]:

@@ -32,6 +32,7 @@ from PIL import Image, ImageDraw, ImageFont
 from engine import marram as engine
 from engine.marram.state import GameState
 from engine.marram.view import face_view, tile_view
+from ui import Picture
 
 # ---------------------------------------------------------------- layout
 
@@ -377,14 +378,6 @@ def _draw_tile(pen: _Pen, view: dict[str, Any], players: list[str]) -> None:
         pen.text(spot, name[:1].upper() + ("" if token["kind"] == "boot" else "*"), 13, ink)
     pen.draw.rectangle((*pen.at((0, 0)), *pen.at((100, 100))), outline=TILE_EDGE,
                        width=max(1, round(pen.k)))
-
-
-@dataclass(frozen=True)
-class Picture:
-    png: bytes
-    alt: str
-    width: int
-    height: int
 
 
 def open_places(state: GameState, seat: int) -> list[tuple[int, int]]:

@@ -30,6 +30,7 @@ from PIL import Image, ImageDraw, ImageFont
 from engine.pond import GAME
 from engine.pond.pieces import COLOURS, Face, Piece
 from engine.pond.state import GameState
+from ui import Picture
 
 CELL = 64
 MARGIN = 10
@@ -137,13 +138,6 @@ def draw_piece(draw: ImageDraw.ImageDraw, piece: Piece, left: float, top: float,
                          fill=mark)
 
 
-@dataclass(frozen=True)
-class Picture:
-    png: bytes
-    width: int
-    height: int
-
-
 def board_picture(state: GameState, seat: int) -> Picture:
     plan = layout(state, seat)
     s = SUPERSAMPLE
@@ -189,4 +183,4 @@ def board_picture(state: GameState, seat: int) -> Picture:
     image = image.resize((plan.width, plan.height), Image.Resampling.LANCZOS)
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
-    return Picture(out.getvalue(), plan.width, plan.height)
+    return Picture(out.getvalue(), alt_text(state, seat), plan.width, plan.height)

@@ -108,18 +108,19 @@ async function go(n) {
   }
   if (current !== n) return; // the viewer moved on meanwhile
   els.problem.hidden = !index.error;
-  show(data);
+  await show(data); // a game's module may draw asynchronously (its tables load once)
+  if (current !== n) return;
   root.dataset.loading = "false";
   root.dataset.step = String(n);
   // the next steps are likely wanted soon
   for (const k of [n + 1, n - 1]) if (k >= 0 && k <= index.count) fetchStep(k).catch(() => {});
 }
 
-function show(data) {
+async function show(data) {
   shown = data.at;
   els.event.textContent = data.event ? `Event ${data.event.seq + 1}: ${data.event.text}`
     : index.steps[0].text;
-  renderStep(els.stage, data);
+  await renderStep(els.stage, data);
   showScoresNow(data.scores);
   if (staff && els.payload) {
     const row = data.event && data.event.row;
