@@ -84,8 +84,11 @@ def choose_claim_step(page: Any, claim_index: int | None) -> None:
 
 
 def confirm(page: Any) -> None:
-    """Confirm the move and wait for the server's answer: the game row read next is
-    the one after it."""
+    """Confirm the move, once the page shows what it would score (as a player reads it
+    before confirming; a preview still on its way when the move lands would be of a
+    move no longer legal), and wait for the server's answer: the game row read next
+    is the one after it."""
+    page.wait_for_selector("#score-preview[data-ready=true]")
     with page.expect_response(lambda r: "/actions/" in r.url and r.request.method == "POST"):
         page.click('button[data-action="confirm"]')
 
