@@ -51,6 +51,12 @@ Environment variables:
   the mail sent to them (development only: always off in production).
 - ``MAIL_WEBHOOK_SECRET``: the shared secret a hosted mail provider sends in the
   ``X-Marram-Webhook-Secret`` header; the webhook is off without it.
+- ``MARRAM_WEBHOOK_ALLOWED_NETWORKS``: comma-separated networks (CIDR) or
+  addresses that players' webhooks may call although they are not public (e.g.
+  ``10.20.0.0/16`` for a chat server on the operator's own network); empty by
+  default. Without it a webhook whose host resolves to a loopback, private,
+  link-local, multicast, reserved or unspecified address, or to one of the
+  server's own, is refused (``notifications.webhook_http``).
 - ``MARRAM_MAX_OPEN_GAMES``: how many games one player may have started that still
   wait for players (20).
 - ``MARRAM_DRAW_INLINE``: draw the fly and frog hops inside the move's
@@ -256,6 +262,15 @@ for _proxy in MARRAM_TRUSTED_PROXIES:
     except ValueError:
         raise ImproperlyConfigured(
             f"MARRAM_TRUSTED_PROXIES: {_proxy!r} is not an address or a network") from None
+# Where players' webhooks may go although it is not the public internet.
+MARRAM_WEBHOOK_ALLOWED_NETWORKS = env_list("MARRAM_WEBHOOK_ALLOWED_NETWORKS", [])
+for _network in MARRAM_WEBHOOK_ALLOWED_NETWORKS:
+    try:
+        ipaddress.ip_network(_network, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"MARRAM_WEBHOOK_ALLOWED_NETWORKS: {_network!r} is not an address or a network"
+        ) from None
 if env_str("MARRAM_NUM_PROXIES"):
     raise ImproperlyConfigured(
         "MARRAM_NUM_PROXIES is no longer read: set MARRAM_TRUSTED_PROXIES to the addresses "
