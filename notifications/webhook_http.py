@@ -112,14 +112,14 @@ def address_problem(address: str) -> str:
         ip = ip.ipv4_mapped or ip.sixtofour or ip
     if any(ip in network for network in allowed_networks()):
         return ""
-    if ip in own_addresses():
-        return f"{ip} is an address of this server"
     for kind, found in (("an unspecified", ip.is_unspecified), ("a loopback", ip.is_loopback),
                         ("a link-local", ip.is_link_local), ("a multicast", ip.is_multicast),
                         ("a private", ip.is_private), ("a reserved", ip.is_reserved),
                         ("a non-public", not ip.is_global)):
         if found:
             return f"{ip} is {kind} address"
+    if ip in own_addresses():
+        return f"{ip} is an address of this server"
     return ""
 
 

@@ -1,0 +1,74 @@
+"""A real HTTP receiver for the webhook tests: a ThreadingHTTPServer on 127.0.0.1,
+in a thread, keeping every request it gets and answering as the test says."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+
+@dataclass
+class Call:
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+class Receiver:
+    """What arrived (``calls``), and how to answer: ``status`` (204 by default),
+    with ``location`` as the Location header when it is set."""
+
+    def __init__(self) -> None:
+        self.calls: list[Call] = []
+        self.status = 204
+        self.location = ""
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
+        self.port = self.server.server_address[1]
+
+    def url(self, path: str = "/hook", host: str = "127.0.0.1") -> str:
+        return f"http://{host}:{self.port}{path}"
+
+    def to(self, path: str) -> list[Call]:
+        return [call for call in self.calls if call.path == path]
+
+
+def _handler(receiver: Receiver) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            receiver.calls.append(Call("POST", self.path, dict(self.headers.items()),
+                                       self.rfile.read(length)))
+            answer = b"the receiver is broken" if receiver.status >= 400 else b""
+            self.send_response(receiver.status)
+            if receiver.location:
+                self.send_header("Location", receiver.location)
+            self.send_header("Content-Length", str(len(answer)))
+            self.end_headers()
+            self.wfile.write(answer)
+
+        do_GET = do_POST  # a redirect followed would arrive as a GET
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    return Handler
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    found = Receiver()
+    thread = threading.Thread(target=found.server.serve_forever, daemon=True)
+    thread.start()
+    yield found
+    found.server.shutdown()
+    found.server.server_close()
