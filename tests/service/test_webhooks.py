@@ -25,7 +25,6 @@ from notifications.models import Notification, Policy, Webhook
 from tests.service.conftest import json_strings, make_user, seat_user, start_game
 from tests.service.mail_kit import freeze_time, play_turn
 from tests.service.test_bots import bot_seat_game, my_move
-from tests.service.webhook_kit import Receiver, receiver  # noqa: F401  (a fixture)
 
 SEED = "4b" * 32  # ann sits first, bob second
 LOOPBACK = "127.0.0.0/8"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from notifications.models import Notification, Webhook
+from tests.service import test_celery_worker as real
 from tests.service.conftest import make_user, start_game
 from tests.service.mail_kit import play_turn
 from tests.service.test_celery_worker import (  # noqa: F401  (the module's fixtures)
@@ -18,9 +19,9 @@ from tests.service.test_celery_worker import (  # noqa: F401  (the module's fixt
     wait_for,
     worker,
 )
-from tests.service.test_celery_worker import process_env as worker_env  # noqa: F401
 from tests.service.test_webhooks import SEED
-from tests.service.webhook_kit import receiver  # noqa: F401  (a fixture)
+
+worker_env = real.process_env  # the worker's own, as the fixture worker_env
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("redis_url")]
 

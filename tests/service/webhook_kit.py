@@ -1,16 +1,16 @@
 """A real HTTP receiver for the webhook tests: a ThreadingHTTPServer on 127.0.0.1,
-in a thread, keeping every request it gets and answering as the test says."""
+in a thread, keeping every request it gets and answering as the test says
+(the ``receiver`` fixture of conftest)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-
-import pytest
 
 
 @dataclass
@@ -64,11 +64,15 @@ def _handler(receiver: Receiver) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-@pytest.fixture
-def receiver() -> Iterator[Receiver]:
+
+@contextlib.contextmanager
+def receiving() -> Iterator[Receiver]:
+    """A receiver serving in a thread until the block ends."""
     found = Receiver()
     thread = threading.Thread(target=found.server.serve_forever, daemon=True)
     thread.start()
-    yield found
-    found.server.shutdown()
-    found.server.server_close()
+    try:
+        yield found
+    finally:
+        found.server.shutdown()
+        found.server.server_close()
