@@ -120,6 +120,18 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def env_networks(name: str) -> list[str]:
+    """A comma-separated list of addresses or networks, each checked."""
+    found = env_list(name, [])
+    for network in found:
+        try:
+            ipaddress.ip_network(network, strict=False)
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name}: {network!r} is not an address or a network") from None
+    return found
+
+
 def env_required(name: str) -> str:
     value = env_str(name)
     if not value:
@@ -255,22 +267,9 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 # Whose X-Forwarded-For to believe (games.addresses.client_address).
-MARRAM_TRUSTED_PROXIES = env_list("MARRAM_TRUSTED_PROXIES", [])
-for _proxy in MARRAM_TRUSTED_PROXIES:
-    try:
-        ipaddress.ip_network(_proxy, strict=False)
-    except ValueError:
-        raise ImproperlyConfigured(
-            f"MARRAM_TRUSTED_PROXIES: {_proxy!r} is not an address or a network") from None
+MARRAM_TRUSTED_PROXIES = env_networks("MARRAM_TRUSTED_PROXIES")
 # Where players' webhooks may go although it is not the public internet.
-MARRAM_WEBHOOK_ALLOWED_NETWORKS = env_list("MARRAM_WEBHOOK_ALLOWED_NETWORKS", [])
-for _network in MARRAM_WEBHOOK_ALLOWED_NETWORKS:
-    try:
-        ipaddress.ip_network(_network, strict=False)
-    except ValueError:
-        raise ImproperlyConfigured(
-            f"MARRAM_WEBHOOK_ALLOWED_NETWORKS: {_network!r} is not an address or a network"
-        ) from None
+MARRAM_WEBHOOK_ALLOWED_NETWORKS = env_networks("MARRAM_WEBHOOK_ALLOWED_NETWORKS")
 if env_str("MARRAM_NUM_PROXIES"):
     raise ImproperlyConfigured(
         "MARRAM_NUM_PROXIES is no longer read: set MARRAM_TRUSTED_PROXIES to the addresses "

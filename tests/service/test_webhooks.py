@@ -11,8 +11,12 @@ process; test_webhooks_worker.py makes them with a real Celery worker."""
 from __future__ import annotations
 
 import ipaddress
+import os
 import socket
+import subprocess
+import sys
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -444,3 +448,13 @@ def test_the_service_refuses_what_the_form_lets_through():
     assert webhook_http.url_problem("https://" + "a" * 500 + ".org/") == \
         "the address is longer than 500 characters"
     assert "not printable ASCII" in webhook_http.url_problem("https://example.org/\x00")
+
+
+def test_the_allowance_is_checked_at_start():
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "MARRAM_WEBHOOK_ALLOWED_NETWORKS": "10.20.0.0/16, 10.300.0.0/16"}
+    done = subprocess.run([sys.executable, "-c", "import marram_site.settings"], cwd=root,
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert ("MARRAM_WEBHOOK_ALLOWED_NETWORKS: '10.300.0.0/16' is not an address or a network"
+            in done.stderr)
