@@ -288,10 +288,11 @@ def _delivery_failed(n: Notification, error: Exception, now: datetime) -> None:
         n.note = why
         n.next_attempt_at = now + min(RETRY_FIRST * 2 ** (n.attempts - 1), RETRY_AT_MOST)
     if isinstance(error, (smtplib.SMTPException, OSError, ValueError)):
-        logger.warning("mail %s to %s failed (attempt %s, %s): %s", n.pk,
+        logger.warning("%s %s to %s failed (attempt %s, %s): %s", n.kind, n.pk,
                        n.user_id or n.to_email, n.attempts, n.status, why)
     else:
-        logger.exception("mail %s could not be sent (attempt %s, %s)", n.pk, n.attempts, n.status)
+        logger.exception("%s %s could not be sent (attempt %s, %s)", n.kind, n.pk, n.attempts,
+                         n.status)
 
 
 def _cannot_be_cured(error: Exception) -> bool:
