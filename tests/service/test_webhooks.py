@@ -458,3 +458,17 @@ def test_the_allowance_is_checked_at_start():
     assert done.returncode != 0
     assert ("MARRAM_WEBHOOK_ALLOWED_NETWORKS: '10.300.0.0/16' is not an address or a network"
             in done.stderr)
+
+
+@pytest.mark.django_db
+def test_a_receiver_too_slow_to_answer_is_cut_off_and_tried_again(receiver, loopback_allowed,
+                                                                  monkeypatch):
+    monkeypatch.setattr(webhook_http, "DEADLINE", 0.5)
+    receiver.delay = 2.0
+    ann, bob = make_user("ann"), make_user("bob")
+    hook = Webhook.objects.create(user=ann, url=receiver.url())
+    two_player_game(ann, bob)
+    deliver_due()
+    [row] = calls_of(hook)
+    assert row.status == "pending" and row.attempts == 1
+    assert row.note.startswith("CallFailed: no proper answer within 0.5 s")

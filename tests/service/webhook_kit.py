@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -26,12 +27,14 @@ class Call:
 
 class Receiver:
     """What arrived (``calls``), and how to answer: ``status`` (204 by default),
-    with ``location`` as the Location header when it is set."""
+    with ``location`` as the Location header when it is set, after ``delay``
+    seconds."""
 
     def __init__(self) -> None:
         self.calls: list[Call] = []
         self.status = 204
         self.location = ""
+        self.delay = 0.0
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
         self.port = self.server.server_address[1]
 
@@ -49,6 +52,7 @@ def _handler(receiver: Receiver) -> type[BaseHTTPRequestHandler]:
             receiver.calls.append(Call("POST", self.path, dict(self.headers.items()),
                                        self.rfile.read(length)))
             answer = b"the receiver is broken" if receiver.status >= 400 else b""
+            time.sleep(receiver.delay)
             self.send_response(receiver.status)
             if receiver.location:
                 self.send_header("Location", receiver.location)
