@@ -72,6 +72,17 @@ def two_player_game(ann, bob):
     return start_game([ann, bob], seed=SEED)
 
 
+def first_turn_call(url: str) -> Notification:
+    """ann's webhook to ``url``, called as the game with bob begins (her turn
+    first): the call's row after its first attempt."""
+    ann, bob = make_user("ann"), make_user("bob")
+    hook = Webhook.objects.create(user=ann, url=url)
+    two_player_game(ann, bob)
+    deliver_due()
+    [row] = calls_of(hook)
+    return row
+
+
 # ---------------------------------------------------------------- the call
 
 
@@ -186,14 +197,10 @@ def test_a_receiver_answering_500_is_retried_with_back_off_and_shown_on_the_sett
         receiver, loopback_allowed, monkeypatch):
     now = freeze_time(monkeypatch)
     receiver.status = 500
-    ann, bob = make_user("ann"), make_user("bob")
-    hook = Webhook.objects.create(user=ann, url=receiver.url())
-    two_player_game(ann, bob)
-    deliver_due()
-    [row] = calls_of(hook)
+    row = first_turn_call(receiver.url())
     assert row.status == "pending" and row.attempts == 1
     assert row.note == "CallFailed: answered 500 Internal Server Error: the receiver is broken"
-    page = signed_in(ann).get("/settings/notifications/").content.decode()
+    page = signed_in(row.user).get("/settings/notifications/").content.decode()
     assert "failed 1 time, tried again after 09:02 UTC" in page
     assert "answered 500 Internal Server Error" in page
     waits = [row.next_attempt_at - now.value]
@@ -211,7 +218,7 @@ def test_a_receiver_answering_500_is_retried_with_back_off_and_shown_on_the_sett
     # every attempt sent the same body, marked as the same delivery
     assert len(receiver.calls) == notes.MAX_ATTEMPTS
     assert len({(c.body, c.headers["X-Marram-Delivery"]) for c in receiver.calls}) == 1
-    page = signed_in(ann).get("/settings/notifications/").content.decode()
+    page = signed_in(row.user).get("/settings/notifications/").content.decode()
     assert "failed: gave up after 8 attempts" in page and "Never called yet." in page
 
 
@@ -223,11 +230,7 @@ def test_a_receiver_answering_500_is_retried_with_back_off_and_shown_on_the_sett
 def test_a_4xx_answer_is_final_but_for_too_slow_and_too_many(receiver, loopback_allowed,
                                                             status, after):
     receiver.status = status
-    ann, bob = make_user("ann"), make_user("bob")
-    hook = Webhook.objects.create(user=ann, url=receiver.url())
-    two_player_game(ann, bob)
-    deliver_due()
-    [row] = calls_of(hook)
+    row = first_turn_call(receiver.url())
     assert row.status == after and len(receiver.calls) == 1
     if after == "failed":
         assert row.note.startswith(f"cannot be sent: CallRefused: answered {status}")
@@ -236,12 +239,8 @@ def test_a_4xx_answer_is_final_but_for_too_slow_and_too_many(receiver, loopback_
 @pytest.mark.django_db
 def test_a_redirect_is_not_followed(receiver, loopback_allowed):
     receiver.status, receiver.location = 302, receiver.url("/elsewhere")
-    ann, bob = make_user("ann"), make_user("bob")
-    hook = Webhook.objects.create(user=ann, url=receiver.url())
-    two_player_game(ann, bob)
-    deliver_due()
+    row = first_turn_call(receiver.url())
     assert [c.path for c in receiver.calls] == ["/hook"]
-    [row] = calls_of(hook)
     assert row.status == "failed" and "redirects are not followed" in row.note
     assert "/elsewhere" in row.note
 
@@ -266,12 +265,8 @@ def test_a_redirect_is_not_followed(receiver, loopback_allowed):
 @pytest.mark.django_db
 def test_without_the_operators_allowance_an_inner_address_is_refused_and_never_connected_to(
         receiver, connections, host, why):
-    ann, bob = make_user("ann"), make_user("bob")
     # written straight to the table: the page refuses an address written as one
-    hook = Webhook.objects.create(user=ann, url=receiver.url(host=host))
-    two_player_game(ann, bob)
-    deliver_due()
-    [row] = calls_of(hook)
+    row = first_turn_call(receiver.url(host=host))
     assert row.status == "failed" and row.attempts == 1
     assert row.note.startswith("cannot be sent: CallRefused: ") and why in row.note
     assert receiver.calls == [] and connections == []
@@ -280,11 +275,7 @@ def test_without_the_operators_allowance_an_inner_address_is_refused_and_never_c
 @pytest.mark.django_db
 def test_the_allowance_lets_calls_into_its_networks_only(receiver, connections, settings):
     settings.MARRAM_WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.2/32"]
-    ann, bob = make_user("ann"), make_user("bob")
-    hook = Webhook.objects.create(user=ann, url=receiver.url())
-    two_player_game(ann, bob)
-    deliver_due()
-    assert calls_of(hook)[0].status == "failed" and connections == []
+    assert first_turn_call(receiver.url()).status == "failed" and connections == []
     settings.MARRAM_WEBHOOK_ALLOWED_NETWORKS = [LOOPBACK]
     assert webhook_http.url_problem(receiver.url()) == ""
 
@@ -465,10 +456,6 @@ def test_a_receiver_too_slow_to_answer_is_cut_off_and_tried_again(receiver, loop
                                                                   monkeypatch):
     monkeypatch.setattr(webhook_http, "DEADLINE", 0.5)
     receiver.delay = 2.0
-    ann, bob = make_user("ann"), make_user("bob")
-    hook = Webhook.objects.create(user=ann, url=receiver.url())
-    two_player_game(ann, bob)
-    deliver_due()
-    [row] = calls_of(hook)
+    row = first_turn_call(receiver.url())
     assert row.status == "pending" and row.attempts == 1
     assert row.note.startswith("CallFailed: no proper answer within 0.5 s")
