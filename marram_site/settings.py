@@ -51,6 +51,12 @@ Environment variables:
   the mail sent to them (development only: always off in production).
 - ``MAIL_WEBHOOK_SECRET``: the shared secret a hosted mail provider sends in the
   ``X-Marram-Webhook-Secret`` header; the webhook is off without it.
+- ``MARRAM_WEBHOOK_ALLOWED_NETWORKS``: comma-separated networks (CIDR) or
+  addresses that players' webhooks may call although they are not public (e.g.
+  ``10.20.0.0/16`` for a chat server on the operator's own network); empty by
+  default. Without it a webhook whose host resolves to a loopback, private,
+  link-local, multicast, reserved or unspecified address, or to one of the
+  server's own, is refused (``notifications.webhook_http``).
 - ``MARRAM_MAX_OPEN_GAMES``: how many games one player may have started that still
   wait for players (20).
 - ``MARRAM_DRAW_INLINE``: draw the fly and frog hops inside the move's
@@ -112,6 +118,18 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if not raw:
         return default
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_networks(name: str) -> list[str]:
+    """A comma-separated list of addresses or networks, each checked."""
+    found = env_list(name, [])
+    for network in found:
+        try:
+            ipaddress.ip_network(network, strict=False)
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name}: {network!r} is not an address or a network") from None
+    return found
 
 
 def env_required(name: str) -> str:
@@ -249,13 +267,9 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 # Whose X-Forwarded-For to believe (games.addresses.client_address).
-MARRAM_TRUSTED_PROXIES = env_list("MARRAM_TRUSTED_PROXIES", [])
-for _proxy in MARRAM_TRUSTED_PROXIES:
-    try:
-        ipaddress.ip_network(_proxy, strict=False)
-    except ValueError:
-        raise ImproperlyConfigured(
-            f"MARRAM_TRUSTED_PROXIES: {_proxy!r} is not an address or a network") from None
+MARRAM_TRUSTED_PROXIES = env_networks("MARRAM_TRUSTED_PROXIES")
+# Where players' webhooks may go although it is not the public internet.
+MARRAM_WEBHOOK_ALLOWED_NETWORKS = env_networks("MARRAM_WEBHOOK_ALLOWED_NETWORKS")
 if env_str("MARRAM_NUM_PROXIES"):
     raise ImproperlyConfigured(
         "MARRAM_NUM_PROXIES is no longer read: set MARRAM_TRUSTED_PROXIES to the addresses "

@@ -6,7 +6,7 @@ Mail is shown, not written: a pending row can be sent now or dropped, nothing mo
 from django.contrib import admin, messages
 
 from notifications import services
-from notifications.models import GameVisit, InboundMail, MailSettings, Notification
+from notifications.models import GameVisit, InboundMail, MailSettings, Notification, Webhook
 
 
 @admin.register(Notification)
@@ -15,7 +15,7 @@ class NotificationAdmin(admin.ModelAdmin):
                     "next_attempt_at", "sent_at", "note"]
     list_filter = ["status", "kind"]
     search_fields = ["user__username", "to_email", "dedup_key", "message_id"]
-    raw_id_fields = ["user", "game"]
+    raw_id_fields = ["user", "game", "webhook"]
     readonly_fields = [f.name for f in Notification._meta.fields]
     actions = ["deliver_now"]
 
@@ -46,6 +46,14 @@ class InboundMailAdmin(admin.ModelAdmin):
 class MailSettingsAdmin(admin.ModelAdmin):
     list_display = ["user", "policy", "vacation_days_per_year", "updated_at"]
     list_filter = ["policy"]
+    raw_id_fields = ["user"]
+
+
+@admin.register(Webhook)
+class WebhookAdmin(admin.ModelAdmin):
+    list_display = ["id", "user", "format", "enabled", "url", "created_at"]
+    list_filter = ["format", "enabled"]
+    search_fields = ["user__username", "url"]
     raw_id_fields = ["user"]
 
 

@@ -1,10 +1,12 @@
 """Correspondence play: the mail outbox, each player's mail policy (with their
-vacation allowance), when they last looked at a game, and the replies received
-by mail. (The clocks and vacations that stop them are the games app's.)
+vacation allowance) and webhooks, when they last looked at a game, and the
+replies received by mail. (The clocks and vacations that stop them are the
+games app's.)
 
 The outbox (``Notification``) is written in the transaction that appends the
 events it tells of, so a committed move always has its mail waiting, whatever
-happens to Redis or the workers afterwards.
+happens to Redis or the workers afterwards. A webhook's calls go through the
+same outbox, one row per call.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from django.conf import settings
 from django.db import models
 
 VACATION_DAYS_PER_YEAR = 14
+WEBHOOKS_PER_PLAYER = 3
+WEBHOOK_URL_MAX_LENGTH = 500
 
 
 class Policy(models.TextChoices):
@@ -51,6 +55,8 @@ class Notification(models.Model):
         REPLY_PLAYED = "reply_played", "Reply by mail: played"
         REPLY_REFUSED = "reply_refused", "Reply by mail: refused"
         INVITATION = "invitation", "Invitation to a game"
+        WEBHOOK_TURN = "webhook_turn", "Webhook: your turn"
+        WEBHOOK_TEST = "webhook_test", "Webhook: test"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -67,6 +73,9 @@ class Notification(models.Model):
         blank=True,
     )
     to_email = models.EmailField(blank=True, help_text="Where it goes when there is no user.")
+    webhook = models.ForeignKey(
+        "notifications.Webhook", on_delete=models.CASCADE, related_name="calls", null=True,
+        blank=True, help_text="The webhook a webhook call goes to (no mail then).")
     game = models.ForeignKey(
         "games.Game", on_delete=models.CASCADE, related_name="notifications", null=True, blank=True
     )
@@ -104,6 +113,36 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.user or self.to_email} ({self.status})"
+
+
+WEBHOOK_KINDS = (Notification.Kind.WEBHOOK_TURN, Notification.Kind.WEBHOOK_TEST)
+"""The kinds of outbox rows that are webhook calls, not mail."""
+
+
+class Webhook(models.Model):
+    """An address a player has called when it is their turn, in the shape its
+    receiver reads (a chat's incoming webhook, or any program of theirs)."""
+
+    class Format(models.TextChoices):
+        JSON = "json", "Plain JSON"
+        DISCORD = "discord", "Discord"
+        SLACK = "slack", "Slack"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="webhooks")
+    url = models.CharField(max_length=WEBHOOK_URL_MAX_LENGTH)
+    format = models.CharField(max_length=8, choices=Format.choices, default=Format.JSON)
+    enabled = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "url"], name="webhook_unique_url"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.get_format_display()} webhook"
 
 
 class GameVisit(models.Model):

@@ -7,7 +7,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
 from games.models import Game, Seat
-from notifications.models import GameVisit, MailSettings, Notification
+from notifications.models import WEBHOOK_KINDS, GameVisit, MailSettings, Notification, Webhook
 
 
 def mail_settings_get(user: AbstractBaseUser) -> MailSettings:
@@ -31,4 +31,18 @@ def games_waiting_for(user: AbstractBaseUser) -> list[Game]:
 
 
 def notifications_recent(user: AbstractBaseUser, limit: int = 20) -> QuerySet[Notification]:
-    return Notification.objects.filter(user=user).select_related("game")[:limit]
+    return (Notification.objects.filter(user=user).exclude(kind__in=WEBHOOK_KINDS)
+            .select_related("game")[:limit])
+
+
+def webhooks_with_calls(user: AbstractBaseUser, calls: int = 5) -> list[Webhook]:
+    """The player's webhooks, each with ``recent`` (its latest calls, pending,
+    made or failed, newest first) and ``last_success`` (its latest call made, or
+    None)."""
+    found = list(Webhook.objects.filter(user=user))
+    for webhook in found:
+        rows = Notification.objects.filter(webhook=webhook).select_related("game")
+        webhook.recent = list(rows[:calls])  # type: ignore[attr-defined]
+        webhook.last_success = (  # type: ignore[attr-defined]
+            rows.filter(status=Notification.Status.SENT).order_by("-sent_at").first())
+    return found

@@ -17,6 +17,9 @@ row is still pending and is sent again, with the same Message-ID, which mail
 clients use to fold the copy away. A worker that dies before the server accepted
 the mail sends nothing, and the row is sent once, later.
 
+Webhook calls (notifications.webhooks) are rows of the same outbox, delivered
+by the same task with the same retries: a call is made in place of a mail.
+
 A mail that fails for a reason a retry cannot cure (a header or an address that
 cannot be sent, a recipient the server refuses for good) ends as failed at once,
 its reason in ``note``; any other failure is retried after 2, 4, 8 ... minutes,
@@ -48,9 +51,10 @@ from games.models import Clock, Event, Game
 from games.seating import seat_players
 from games.store import Batch
 from games.tasks import enqueue
-from notifications import board_mail, emails, signing
+from notifications import board_mail, emails, signing, webhooks
 from notifications.mailsafe import address_problem, header_text, message_id_or_empty
 from notifications.models import (
+    WEBHOOK_KINDS,
     GameVisit,
     MailSettings,
     Notification,
@@ -159,8 +163,19 @@ def turn_mails_queue(game: Game, events: Sequence[Event], change: ClockChange,
 # ---------------------------------------------------------------- delivering
 
 
+def _turn_over(n: Notification) -> bool:
+    """Whether the turn a row speaks of (its game, seat and seq) is over."""
+    clock = Clock.objects.filter(game_id=n.game_id, seat=n.seat).first()
+    return clock is None or not clock.running or clock.started_seq != n.seq
+
+
 def _skip_reason(n: Notification, now: datetime) -> str:
     """Why this mail should not go after all, in words for the admin; '' to send."""
+    if n.kind in WEBHOOK_KINDS:  # the mail policy is not a webhook's
+        reason = webhooks.call_skip_reason(n)
+        if not reason and n.kind == Kind.WEBHOOK_TURN and _turn_over(n):
+            reason = "that turn is over"
+        return reason
     if not (n.user.email if n.user_id is not None else n.to_email):
         return "no address to send it to"
     if n.user_id is None or n.kind in (Kind.REPLY_PLAYED, Kind.REPLY_REFUSED):
@@ -168,10 +183,8 @@ def _skip_reason(n: Notification, now: datetime) -> str:
     policy = mail_settings_get(n.user).policy
     if policy == Policy.OFF:
         return "the player has turned mail off"
-    if n.kind in (Kind.YOUR_TURN, Kind.REMINDER):
-        clock = Clock.objects.filter(game_id=n.game_id, seat=n.seat).first()
-        if clock is None or not clock.running or clock.started_seq != n.seq:
-            return "that turn is over"
+    if n.kind in (Kind.YOUR_TURN, Kind.REMINDER) and _turn_over(n):
+        return "that turn is over"
     if n.kind == Kind.DIGEST and not games_waiting_for(n.user):
         return "no game waits for the player"
     if n.kind != Kind.YOUR_TURN:
@@ -229,12 +242,17 @@ def notification_deliver(notification_id: int, *, now: datetime | None = None) -
             return "locked"  # another worker holds it (or it is gone)
         if n.status != Status.PENDING:
             return n.status
+        if n.kind == Kind.YOUR_TURN and n.attempts == 0 and not _turn_over(n):
+            calls = webhooks.turn_calls(n)  # whatever becomes of the mail
+            if calls:
+                notifications_queue(calls, may_exist=True)
         reason = _skip_reason(n, now)
         if reason:
             n.status, n.note = Status.SKIPPED, reason
             n.save(update_fields=["status", "note"])
             return n.status
-        problem = address_problem(n.user.email if n.user_id is not None else n.to_email)
+        problem = "" if n.webhook_id is not None else address_problem(
+            n.user.email if n.user_id is not None else n.to_email)
         if problem:
             n.status, n.note = Status.FAILED, f"not sent: {problem}"[:200]
             n.save(update_fields=["status", "note"])
@@ -244,9 +262,12 @@ def notification_deliver(notification_id: int, *, now: datetime | None = None) -
                   "sent_at", "next_attempt_at"]
         try:
             with transaction.atomic():  # a savepoint: a failure in it leaves the row to update
-                if not n.subject:
-                    emails.render_notification(n, now)
-                _message(n).send()
+                if n.webhook_id is not None:
+                    webhooks.call_make(n)
+                else:
+                    if not n.subject:
+                        emails.render_notification(n, now)
+                    _message(n).send()
         except Exception as error:  # whatever it is, it ends in the row, never in a rollback
             _delivery_failed(n, error, now)
             n.save(update_fields=fields)
@@ -267,10 +288,11 @@ def _delivery_failed(n: Notification, error: Exception, now: datetime) -> None:
         n.note = why
         n.next_attempt_at = now + min(RETRY_FIRST * 2 ** (n.attempts - 1), RETRY_AT_MOST)
     if isinstance(error, (smtplib.SMTPException, OSError, ValueError)):
-        logger.warning("mail %s to %s failed (attempt %s, %s): %s", n.pk,
+        logger.warning("%s %s to %s failed (attempt %s, %s): %s", n.kind, n.pk,
                        n.user_id or n.to_email, n.attempts, n.status, why)
     else:
-        logger.exception("mail %s could not be sent (attempt %s, %s)", n.pk, n.attempts, n.status)
+        logger.exception("%s %s could not be sent (attempt %s, %s)", n.kind, n.pk, n.attempts,
+                         n.status)
 
 
 def _cannot_be_cured(error: Exception) -> bool:
@@ -388,6 +410,16 @@ def game_viewed_forget() -> None:
 def mail_settings_update(*, user: AbstractBaseUser, **fields: Any) -> MailSettings:
     found, _ = MailSettings.objects.update_or_create(user=user, defaults=fields)
     return found
+
+
+def webhook_test_send(*, user: AbstractBaseUser, webhook_id: Any,
+                      now: datetime | None = None) -> bool:
+    """Queue a test call to a webhook of the player's: False if one was already
+    queued this minute (NotFound for anyone else's webhook)."""
+    webhook = webhooks.webhook_get(user=user, webhook_id=webhook_id)
+    with transaction.atomic():
+        call = webhooks.test_call(webhook, now or timezone.now())
+        return bool(notifications_queue([call], may_exist=True))
 
 
 def mail_unsubscribe(*, token: str) -> AbstractBaseUser | None:

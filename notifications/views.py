@@ -1,4 +1,5 @@
-"""Thin views: the inbound-mail webhook, the unsubscribe link and the settings page."""
+"""Thin views: the inbound-mail webhook, the unsubscribe link and the settings page
+(mail, vacations and the player's own webhooks)."""
 
 from __future__ import annotations
 
@@ -8,17 +9,19 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.bodies import form_post, json_parse
-from games.errors import ServiceError
-from notifications import inbound, services, signing, vacations
-from notifications.forms import PolicyForm, VacationForm
-from notifications.selectors import mail_settings_get, notifications_recent
+from games.errors import NotFound, ServiceError
+from notifications import inbound, services, signing, vacations, webhooks
+from notifications.forms import PolicyForm, VacationForm, WebhookForm
+from notifications.models import WEBHOOKS_PER_PLAYER
+from notifications.selectors import mail_settings_get, notifications_recent, webhooks_with_calls
 
 WEBHOOK_SECRET_HEADER = "X-Marram-Webhook-Secret"
 WEBHOOK_FIELDS = ("recipient", "sender", "message_id", "text")
@@ -77,14 +80,20 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-@form_post("action", "policy", "days")
+@form_post("action", "policy", "days", "url", "format", "webhook")
 def mail_settings(request: HttpRequest) -> HttpResponse:
     user, now = request.user, timezone.now()
     current = mail_settings_get(user)
     policy_form = PolicyForm(initial={"policy": current.policy})
     vacation_form = VacationForm()
-    if request.method == "POST":
-        action = request.POST.get("action")
+    webhook_form = WebhookForm()
+    action = request.POST.get("action", "") if request.method == "POST" else ""
+    if action.startswith("webhook_"):
+        if action == "webhook_add":
+            webhook_form = WebhookForm(request.POST)
+        if _webhook_action(request, webhook_form):
+            return redirect(reverse("notifications:settings") + "#webhooks")
+    elif request.method == "POST":
         try:
             if action == "policy":
                 policy_form = PolicyForm(request.POST)
@@ -117,4 +126,43 @@ def mail_settings(request: HttpRequest) -> HttpResponse:
         "vacation_days_left": round(left.total_seconds() / 86400, 1),
         "allowance": current.vacation_days_per_year,
         "recent": notifications_recent(user),
+        "webhook_form": webhook_form,
+        "webhooks": webhooks_with_calls(user),
+        "webhooks_most": WEBHOOKS_PER_PLAYER,
     }, status=400 if request.method == "POST" else 200)  # a post shown again was refused
+
+
+def _webhook_action(request: HttpRequest, form: WebhookForm) -> bool:
+    """Carry out the settings page's webhook ``action``: True if it was done (with
+    a message saying so); False to show the page again, refused. Another player's
+    webhook is a 404."""
+    action, user, number = request.POST["action"], request.user, request.POST.get("webhook")
+    try:
+        if action == "webhook_add":
+            if not form.is_valid():
+                return False
+            webhooks.webhook_add(user=user, url=form.cleaned_data["url"],
+                                 format=form.cleaned_data["format"])
+            messages.success(request, "Your webhook is added: send it a test to see it work.")
+        elif action == "webhook_remove":
+            webhooks.webhook_remove(user=user, webhook_id=number)
+            messages.success(request, "The webhook is removed.")
+        elif action in ("webhook_on", "webhook_off"):
+            webhooks.webhook_switch(user=user, webhook_id=number, enabled=action == "webhook_on")
+            messages.success(request, f"The webhook is turned {action[8:]}.")
+        elif action == "webhook_test":
+            if services.webhook_test_send(user=user, webhook_id=number):
+                messages.success(request, "A test call is on its way; its outcome shows below.")
+            else:
+                messages.error(request, "A test was sent to this webhook this minute: wait a "
+                               "little before the next.")
+                return False
+        else:
+            messages.error(request, "Nothing was changed: choose what to do with a webhook.")
+            return False
+    except NotFound as error:
+        raise Http404(error.message) from None
+    except ServiceError as error:
+        messages.error(request, error.message[:1].upper() + error.message[1:] + ".")
+        return False
+    return True

@@ -26,6 +26,7 @@ from games.auth import CachedTokenAuthentication
 from games.models import Event, Game, Seat
 from games.selectors import game_state_get, projection_of
 from games.state_cache import states
+from tests.service.webhook_kit import Receiver, receiving
 
 
 @pytest.fixture(autouse=True)
@@ -61,6 +62,13 @@ def steady_signin_clock(monkeypatch):
     at 7.5 minutes past an hour, the middle of a 15-minute window (and of a minute)."""
     still = int(time.time()) // 3600 * 3600 + 450
     monkeypatch.setattr(signin, "time", SimpleNamespace(time=lambda: still))
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    """A real HTTP server on 127.0.0.1 for webhooks to call (webhook_kit)."""
+    with receiving() as found:
+        yield found
 
 
 def make_user(name: str, *, staff: bool = False):

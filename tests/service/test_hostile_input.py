@@ -24,7 +24,7 @@ from rest_framework.authtoken.models import Token
 from games import services
 from games.models import Event, Game, Invitation, Seat
 from notifications import signing
-from notifications.models import InboundMail, MailSettings, Notification
+from notifications.models import InboundMail, MailSettings, Notification, Webhook
 from tests.service.conftest import custom_game, make_user, tile
 
 GRASS = tile("GGGGGGGG")
@@ -80,6 +80,7 @@ def snapshot() -> tuple:
         list(get_user_model().objects.order_by("pk").values_list("pk", "username")),
         Token.objects.count(),
         list(MailSettings.objects.order_by("pk").values_list("pk", "policy")),
+        list(Webhook.objects.order_by("pk").values_list("pk", "url", "format", "enabled")),
     )
 
 
@@ -193,6 +194,9 @@ PAGES = [
     Endpoint("page mail settings", "POST", lambda w: "/settings/notifications/", kind="page",
              good={"action": "policy", "policy": "digest"},
              wrong={"action": "vacation_start", "days": "many"}),
+    Endpoint("page webhook", "POST", lambda w: "/settings/notifications/", kind="page",
+             good={"action": "webhook_add", "url": "https://example.org/hook", "format": "json"},
+             wrong={"action": "webhook_add", "url": "http://127.0.0.1/", "format": "xml"}),
     Endpoint("page unsubscribe", "POST", lambda w: f"/notifications/unsubscribe/{w.unsubscribe}/",
              kind="anonymous page", good={"List-Unsubscribe": "One-Click"},
              wrong={"List-Unsubscribe": "Yes"},
