@@ -47,7 +47,7 @@ quiet_worker, fresh_visits = real.quiet_worker, real.fresh_visits
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("redis_url")]
 
-ROUNDS = 8  # moves of each game in the second test
+ROUNDS = 12  # moves of each game in the second test
 
 
 @dataclass(frozen=True)
