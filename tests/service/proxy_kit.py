@@ -1,0 +1,155 @@
+"""The production shape's front for tests: gunicorn with the production settings
+and marram_site/gunicorn.py on a loopback port, and Debian's nginx on
+deploy/nginx/marram.conf.template (the file docker-compose.yml mounts) in front
+of one or more of them. Used by test_proxy and test_two_servers."""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+NGINX = Path("/usr/sbin/nginx")
+TEMPLATE = ROOT / "deploy" / "nginx" / "marram.conf.template"
+STARTUP_SECONDS = 60
+
+
+def setting(name: str) -> str:
+    """A directive's value in the template, e.g. client_header_timeout's '10s'."""
+    found = re.search(rf"^\s*{name}\s+([^;]+);", TEMPLATE.read_text(), re.MULTILINE)
+    assert found, f"{TEMPLATE} has no {name}"
+    return found.group(1)
+
+
+def seconds(value: str) -> float:
+    assert value.endswith("s"), value
+    return float(value[:-1])
+
+
+def upstream_servers(addresses: Sequence[str]) -> str:
+    """The template's ${MARRAM_UPSTREAM_SERVERS}: a ``server`` directive for each
+    gunicorn, as docker-compose.yml sets it."""
+    return " ".join(f"server {address};" for address in addresses)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def get(port: int, path: str, timeout: float) -> tuple[int, bytes]:
+    """A normal request, as a browser behind a TLS proxy makes it."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request("GET", path, headers={"X-Forwarded-Proto": "https"})
+        answer = conn.getresponse()
+        return answer.status, answer.read()
+    finally:
+        conn.close()
+
+
+def wait_until_up(port: int, process: subprocess.Popen, what: str, log: Path) -> None:
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while True:
+        with contextlib.suppress(OSError):
+            if get(port, "/api/ping/", timeout=5)[0] == 200:
+                return
+        if process.poll() is not None or time.monotonic() > deadline:
+            detail = log.read_text() if log.exists() else "(no log)"
+            pytest.fail(f"{what} did not start:\n{detail}", pytrace=False)
+        time.sleep(0.2)
+
+
+def stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@contextlib.contextmanager
+def gunicorn(workdir: Path, *, name: str = "gunicorn",
+             env: dict[str, str] | None = None) -> Iterator[int]:
+    """gunicorn as docker-compose starts it (production settings, the project's
+    gunicorn.py: 3 workers x 2 threads unless ``env`` says otherwise), on a
+    loopback port; its output in ``workdir/<name>.log``."""
+    port = free_port()
+    environment = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "marram_site.settings_production",
+        "DJANGO_SECRET_KEY": "proxy-test-only-" + uuid.uuid4().hex,
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DJANGO_LOG_LEVEL": "WARNING",
+        "GUNICORN_ACCESS_LOG": "",
+    }
+    environment.pop("GUNICORN_WORKERS", None)
+    environment.pop("GUNICORN_THREADS", None)
+    environment.update(env or {})
+    environment["GUNICORN_BIND"] = f"127.0.0.1:{port}"
+    log = workdir / f"{name}.log"
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", "python:marram_site.gunicorn",
+             "marram_site.wsgi"], cwd=ROOT, env=environment, stdout=out,
+            stderr=subprocess.STDOUT)
+    try:
+        wait_until_up(port, process, name, log)
+        yield port
+    finally:
+        stop(process)
+
+
+@contextlib.contextmanager
+def nginx(workdir: Path, upstreams: Sequence[str]) -> Iterator[int]:
+    """Debian's nginx on the repository's config, filled in for loopback ports with
+    ``upstreams`` (gunicorns' host:port) as its upstream's servers; the rest of
+    nginx.conf (what the nginx image has around its conf.d) is the least that runs
+    it in a directory of its own."""
+    if not NGINX.exists():
+        pytest.fail(f"{NGINX} is missing: this test runs Debian's nginx package "
+                    "(apt-get install nginx; .ci/run installs it)", pytrace=False)
+    port = free_port()
+    site = TEMPLATE.read_text()
+    site = site.replace("${MARRAM_LISTEN}", f"127.0.0.1:{port}")
+    site = site.replace("${MARRAM_UPSTREAM_SERVERS}", upstream_servers(upstreams))
+    assert "${" not in site, "the template has a placeholder this test does not fill"
+    (workdir / "marram.conf").write_text(site)
+    temp = [f"{kind}_temp_path {workdir / kind};"
+            for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")]
+    (workdir / "nginx.conf").write_text("\n".join([
+        "worker_processes 1;",
+        f"pid {workdir / 'nginx.pid'};",
+        f"error_log {workdir / 'error.log'} info;",
+        "events { worker_connections 256; }",
+        "http {",
+        "    default_type application/octet-stream;",
+        "    access_log off;",
+        *(f"    {line}" for line in temp),
+        f"    include {workdir / 'marram.conf'};",
+        "}",
+    ]))
+    workdir.chmod(0o755)  # nginx's workers run as nobody when it is started as root
+    log = workdir / "error.log"
+    process = subprocess.Popen(
+        [str(NGINX), "-p", str(workdir), "-c", str(workdir / "nginx.conf"), "-e", str(log),
+         "-g", "daemon off;"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    try:
+        wait_until_up(port, process, "nginx", log)
+        yield port
+    finally:
+        stop(process)
