@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils.cache import patch_cache_control
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -27,6 +28,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from games import selectors, services
+from games.auth import LazyAuthentication, signed_in_user
 from games.bodies import MAX_QUERY_JSON, json_parse
 from games.errors import Invalid, NotFound
 from games.mail import game_mail
@@ -67,6 +69,13 @@ def _body(request: Request) -> Any:
     if data is None:  # the JSON document null, which no endpoint takes
         raise Invalid("the body is null: send a JSON object, or no body", code="invalid")
     return data.dict() if hasattr(data, "dict") else data  # an empty body is a QueryDict
+
+
+def _polled(response: Response) -> Response:
+    """An answer that clients poll: kept by the browser, but for this user only and
+    asked again each time (If-None-Match, answered 304 while it has not changed)."""
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
 
 
 ERROR = inline_serializer(
@@ -227,7 +236,7 @@ class GameDetail(APIView):
         game = selectors.game_get(game_id)
         game_mail().game_viewed(game=game, user=request.user)
         view = selectors.game_state_view(game, request.user)
-        return Response(
+        return _polled(Response(
             {
                 "game": GameSerializer(game).data,
                 "seq": game.seq,
@@ -235,7 +244,7 @@ class GameDetail(APIView):
                 "fairness": selectors.game_fairness(game),
                 **view,
             }
-        )
+        ))
 
 
 def _game_answer(game: Game, code: int = status.HTTP_200_OK) -> Response:
@@ -417,7 +426,10 @@ class GameScorePreview(_MoveQuery):
         return Response({"action": action, **preview})
 
 
-class GameEvents(APIView):
+class GameEvents(LazyAuthentication, APIView):
+    """What happened since a seq: what a page polls. An answer carries an ETag, and
+    a request whose If-None-Match names it gets a 304 (ConditionalGetMiddleware)."""
+
     @extend_schema(
         parameters=[OpenApiParameter("since", int, description="First seq to list")],
         responses={
@@ -431,14 +443,21 @@ class GameEvents(APIView):
         operation_id="games_events_list",
     )
     def get(self, request: Request, game_id: int) -> Response:
-        game = selectors.game_get(game_id)
         try:
-            since = int(request.query_params.get("since", 0))
+            since = max(int(request.query_params.get("since", 0)), 0)
         except ValueError:
             raise Invalid("'since' must be an integer", field="since") from None
-        events = selectors.game_events_get(game, request.user, since=max(since, 0))
-        return Response({"seq": game.seq, "events": [EventSerializer(event).to_representation(
-            event, shown=shown) for event, shown in events]})
+        seq = selectors.game_seq_get(game_id)
+        if since >= seq:
+            # nothing new: the same answer for everyone who may ask, from the seq
+            # alone (a page's poll, nearly always); 304 if the client has it
+            return _polled(Response({"seq": seq, "events": []}, headers={"ETag": f'"seq-{seq}"'}))
+        user = signed_in_user(request)
+        game = selectors.game_get(game_id)
+        events = selectors.game_events_get(game, user, since=since)
+        return _polled(Response({"seq": game.seq, "events": [
+            EventSerializer(event).to_representation(event, shown=shown)
+            for event, shown in events]}))
 
 
 class GameRecord(APIView):
