@@ -13,6 +13,7 @@ these, and only these, are written here:
   running one (the last move of a turn);
 - ``game_seq``: a game's seq alone (every poll of a page that finds nothing
   new);
+- ``session_row``: a signed-in session (every request of a page);
 - ``database_reached``: the health check's round trip;
 - ``Batch``: everything a move writes (its events, the game row, the clocks, the
   mails in the outbox), sent in one round trip.
@@ -41,6 +42,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
+from django.contrib.sessions.models import Session
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Model
 from django.db.models.base import DEFERRED
@@ -297,6 +299,19 @@ def game_seq(game_id: int) -> int | None:
         cursor.execute(_GAME_SEQ, [game_id])
         row = cursor.fetchone()
     return None if row is None else int(row[0])
+
+
+_SESSION = "SELECT {session_columns} FROM django_session s WHERE s.session_key = %s " \
+    "AND s.expire_date > %s"
+
+
+def session_row(session_key: str, now: datetime) -> Session | None:
+    """The session of that key, unless it has expired: what Django's database
+    sessions read, without the ORM's query building."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    sql = _SESSION.format(session_columns=columns(Session, "s"))
+    rows = fetch(Session, sql, [session_key, connection.ops.adapt_datetimefield_value(now)])
+    return rows[0] if rows else None
 
 
 def database_reached() -> str:

@@ -364,6 +364,9 @@ CONTENT_SECURITY_POLICY = {
     "frame-ancestors": "'none'",
 }
 
+# Sessions in the database, read without the ORM (games.sessions).
+SESSION_ENGINE = "games.sessions"
+
 # --- Cache --------------------------------------------------------------------
 
 # The throttles' counts. Shared by every process with CACHE_URL (a Redis database

@@ -145,3 +145,32 @@ def test_the_state_is_a_304_while_the_game_has_not_moved(path):
     # the other player's view is another answer with another ETag
     other = signed_in(ann).get(url)
     assert other["ETag"] != moved["ETag"]
+
+
+@pytest.mark.parametrize("cookie", ["", "short", "A" * 32, "a" * 41, "abc\x00def12345",
+                                    "'; DROP TABLE django_session; --", "é" * 32])
+def test_a_session_cookie_of_any_other_shape_is_nobody_and_costs_no_query(cookie):
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start_game([ann, bob])
+    page = Client()
+    page.cookies["sessionid"] = cookie
+    with CaptureQueriesContext(connection) as queries:
+        refused = page.get(f"/api/games/{game.pk}/events/?since={game.seq}")
+    assert refused.status_code in (401, 403)
+    assert body(refused)["code"] == "not_authenticated"
+    assert not [q for q in queries.captured_queries if "django_session" in q["sql"]]
+
+
+def test_an_expired_session_is_nobody():
+    from datetime import timedelta
+
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start_game([ann, bob])
+    page = signed_in(bob)
+    url = f"/api/games/{game.pk}/events/?since={game.seq}"
+    assert page.get(url).status_code == 200
+    Session.objects.update(expire_date=timezone.now() - timedelta(seconds=1))
+    assert page.get(url).status_code in (401, 403)
