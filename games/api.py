@@ -35,6 +35,7 @@ from games.mail import game_mail
 from games.models import Game
 from games.seating import seat_players
 from games.serializers import (
+    ActionAnswerSerializer,
     ActionResultSerializer,
     ActionSubmitSerializer,
     EmptySerializer,
@@ -42,6 +43,7 @@ from games.serializers import (
     GameCreateSerializer,
     GameListQuerySerializer,
     GameSerializer,
+    GameStateSerializer,
     InvitedSerializer,
     InviteSerializer,
     JoinSerializer,
@@ -209,42 +211,22 @@ class GameList(APIView):
 
 
 class GameDetail(APIView):
-    @extend_schema(
-        responses=inline_serializer(
-            "GameState",
-            {
-                "game": GameSerializer(),
-                "seq": serializers.IntegerField(help_text="Events so far: send it with "
-                                                "your next action."),
-                "status": serializers.CharField(),
-                "you": serializers.IntegerField(allow_null=True,
-                                                help_text="Your seat, if you play."),
-                "fairness": serializers.DictField(
-                    help_text="The commitment; the seed too once the game is over."),
-                "state": serializers.DictField(
-                    allow_null=True,
-                    help_text="The game's view for your seat (a spectator's if you do not "
-                    "play): everything but its secrets; null before the start."),
-                "legal_actions": serializers.ListField(
-                    child=serializers.DictField(),
-                    help_text="What you may submit now, if the game waits for you "
-                    "(the game's queries: see /query/{name}/)."),
-            },
-        )
-    )
+    @extend_schema(responses=GameStateSerializer)
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.game_get(game_id)
         game_mail().game_viewed(game=game, user=request.user)
-        view = selectors.game_state_view(game, request.user)
-        return _polled(Response(
-            {
-                "game": GameSerializer(game).data,
-                "seq": game.seq,
-                "status": game.status,
-                "fairness": selectors.game_fairness(game),
-                **view,
-            }
-        ))
+        return _polled(Response(_game_state(game, request.user)))
+
+
+def _game_state(game: Game, user: Any) -> dict[str, Any]:
+    """The game as the user sees it: GET /api/games/{id}/, and a move's ``view``."""
+    return {
+        "game": GameSerializer(game).data,
+        "seq": game.seq,
+        "status": game.status,
+        "fairness": selectors.game_fairness(game),
+        **selectors.game_state_view(game, user),
+    }
 
 
 def _game_answer(game: Game, code: int = status.HTTP_200_OK) -> Response:
@@ -311,8 +293,8 @@ class GameActions(APIView):
     @extend_schema(
         request=ActionSubmitSerializer,
         responses={
-            201: ActionResultSerializer,
-            200: ActionResultSerializer,
+            201: ActionAnswerSerializer,
+            200: ActionAnswerSerializer,
             400: ERROR,
             403: ERROR,
             409: ERROR,
@@ -332,10 +314,11 @@ class GameActions(APIView):
             expected_seq=data["seq"],
             idempotency_key=data["idempotency_key"],
         )
+        answer = ActionResultSerializer(result).data
+        # the game as the mover sees it now: no GET need follow a move
+        answer["view"] = _game_state(selectors.game_get(game_id), request.user)
         return Response(
-            ActionResultSerializer(result).data,
-            status=status.HTTP_200_OK if result.repeated else status.HTTP_201_CREATED,
-        )
+            answer, status=status.HTTP_200_OK if result.repeated else status.HTTP_201_CREATED)
 
 
 class _MoveQuery(APIView):
