@@ -80,6 +80,8 @@ def broker() -> Iterator[str]:
 
 
 BROKER_URL = ""
+SECRET_KEY = "benchmark-only-" + uuid.uuid4().hex
+"""One key for the set-up and the server: what one signs (a session), the other reads."""
 
 
 def server_env(url: str) -> dict[str, str]:
@@ -91,7 +93,7 @@ def server_env(url: str) -> dict[str, str]:
         "DATABASE_URL": url,
         "DATABASE_CONN_MAX_AGE": "600",
         "DJANGO_DEBUG": "0",
-        "DJANGO_SECRET_KEY": "benchmark-only-" + uuid.uuid4().hex,
+        "DJANGO_SECRET_KEY": SECRET_KEY,
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DJANGO_LOG_LEVEL": "WARNING",
         "GUNICORN_ACCESS_LOG": "",
@@ -243,6 +245,8 @@ class Client:
         self.timings = timings
         self.sock: socket.socket | None = None
         self.pending = b""
+        self.head = ""
+        """The last answer's status line and headers."""
 
     def _connect(self) -> socket.socket:
         sock = socket.create_connection(("127.0.0.1", self.port), timeout=30)
@@ -256,8 +260,10 @@ class Client:
             data += self._recv(sock)
         head, rest = data[:end].decode("latin-1"), data[end + 4:]
         status = int(head[9:12])
-        length = next(int(line.split(":", 1)[1]) for line in head.split("\r\n")[1:]
-                      if line[:15].lower() == "content-length:")
+        # a 304 has no body, and may have no Content-Length
+        length = next((int(line.split(":", 1)[1]) for line in head.split("\r\n")[1:]
+                       if line[:15].lower() == "content-length:"), 0)
+        self.head = head
         while len(rest) < length:
             rest += self._recv(sock)
         self.pending = rest[length:]
@@ -271,10 +277,12 @@ class Client:
         return chunk
 
     def request(self, kind: str, method: str, path: str, token: str | None = None,
-                payload: object = None) -> tuple[int, object]:
+                payload: object = None, headers: tuple[str, ...] = ()) -> tuple[int, object]:
+        """``headers``: more header lines ("Cookie: ...")."""
         lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", "Accept: application/json"]
         if token:
             lines.append(f"Authorization: Token {token}")
+        lines += headers
         body = b"" if payload is None else orjson.dumps(payload)
         if payload is not None:
             lines += ["Content-Type: application/json", f"Content-Length: {len(body)}"]

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils.cache import patch_cache_control
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -27,12 +28,14 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from games import selectors, services
+from games.auth import LazyAuthentication, signed_in_user
 from games.bodies import MAX_QUERY_JSON, json_parse
 from games.errors import Invalid, NotFound
 from games.mail import game_mail
 from games.models import Game
 from games.seating import seat_players
 from games.serializers import (
+    ActionAnswerSerializer,
     ActionResultSerializer,
     ActionSubmitSerializer,
     EmptySerializer,
@@ -40,6 +43,7 @@ from games.serializers import (
     GameCreateSerializer,
     GameListQuerySerializer,
     GameSerializer,
+    GameStateSerializer,
     InvitedSerializer,
     InviteSerializer,
     JoinSerializer,
@@ -67,6 +71,13 @@ def _body(request: Request) -> Any:
     if data is None:  # the JSON document null, which no endpoint takes
         raise Invalid("the body is null: send a JSON object, or no body", code="invalid")
     return data.dict() if hasattr(data, "dict") else data  # an empty body is a QueryDict
+
+
+def _polled(response: Response) -> Response:
+    """An answer that clients poll: kept by the browser, but for this user only and
+    asked again each time (If-None-Match, answered 304 while it has not changed)."""
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
 
 
 ERROR = inline_serializer(
@@ -200,42 +211,22 @@ class GameList(APIView):
 
 
 class GameDetail(APIView):
-    @extend_schema(
-        responses=inline_serializer(
-            "GameState",
-            {
-                "game": GameSerializer(),
-                "seq": serializers.IntegerField(help_text="Events so far: send it with "
-                                                "your next action."),
-                "status": serializers.CharField(),
-                "you": serializers.IntegerField(allow_null=True,
-                                                help_text="Your seat, if you play."),
-                "fairness": serializers.DictField(
-                    help_text="The commitment; the seed too once the game is over."),
-                "state": serializers.DictField(
-                    allow_null=True,
-                    help_text="The game's view for your seat (a spectator's if you do not "
-                    "play): everything but its secrets; null before the start."),
-                "legal_actions": serializers.ListField(
-                    child=serializers.DictField(),
-                    help_text="What you may submit now, if the game waits for you "
-                    "(the game's queries: see /query/{name}/)."),
-            },
-        )
-    )
+    @extend_schema(responses=GameStateSerializer)
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.game_get(game_id)
         game_mail().game_viewed(game=game, user=request.user)
-        view = selectors.game_state_view(game, request.user)
-        return Response(
-            {
-                "game": GameSerializer(game).data,
-                "seq": game.seq,
-                "status": game.status,
-                "fairness": selectors.game_fairness(game),
-                **view,
-            }
-        )
+        return _polled(Response(_game_state(game, request.user)))
+
+
+def _game_state(game: Game, user: Any) -> dict[str, Any]:
+    """The game as the user sees it: GET /api/games/{id}/, and a move's ``view``."""
+    return {
+        "game": GameSerializer(game).data,
+        "seq": game.seq,
+        "status": game.status,
+        "fairness": selectors.game_fairness(game),
+        **selectors.game_state_view(game, user),
+    }
 
 
 def _game_answer(game: Game, code: int = status.HTTP_200_OK) -> Response:
@@ -302,8 +293,8 @@ class GameActions(APIView):
     @extend_schema(
         request=ActionSubmitSerializer,
         responses={
-            201: ActionResultSerializer,
-            200: ActionResultSerializer,
+            201: ActionAnswerSerializer,
+            200: ActionAnswerSerializer,
             400: ERROR,
             403: ERROR,
             409: ERROR,
@@ -323,10 +314,11 @@ class GameActions(APIView):
             expected_seq=data["seq"],
             idempotency_key=data["idempotency_key"],
         )
+        answer = ActionResultSerializer(result).data
+        # the game as the mover sees it now: no GET need follow a move
+        answer["view"] = _game_state(selectors.game_get(game_id), request.user)
         return Response(
-            ActionResultSerializer(result).data,
-            status=status.HTTP_200_OK if result.repeated else status.HTTP_201_CREATED,
-        )
+            answer, status=status.HTTP_200_OK if result.repeated else status.HTTP_201_CREATED)
 
 
 class _MoveQuery(APIView):
@@ -417,7 +409,10 @@ class GameScorePreview(_MoveQuery):
         return Response({"action": action, **preview})
 
 
-class GameEvents(APIView):
+class GameEvents(LazyAuthentication, APIView):
+    """What happened since a seq: what a page polls. An answer carries an ETag, and
+    a request whose If-None-Match names it gets a 304 (ConditionalGetMiddleware)."""
+
     @extend_schema(
         parameters=[OpenApiParameter("since", int, description="First seq to list")],
         responses={
@@ -431,14 +426,21 @@ class GameEvents(APIView):
         operation_id="games_events_list",
     )
     def get(self, request: Request, game_id: int) -> Response:
-        game = selectors.game_get(game_id)
         try:
-            since = int(request.query_params.get("since", 0))
+            since = max(int(request.query_params.get("since", 0)), 0)
         except ValueError:
             raise Invalid("'since' must be an integer", field="since") from None
-        events = selectors.game_events_get(game, request.user, since=max(since, 0))
-        return Response({"seq": game.seq, "events": [EventSerializer(event).to_representation(
-            event, shown=shown) for event, shown in events]})
+        seq = selectors.game_seq_get(game_id)
+        if since >= seq:
+            # nothing new: the same answer for everyone who may ask, from the seq
+            # alone (a page's poll, nearly always); 304 if the client has it
+            return _polled(Response({"seq": seq, "events": []}, headers={"ETag": f'"seq-{seq}"'}))
+        user = signed_in_user(request)
+        game = selectors.game_get(game_id)
+        events = selectors.game_events_get(game, user, since=since)
+        return _polled(Response({"seq": game.seq, "events": [
+            EventSerializer(event).to_representation(event, shown=shown)
+            for event, shown in events]}))
 
 
 class GameRecord(APIView):

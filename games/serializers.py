@@ -373,6 +373,34 @@ class ActionResultSerializer(serializers.Serializer):
         }
 
 
+class GameStateSerializer(serializers.Serializer):
+    """The game as the asking user sees it (GET /api/games/{id}/); only describes
+    the answer, which api builds."""
+
+    game = GameSerializer()
+    seq = serializers.IntegerField(help_text="Events so far: send it with your next action.")
+    status = serializers.CharField()
+    you = serializers.IntegerField(allow_null=True, help_text="Your seat, if you play.")
+    fairness = serializers.DictField(
+        help_text="The commitment; the seed too once the game is over.")
+    state = serializers.DictField(
+        allow_null=True,
+        help_text="The game's view for your seat (a spectator's if you do not play): "
+        "everything but its secrets; null before the start.")
+    legal_actions = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="What you may submit now, if the game waits for you (the game's "
+        "queries: see /query/{name}/).")
+
+
+class ActionAnswerSerializer(ActionResultSerializer):
+    """A submission's answer: what it appended, and the game as the mover sees it
+    now (describes the answer, which api builds)."""
+
+    view = GameStateSerializer(help_text="What GET /api/games/{id}/ would answer the "
+                               "mover now: no GET need follow a move.")
+
+
 class InvitedSerializer(serializers.Serializer):
     email = serializers.EmailField(source="invitation.email", allow_blank=True)
     token = serializers.CharField(source="invitation.token")

@@ -11,6 +11,9 @@ these, and only these, are written here:
   (every GET of a game);
 - ``clocks_of_game``: a game's clocks and whether a vacation touches each
   running one (the last move of a turn);
+- ``game_seq``: a game's seq alone (every poll of a page that finds nothing
+  new);
+- ``session_row``: a signed-in session (every request of a page);
 - ``database_reached``: the health check's round trip;
 - ``Batch``: everything a move writes (its events, the game row, the clocks, the
   mails in the outbox), sent in one round trip.
@@ -39,6 +42,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
+from django.contrib.sessions.models import Session
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Model
 from django.db.models.base import DEFERRED
@@ -283,6 +287,31 @@ def clocks_of_game(game_id: int, now: datetime) -> list[Clock]:
     connection = connections[DEFAULT_DB_ALIAS]
     sql = _CLOCKS_OF_GAME.format(clock_columns=columns(Clock, "c"))
     return fetch(Clock, sql, [connection.ops.adapt_datetimefield_value(now), game_id])
+
+
+_GAME_SEQ = "SELECT g.seq FROM games_game g WHERE g.id = %s"
+
+
+def game_seq(game_id: int) -> int | None:
+    """The number of events of the game (None if there is no such game): all a
+    poll needs to find that nothing has happened."""
+    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+        cursor.execute(_GAME_SEQ, [game_id])
+        row = cursor.fetchone()
+    return None if row is None else int(row[0])
+
+
+_SESSION = "SELECT {session_columns} FROM django_session s WHERE s.session_key = %s " \
+    "AND s.expire_date > %s"
+
+
+def session_row(session_key: str, now: datetime) -> Session | None:
+    """The session of that key, unless it has expired: what Django's database
+    sessions read, without the ORM's query building."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    sql = _SESSION.format(session_columns=columns(Session, "s"))
+    rows = fetch(Session, sql, [session_key, connection.ops.adapt_datetimefield_value(now)])
+    return rows[0] if rows else None
 
 
 def database_reached() -> str:

@@ -191,6 +191,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "marram_site.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # an ETag on every GET answer that has none, and 304 when If-None-Match names it
+    "django.middleware.http.ConditionalGetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -375,6 +377,9 @@ CONTENT_SECURITY_POLICY = {
     "form-action": "'self'",
     "frame-ancestors": "'none'",
 }
+
+# Sessions in the database, read without the ORM (games.sessions).
+SESSION_ENGINE = "games.sessions"
 
 # --- Cache --------------------------------------------------------------------
 

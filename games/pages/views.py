@@ -16,6 +16,7 @@ from django.core.paginator import InvalidPage
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -273,7 +274,9 @@ def game_state(request: HttpRequest, game_id: int) -> HttpResponse:
     game_mail().game_viewed(game=game, user=request.user)  # the page polls this
     if not game.is_started:
         raise Conflict("the game has not started", code="game_not_running", status=game.status)
-    return JsonResponse(reads.page_state(game, request.user))
+    response = JsonResponse(reads.page_state(game, request.user))
+    patch_cache_control(response, private=True, no_cache=True)  # revalidated: ETag, 304
+    return response
 
 
 @login_required

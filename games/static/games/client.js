@@ -70,7 +70,9 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
 
   async function reload(keep) {
     try {
-      const resp = await fetcher(cfg.stateUrl, { credentials: "same-origin",
+      // "no-cache": the browser asks again with the ETag it has (a 304 when the
+      // answer has not changed)
+      const resp = await fetcher(cfg.stateUrl, { credentials: "same-origin", cache: "no-cache",
         headers: { Accept: "application/json" } });
       if (!resp.ok) throw new Error(String(resp.status));
       onState(await resp.json(), keep);
@@ -126,7 +128,7 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
     polling = true;
     try {
       const resp = await fetcher(`${cfg.eventsUrl}?since=${page.seq}`, {
-        credentials: "same-origin", headers: { Accept: "application/json" } });
+        credentials: "same-origin", cache: "no-cache", headers: { Accept: "application/json" } });
       if (resp.ok) {
         const data = await resp.json();
         if (data.seq !== getPage().seq && !busy) await reload(true);
