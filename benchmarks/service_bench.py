@@ -151,9 +151,11 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def gunicorn(url: str, workers: int, threads: int, worker_class: str) -> Iterator[int]:
+def gunicorn(url: str, workers: int, threads: int, worker_class: str,
+             config: str = "python:marram_site.gunicorn") -> Iterator[int]:
+    """``config``: gunicorn's settings (another benchmark adds hooks to them)."""
     port = free_port()
-    argv = [str(VENV_BIN / "gunicorn"), "-c", "python:marram_site.gunicorn",
+    argv = [str(VENV_BIN / "gunicorn"), "-c", config,
             "marram_site.wsgi:application",
             "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
             "--worker-class", worker_class, "--threads", str(threads),
