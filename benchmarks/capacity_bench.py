@@ -18,8 +18,15 @@ the same server, taking turns when ``--runs`` > 1:
   (session cookie, If-None-Match); ``--active-pages`` (a tenth) of the pages
   show active games, the rest the other games.
 
-For each: moves/s, GET/POST p50/p95, the ping's p50 under the same load, the
-polls' p50/p95 and their ratio to that ping, the CPU gunicorn and PostgreSQL
+Two pings under each load: service_bench's probe (one connection, a thread beside
+the 8 clients) and one from the pages' process (a coroutine in the pages' event
+loop, taking 9 connections in turn: one gthread worker serves a connection all
+its life, so one connection measures one worker's queue; and the pages' process
+is not the one whose threads the clients keep busy). The polls are compared with
+both; the second is the like-for-like one.
+
+For each: moves/s, GET/POST p50/p95, the pings' p50 under the same load, the
+polls' p50/p95 and their ratio to the pings, the CPU gunicorn and PostgreSQL
 spent a move (in the big configuration that includes the polls), how busy the
 machine was, and the game state cache's hits, catch-ups and misses (each worker
 writes its counters to a file: benchmarks/gunicorn_counters.py); then each big
@@ -49,6 +56,7 @@ import service_bench as sb  # noqa: E402
 
 FORK = multiprocessing.get_context("fork")
 COUNTERS = ("hits", "catch_ups", "misses")
+PING_CONNECTIONS = 9
 
 
 def _prepare_part(job: tuple[str, int, str]) -> list[dict]:
@@ -141,28 +149,61 @@ class Counters:
         return total
 
 
+async def _pinged_pages(port: int, polled: list[dict], cookies: dict[str, str],
+                        interval: float, seconds: float) -> tuple[list, list]:
+    """The pages, and beside them in the same event loop the bare ping every 0.05 s
+    on connections of its own: a ping that waits for this process as the polls do."""
+    loop = asyncio.get_running_loop()
+    stop = loop.time() + seconds
+    pings: list[tuple[int, float, float]] = []
+
+    async def ping() -> None:
+        # several connections, taken in turn: gunicorn's gthread workers each keep
+        # the connections they accepted, and one connection sees one worker's queue
+        connections = [await asyncio.open_connection("127.0.0.1", port)
+                       for _ in range(PING_CONNECTIONS)]
+        turn = 0
+        while loop.time() < stop:
+            reader, writer = connections[turn % len(connections)]
+            turn += 1
+            asked, began = loop.time(), time.perf_counter()
+            writer.write(b"GET /api/ping/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                         b"Accept: application/json\r\n\r\n")
+            head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1")
+            length = next((int(line.split(":", 1)[1]) for line in head.split("\r\n")[1:]
+                           if line[:15].lower() == "content-length:"), 0)
+            if length:
+                await reader.readexactly(length)
+            pings.append((int(head[9:12]), time.perf_counter() - began, asked))
+            await asyncio.sleep(0.05)
+        for _, writer in connections:
+            writer.close()
+
+    answers, _ = await asyncio.gather(
+        pb.pages(port, polled, cookies, len(polled), interval, seconds), ping())
+    return answers, pings
+
+
 def _pages_process(port: int, polled: list[dict], cookies: dict[str, str], interval: float,
                    seconds: float, ready, results) -> None:
     ready.set()
-    answers = asyncio.run(pb.pages(port, polled, cookies, len(polled), interval, seconds))
-    results.put(answers)
+    results.put(asyncio.run(_pinged_pages(port, polled, cookies, interval, seconds)))
 
 
 def phase(port: int, url: str, games: list[dict], polled: list[dict],
           cookies: dict[str, str], counters: Counters, args: argparse.Namespace,
           run: int) -> dict:
     """One load phase (service_bench's), with ``polled`` pages polling alongside."""
-    process = None
-    if polled:
-        ready, results = FORK.Event(), FORK.Queue()
-        # the pages open over the first interval: the load starts after two
-        process = FORK.Process(target=_pages_process, args=(
-            port, polled, cookies, args.interval, 2 * args.interval + args.seconds + 2,
-            ready, results))
-        process.start()
-        ready.wait()
-        time.sleep(2 * args.interval)
-        pages_cpu = sb.process_cpu(process.pid)
+    # the pages' process runs in every phase, without pages in the baseline, for its ping
+    ready, results = FORK.Event(), FORK.Queue()
+    # the pages open over the first interval: the load starts after two
+    process = FORK.Process(target=_pages_process, args=(
+        port, polled, cookies, args.interval, 2 * args.interval + args.seconds + 2,
+        ready, results))
+    process.start()
+    ready.wait()
+    time.sleep(2 * args.interval)
+    pages_cpu = sb.process_cpu(process.pid)
     time.sleep(0.6)  # the workers' counter files are written twice a second
     before = counters.read()
     started = time.monotonic()
@@ -183,16 +224,27 @@ def phase(port: int, url: str, games: list[dict], polled: list[dict],
         "cache_entries": after["entries"],
         "cache_workers": after["workers"],
     })
-    if process is not None:
-        pages_cpu = sb.process_cpu(process.pid) - pages_cpu
-        answers = results.get()
-        process.join()
+    pages_cpu = sb.process_cpu(process.pid) - pages_cpu
+    answers, pings = results.get()
+    process.join()
+    pinged = [t * 1000 for _, t, at in pings if started <= at <= ended]
+    pages_ping = sb.percentile(pinged, 50)
+    span = max(ended - started, 1e-9)
+    figures.update({
+        # the ping asked from the pages' process, on several connections
+        "pages_ping_p50_ms": round(pages_ping, 2),
+        "pages_ping_p95_ms": round(sb.percentile(pinged, 95), 2),
+        "pages_client_cpu_percent": round(100 * pages_cpu / span, 1),
+        # load_phase counts the pages' process among the other processes: not here
+        "others_percent": round(figures["others_percent"]
+                                - 100 * pages_cpu / span / (os.cpu_count() or 1), 1),
+    })
+    if polled:
         inside = [(code, t * 1000) for code, t, at in answers if started <= at <= ended]
         ms = [t for _, t in inside]
         statuses: dict[int, int] = {}
         for code, _ in inside:
             statuses[code] = statuses.get(code, 0) + 1
-        span = max(ended - started, 1e-9)
         ping = figures["ping_under_load_p50_ms"]
         figures.update({
             "pages": len(polled),
@@ -202,7 +254,7 @@ def phase(port: int, url: str, games: list[dict], polled: list[dict],
             "poll_p50_ms": round(sb.percentile(ms, 50), 2),
             "poll_p95_ms": round(sb.percentile(ms, 95), 2),
             "poll_p50_over_ping": round(sb.percentile(ms, 50) / ping, 2),
-            "pages_client_cpu_percent": round(100 * pages_cpu / span, 1),
+            "poll_p50_over_pages_ping": round(sb.percentile(ms, 50) / pages_ping, 2),
         })
     return figures
 
@@ -339,25 +391,30 @@ def main() -> int:
     row("GET state p95 ms", "get_state_p95_ms")
     row("POST action p50 ms", "post_action_p50_ms")
     row("POST action p95 ms", "post_action_p95_ms")
-    row("GET ping p50 ms (same load)", "ping_under_load_p50_ms")
+    row("GET ping p50 ms (clients' probe)", "ping_under_load_p50_ms")
+    row(f"GET ping p50 ms ({PING_CONNECTIONS} conns, pages' loop)", "pages_ping_p50_ms")
+    row("GET ping p95 ms (pages' loop)", "pages_ping_p95_ms")
     if "poll_p50_ms" in big:
         over = big["poll_p50_over_ping"]
         row("poll p50 ms", "poll_p50_ms")
         row("poll p95 ms", "poll_p95_ms")
-        row("poll p50 / ping p50", "poll_p50_over_ping",
+        row("poll p50 / clients' ping p50", "poll_p50_over_ping",
+            f"<= 2x: {'ok' if over <= 2 else 'MISS'}")
+        over = big["poll_p50_over_pages_ping"]
+        row("poll p50 / pages' loop ping p50", "poll_p50_over_pages_ping",
             f"<= 2x: {'ok' if over <= 2 else 'MISS'}")
         row("polls answered a second", "polls_per_s", "", "{:.1f}")
     row("gunicorn CPU ms a move", "server_cpu_ms_per_move")
     row("PostgreSQL CPU ms a move", "database_cpu_ms_per_move")
     row("machine busy %", "machine_busy_percent", "", "{:.1f}")
-    row("  of it other processes %", "others_percent", "", "{:.1f}")
+    row("  of it other work's %", "others_percent", "", "{:.1f}")
     row("state cache misses a move", "cache_misses_per_move", "", "{:.3f}")
     row("state cache misses % of lookups", "cache_miss_percent", "", "{:.1f}")
     row("state cache catch-ups", "cache_catch_ups", "", "{:.0f}")
     print(f"errors: baseline {base['errors'] or 'none'}, big {big['errors'] or 'none'}; "
           f"poll answers {[r.get('poll_statuses') for r in big_runs]}; the pages' own "
-          f"process used {big.get('pages_client_cpu_percent', 0)}% of a core (counted among "
-          "the other processes)")
+          f"process used {big.get('pages_client_cpu_percent', 0)}% of a core; other work: "
+          "neither gunicorn, PostgreSQL nor this benchmark's processes")
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=1))
     return 0
