@@ -41,6 +41,7 @@ import asyncio
 import json
 import multiprocessing
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -167,13 +168,21 @@ async def _pinged_pages(port: int, polled: list[dict], cookies: dict[str, str],
             reader, writer = connections[turn % len(connections)]
             turn += 1
             asked, began = loop.time(), time.perf_counter()
-            writer.write(b"GET /api/ping/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                         b"Accept: application/json\r\n\r\n")
-            head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1")
-            length = next((int(line.split(":", 1)[1]) for line in head.split("\r\n")[1:]
-                           if line[:15].lower() == "content-length:"), 0)
-            if length:
-                await reader.readexactly(length)
+            try:
+                writer.write(b"GET /api/ping/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                             b"Accept: application/json\r\n\r\n")
+                head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1")
+                length = next((int(line.split(":", 1)[1])
+                               for line in head.split("\r\n")[1:]
+                               if line[:15].lower() == "content-length:"), 0)
+                if length:
+                    await reader.readexactly(length)
+            except (asyncio.IncompleteReadError, ConnectionError):  # closed by the server
+                pings.append((-1, time.perf_counter() - began, asked))
+                writer.close()
+                connections[(turn - 1) % len(connections)] = await asyncio.open_connection(
+                    "127.0.0.1", port)
+                continue
             pings.append((int(head[9:12]), time.perf_counter() - began, asked))
             await asyncio.sleep(0.05)
         for _, writer in connections:
@@ -182,6 +191,20 @@ async def _pinged_pages(port: int, polled: list[dict], cookies: dict[str, str],
     answers, _ = await asyncio.gather(
         pb.pages(port, polled, cookies, len(polled), interval, seconds), ping())
     return answers, pings
+
+
+def worker_sockets() -> list[int]:
+    """The sockets each gunicorn worker holds, most first: its clients' connections
+    and a few of its own (the listener, PostgreSQL, Redis). The kernel hands a new
+    connection to whichever worker accepts first; it stays with it."""
+    out = []
+    for pid in sb.children(sb.gunicorn.pid):  # type: ignore[attr-defined]
+        try:
+            out.append(sum(1 for fd in Path(f"/proc/{pid}/fd").iterdir()
+                           if os.readlink(fd).startswith("socket:")))
+        except OSError:
+            continue
+    return sorted(out, reverse=True)
 
 
 def _pages_process(port: int, polled: list[dict], cookies: dict[str, str], interval: float,
@@ -209,6 +232,7 @@ def phase(port: int, url: str, games: list[dict], polled: list[dict],
     started = time.monotonic()
     figures = sb.load_phase(port, url, games, args, run)
     ended = time.monotonic()
+    figures["worker_sockets"] = worker_sockets()
     time.sleep(0.6)
     after = counters.read()
     cache = {name: after[name] - before[name] for name in COUNTERS}
@@ -225,9 +249,9 @@ def phase(port: int, url: str, games: list[dict], polled: list[dict],
         "cache_workers": after["workers"],
     })
     pages_cpu = sb.process_cpu(process.pid) - pages_cpu
-    answers, pings = results.get()
+    answers, pings = results.get(timeout=args.seconds + 4 * args.interval + 120)
     process.join()
-    pinged = [t * 1000 for _, t, at in pings if started <= at <= ended]
+    pinged = [t * 1000 for code, t, at in pings if started <= at <= ended and code > 0]
     pages_ping = sb.percentile(pinged, 50)
     span = max(ended - started, 1e-9)
     figures.update({
@@ -241,7 +265,7 @@ def phase(port: int, url: str, games: list[dict], polled: list[dict],
     })
     if polled:
         inside = [(code, t * 1000) for code, t, at in answers if started <= at <= ended]
-        ms = [t for _, t in inside]
+        ms = [t for code, t in inside if code > 0]
         statuses: dict[int, int] = {}
         for code, _ in inside:
             statuses[code] = statuses.get(code, 0) + 1
@@ -250,6 +274,7 @@ def phase(port: int, url: str, games: list[dict], polled: list[dict],
             "pages": len(polled),
             "polls": len(inside),
             "polls_per_s": round(len(inside) / span, 1),
+            # -1: a connection the server closed (the page opened another)
             "poll_statuses": {str(k): v for k, v in sorted(statuses.items())},
             "poll_p50_ms": round(sb.percentile(ms, 50), 2),
             "poll_p95_ms": round(sb.percentile(ms, 95), 2),
@@ -303,6 +328,13 @@ def main() -> int:
 
     counters = Counters()
     os.environ["MARRAM_BENCH_COUNTERS"] = str(counters.folder)
+    try:
+        return measure(args, counters)
+    finally:
+        shutil.rmtree(counters.folder, ignore_errors=True)
+
+
+def measure(args: argparse.Namespace, counters: Counters) -> int:
     with sb.database() as url, sb.broker() as redis_url:
         sb.BROKER_URL = redis_url
         sb.prepare(url, 0, args.variant)  # migrate and make the players, once
@@ -411,6 +443,9 @@ def main() -> int:
     row("state cache misses a move", "cache_misses_per_move", "", "{:.3f}")
     row("state cache misses % of lookups", "cache_miss_percent", "", "{:.1f}")
     row("state cache catch-ups", "cache_catch_ups", "", "{:.0f}")
+    print("sockets a gunicorn worker held at the end of each phase: baseline "
+          f"{[r['worker_sockets'] for r in base_runs]}, big "
+          f"{[r['worker_sockets'] for r in big_runs]}")
     print(f"errors: baseline {base['errors'] or 'none'}, big {big['errors'] or 'none'}; "
           f"poll answers {[r.get('poll_statuses') for r in big_runs]}; the pages' own "
           f"process used {big.get('pages_client_cpu_percent', 0)}% of a core; other work: "

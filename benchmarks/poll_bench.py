@@ -115,7 +115,10 @@ async def page(port: int, game: dict, cookie: str, interval: float, start: float
                stop: float, out: list[tuple[int, float, float]]) -> None:
     """Poll as the page's browser does until ``stop``; each answer's (status,
     seconds, loop.time() when asked) goes to ``out``. Like the page, it asks from
-    the seq of the last answer on: a game that moves is not sent its events again."""
+    the seq of the last answer on: a game that moves is not sent its events again.
+    A connection the server closes (a gthread worker keeps at most
+    ``worker_connections`` minus its threads alive) is opened again, and counted
+    in ``out`` as status -1."""
     loop = asyncio.get_running_loop()
     await asyncio.sleep(max(0.0, start - loop.time()))
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
@@ -129,11 +132,17 @@ async def page(port: int, game: dict, cookie: str, interval: float, start: float
                    + (f"If-None-Match: {etag}\r\n" if etag else "") + "\r\n")
         asked = loop.time()
         began = time.perf_counter()
-        writer.write(request.encode())
-        head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1")
-        length = next((int(line.split(":", 1)[1]) for line in head.split("\r\n")[1:]
-                       if line[:15].lower() == "content-length:"), 0)
-        body = await reader.readexactly(length) if length else b""
+        try:
+            writer.write(request.encode())
+            head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1")
+            length = next((int(line.split(":", 1)[1]) for line in head.split("\r\n")[1:]
+                           if line[:15].lower() == "content-length:"), 0)
+            body = await reader.readexactly(length) if length else b""
+        except (asyncio.IncompleteReadError, ConnectionError):
+            out.append((-1, time.perf_counter() - began, asked))
+            writer.close()
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            continue  # ask again at once, as a browser would
         status = int(head[9:12])
         out.append((status, time.perf_counter() - began, asked))
         if status == 200 and body:
@@ -184,7 +193,7 @@ def held(port: int, url: str, games: list[dict], cookies: dict[str, str],
     cores = os.cpu_count() or 1
     spent = {k: before[f"{k}_after"] - before[k] for k in ("server", "database", "busy", "total")}
     polls = max(len(answers) * args.seconds / (args.seconds + 2 * args.interval), 1)
-    ms = [t * 1000 for _, t, _ in answers]
+    ms = [t * 1000 for code, t, _ in answers if code > 0]
     statuses: dict[int, int] = {}
     for code, _, _ in answers:
         statuses[code] = statuses.get(code, 0) + 1
