@@ -125,7 +125,9 @@ async def page(port: int, game: dict, cookie: str, interval: float, start: float
     etag = None
     due = loop.time()
     since = game["seq"]
-    while due < stop:
+    # by the clock too: a server that answers more slowly than every interval
+    # would otherwise keep the page polling long after ``stop``
+    while due < stop and loop.time() < stop:
         path = f"/api/games/{game['id']}/events/?since={since}"
         request = (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n"
                    f"Cookie: sessionid={cookie}\r\n"
