@@ -56,7 +56,8 @@ import poll_bench as pb  # noqa: E402
 import service_bench as sb  # noqa: E402
 
 FORK = multiprocessing.get_context("fork")
-COUNTERS = ("hits", "catch_ups", "misses")
+COUNTERS = ("hits", "catch_ups", "misses", "snapshots")
+"""``snapshots``: cold reads started from a stored snapshot, where the server has them."""
 PING_CONNECTIONS = 9
 
 
@@ -243,6 +244,7 @@ def phase(port: int, url: str, games: list[dict], polled: list[dict],
         "cache_hits": cache["hits"],
         "cache_catch_ups": cache["catch_ups"],
         "cache_misses": cache["misses"],
+        "cache_snapshots": cache["snapshots"],
         "cache_misses_per_move": round(cache["misses"] / moves, 3),
         "cache_miss_percent": round(100 * cache["misses"] / lookups, 1),
         "cache_entries": after["entries"],
@@ -443,6 +445,7 @@ def measure(args: argparse.Namespace, counters: Counters) -> int:
     row("state cache misses a move", "cache_misses_per_move", "", "{:.3f}")
     row("state cache misses % of lookups", "cache_miss_percent", "", "{:.1f}")
     row("state cache catch-ups", "cache_catch_ups", "", "{:.0f}")
+    row("cold reads from a snapshot", "cache_snapshots", "", "{:.0f}")
     print("sockets a gunicorn worker held at the end of each phase: baseline "
           f"{[r['worker_sockets'] for r in base_runs]}, big "
           f"{[r['worker_sockets'] for r in big_runs]}")

@@ -19,7 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from marram_site import gunicorn as base  # noqa: E402
 from marram_site.gunicorn import *  # noqa: E402, F403
 
-COUNTERS = ("hits", "catch_ups", "misses")
+COUNTERS = ("hits", "catch_ups", "misses", "snapshots")
+"""``snapshots``: cold reads started from a stored snapshot, where the server has them."""
 
 
 def post_worker_init(worker):
