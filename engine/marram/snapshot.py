@@ -7,6 +7,9 @@ from the board would renumber them after a flip. What the config gives (the
 catalogue, the deck, the rules) is not written: ``load_state`` starts from the
 record's config and puts the rest back. Each laid tile is its id, face,
 rotation and inversion; its oriented shape comes from the catalogue again.
+Dicts whose order a fold or a view may follow are written as lists of pairs (the
+database keeps a JSON object's keys in its own order), and each node's parent
+as its root, so that a state's JSON does not depend on which finds ran on it.
 """
 from __future__ import annotations
 
@@ -60,7 +63,8 @@ def dump(state: GameState) -> JSONObject:
         "board": [_placed(pos, p) for pos, p in state.board.items()],
         "frontier": [list(p) for p in sorted(state.frontier)],
         "features": {
-            "parent": list(feats.parent), "pos": [list(p) for p in feats.node_pos],
+            "parent": [feats.find(n) for n in range(len(feats.parent))],
+            "pos": [list(p) for p in feats.node_pos],
             "ref": list(feats.node_ref), "beast": list(feats.node_beast),
             "roots": [_feature(r, f) for r, f in feats.roots.items()],
         },
@@ -75,7 +79,8 @@ def dump(state: GameState) -> JSONObject:
         "creatures": [_creature(c) for c in state.creatures.values()],
         "pending": [list(p) for p in state.pending], "lingering": state.lingering,
         "log": cast(JSON, [dict(entry) for entry in state.log]), "events": state.events,
-        "retired": list(state.retired), "completed": dict(state.completed),
+        "retired": list(state.retired),
+        "completed": [[kind, n] for kind, n in state.completed.items()],
     }
 
 
@@ -143,5 +148,5 @@ def load(start: GameState, data: Mapping[str, JSON]) -> GameState:
     state.log = [dict(entry) for entry in raw["log"]]
     state.events = int(raw["events"])
     state.retired = [int(n) for n in raw["retired"]]
-    state.completed = {str(k): int(v) for k, v in raw["completed"].items()}
+    state.completed = {str(k): int(v) for k, v in raw["completed"]}
     return state
