@@ -88,15 +88,16 @@ def dump(state: GameState) -> JSONObject:
 
 
 def _features(raw: Mapping[str, Any]) -> Features:
-    feats = Features([int(n) for n in raw["parent"]], [_pos(p) for p in raw["pos"]],
-                     [int(n) for n in raw["ref"]], [bool(b) for b in raw["beast"]])
+    # the hot part of a read: hundreds of features, built positionally
+    feats = Features(list(raw["parent"]), [(x, y) for x, y in raw["pos"]],
+                     list(raw["ref"]), list(raw["beast"]))
+    token, roots = feats._token, feats.roots
     for root, beast, terrain, btype, nodes, claims, counts in raw["roots"]:
-        f = Feature(bool(beast), str(terrain), [int(n) for n in nodes],
-                    claims=[(int(n), int(seat)) for n, seat in claims], btype=str(btype))
-        for name, value in zip(_FEATURE_COUNTS, counts, strict=True):
-            setattr(f, name, int(value))
-        f.owner = feats._token
-        feats.roots[int(root)] = f
+        opened, bulges, gold, silver, flower, heads, tails, ends, bodies, saddles = counts
+        f = Feature(beast, terrain, nodes, opened, [(n, seat) for n, seat in claims],
+                    bulges, gold, silver, flower, btype, heads, tails, ends, bodies, saddles)
+        f.owner = token
+        roots[root] = f
     return feats
 
 
