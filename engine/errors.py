@@ -27,3 +27,8 @@ class BadOptions(RecordError):
 
 class NotationError(ValueError):
     """A line that is not a move in the notation; the message says why in plain words."""
+
+
+class SnapshotError(ValueError):
+    """A stored snapshot that this engine cannot read back: another version of
+    the rules or of the game's state, or a broken one. The caller replays."""

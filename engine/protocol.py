@@ -58,6 +58,11 @@ register an instance in ``engine.registry``:
   event of the log as that seat (or a spectator) may read it: a game whose
   events carry a secret (Animals on Board's ``keep``) strips it there until the
   game is over; by default events are public.
+- **Snapshots**: ``dump_state`` and ``load_state`` write a whole state as JSON
+  and read it back, so the server can start a long game from a stored state
+  rather than from its first event; ``snapshot_version`` (0 by default: no
+  snapshots, replay only) versions that JSON. Server-side only: they hold the
+  deck order.
 - **Results**: ``projection(state)`` is the small ``Projection`` kept for lists
   (scores, whose turn, winners, finished), with ``better`` saying whether higher
   or lower scores win and ``cooperative`` for games everybody wins or loses
@@ -447,6 +452,24 @@ class Game(Protocol[StateT, EventT]):
 
     def summary(self, state: StateT) -> JSONObject:
         ...
+
+    # -- snapshots (server-side only: they hold every secret)
+
+    snapshot_version: int = 0
+    """The version of ``dump_state``'s JSON: bump it when the state's shape
+    changes. 0: the game writes no snapshots, and is always read by replay."""
+
+    def dump_state(self, state: StateT) -> JSONObject:
+        """The whole state as JSON, secrets included, for the server's snapshots
+        (``engine.snapshot``): ``load_state`` of it, folded on, must act exactly as
+        the state it was dumped from. Only for a game whose ``snapshot_version``
+        is not 0."""
+        raise NotImplementedError(f"{self.title} writes no snapshots")
+
+    def load_state(self, config: Mapping[str, JSON], data: Mapping[str, JSON]) -> StateT:
+        """The state ``dump_state`` wrote, for the game of this ``config``; a
+        ``SnapshotError`` if ``data`` cannot be read."""
+        raise NotImplementedError(f"{self.title} reads no snapshots")
 
     def projection(self, state: StateT) -> Projection:
         ...

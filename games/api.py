@@ -290,6 +290,14 @@ class InvitationDetail(APIView):
 
 
 class GameActions(APIView):
+    """A move. Its answer carries, as ``view``, what the mover's client needs next
+    (``answer_view``): the API's state here, the page's state on the page's own
+    address (games.pages.views.GameActionsPage)."""
+
+    @staticmethod
+    def answer_view(game: Game, user: Any) -> dict[str, Any]:
+        return _game_state(game, user)
+
     @extend_schema(
         request=ActionSubmitSerializer,
         responses={
@@ -316,7 +324,7 @@ class GameActions(APIView):
         )
         answer = ActionResultSerializer(result).data
         # the game as the mover sees it now: no GET need follow a move
-        answer["view"] = _game_state(selectors.game_get(game_id), request.user)
+        answer["view"] = self.answer_view(selectors.game_get(game_id), request.user)
         return Response(
             answer, status=status.HTTP_200_OK if result.repeated else status.HTTP_201_CREATED)
 

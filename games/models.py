@@ -206,6 +206,34 @@ class Event(models.Model):
         raise ValueError("events are append-only: a stored event cannot be deleted")
 
 
+class GameSnapshot(models.Model):
+    """A game's whole state after its first ``seq`` events (engine.snapshot), so
+    that a game no worker holds is read by folding only the events after it.
+    Derived from the events, checked against them (manage.py verify_game) and
+    rebuilt from them (manage.py rebuild_snapshots). Secret: it holds the deck
+    order and every hand, and no page, API or admin shows it."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    seq = models.PositiveIntegerField(help_text="The number of events folded into it.")
+    data = models.JSONField(help_text="engine.snapshot's JSON: versions and state.")
+    rules_version = models.CharField(
+        max_length=16, help_text="The game's rules_version it was written under."
+    )
+    version = models.PositiveSmallIntegerField(
+        help_text="The game's snapshot_version (the shape of its state's JSON)."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="game_snapshot_seq_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.game_id} snapshot at seq {self.seq}"
+
+
 class Clock(models.Model):
     """One seat's clock in a game. It runs while the game waits for that seat (a move
     or a guess); ``started_at`` is set then. Timed games (days_per_move) keep a

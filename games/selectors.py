@@ -14,7 +14,7 @@ from engine import registry
 from engine.errors import IllegalAction
 from engine.protocol import JSON, AnyGame, Awaiting, query
 from engine.replay import Replay, replay_events
-from games import store
+from games import snapshots, store
 from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound, NotYourTurn
 from games.models import Event, Game, Invitation, Seat
 from games.state_cache import states
@@ -91,7 +91,11 @@ def game_replay(game: Game, stop: int | None = None) -> Replay[Any]:
 
 
 def game_state_get(game: Game) -> Any:
-    """The state after the game's ``game.seq`` events. Never mutate it."""
+    """The state after the game's ``game.seq`` events. Never mutate it.
+
+    From this process's cache if it holds the game (caught up on newer events if
+    need be); else from the game's newest snapshot and the events after it
+    (games.snapshots); else a replay from zero."""
     if game.config is None:
         raise Conflict("the game has not started", code="game_not_running")
     seq = game.seq
@@ -102,6 +106,14 @@ def game_state_get(game: Game) -> Any:
     base = states.latest_before(game.pk, seq)
     if base is not None:
         state = _catch_up(game, *base)
+        if state is not None:
+            states.catch_ups += 1
+    if state is None:
+        stored = snapshots.game_snapshot_latest(game, rules_of(game))
+        if stored is not None:
+            state = _catch_up(game, *stored, owned=True)
+            if state is not None:
+                states.snapshots += 1
     if state is None:
         states.misses += 1
         replay = game_replay(game)
@@ -111,24 +123,24 @@ def game_state_get(game: Game) -> Any:
                 f"({replay.error.code}: {replay.error.message}); run manage.py verify_game"
             )
         state = replay.state
-    else:
-        states.catch_ups += 1
     states.put(game.pk, seq, state)
     return state
 
 
-def _catch_up(game: Game, since: int, state: Any) -> Any | None:
-    """Fold the events after ``since`` into a copy of the cached state."""
+def _catch_up(game: Game, since: int, state: Any, *, owned: bool = False) -> Any | None:
+    """Fold the events after ``since`` into a copy of ``state`` (into ``state``
+    itself if ``owned``: nobody else holds it)."""
     newer = _events_of(game, since, game.seq)
     if len(newer) != game.seq - since:
         return None
     rules = rules_of(game)
-    state = rules.copy(state)
+    if not owned:
+        state = rules.copy(state)
     try:
         for event in newer:
             state = rules.fold(state, rules.read_event(event))
     except IllegalAction:
-        return None  # not the history the cache saw: replay from zero
+        return None  # not the history the cache or snapshot saw: replay from zero
     return state
 
 

@@ -4,7 +4,8 @@ The state of a game is a replay of its events; replaying a long game on every
 request would be wasteful, so each process keeps the latest state it has seen
 of each recent game. An entry is only ever served for the seq it was built at:
 a game that has moved on (another gunicorn worker took the move) is brought
-up to date by folding just the newer events into a copy.
+up to date by folding just the newer events into a copy. A game not here at
+all starts from its newest stored snapshot (games.snapshots), if it has one.
 
 States held here are never mutated: ``engine.replay.apply`` and the rules'
 ``copy`` make new ones. Entries are added only for events known to be committed, so a
@@ -29,6 +30,7 @@ class StateCache:
         self._entries: OrderedDict[int, tuple[int, GameState]] = OrderedDict()
         self._lock = threading.Lock()
         self.hits = self.catch_ups = self.misses = 0
+        self.snapshots = self.snapshots_refused = 0
 
     def get(self, game_id: int, seq: int) -> GameState | None:
         """The state of the game after exactly ``seq`` events, if cached."""
@@ -65,6 +67,7 @@ class StateCache:
         with self._lock:
             self._entries.clear()
             self.hits = self.catch_ups = self.misses = 0
+            self.snapshots = self.snapshots_refused = 0
 
 
 states = StateCache()

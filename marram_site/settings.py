@@ -61,6 +61,9 @@ Environment variables:
   wait for players (20).
 - ``MARRAM_DRAW_INLINE``: draw the fly and frog hops inside the move's
   transaction instead of in a Celery task right after it (off by default).
+- ``MARRAM_SNAPSHOT_EVERY``: store a game's state once every this many events,
+  so that a game no worker holds is read from its newest snapshot (50; 0 stores
+  none). See games.snapshots.
 - ``DJANGO_SECURE_SSL_REDIRECT``, ``DJANGO_SECURE_HSTS_SECONDS``: production
   HTTPS behaviour, on by default.
 - ``DJANGO_LOG_LEVEL``: level of the console log, ``INFO`` by default.
@@ -429,6 +432,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # The beat schedule is in marram_site/celery.py.
 # Draw the fly and frog in the move's own transaction (no task); see games.services.
 MARRAM_DRAW_INLINE = env_bool("MARRAM_DRAW_INLINE", default=False)
+# Store a game's state every this many events (games.snapshots); 0: never.
+MARRAM_SNAPSHOT_EVERY = env_int("MARRAM_SNAPSHOT_EVERY", 50)
 
 # --- Mail ---------------------------------------------------------------------
 

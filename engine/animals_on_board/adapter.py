@@ -22,7 +22,7 @@ from ..protocol import (
     Task,
     TurnMail,
 )
-from . import bots, moves, notation, rounds, rules, view
+from . import bots, moves, notation, rounds, rules, snapshot, view
 from .events import ACTION_SCHEMA, EVENT_TYPES, Event, Pass
 from .record import FORMAT, VERSION, config_from_json, config_to_json, deal
 from .scoring import score_ark
@@ -86,6 +86,16 @@ class AnimalsOnBoard(Game[State, Event]):
 
     def copy(self, state: State) -> State:
         return state.copy()
+
+    # -- snapshots
+
+    snapshot_version = snapshot.VERSION
+
+    def dump_state(self, state: State) -> JSONObject:
+        return snapshot.dump(state)
+
+    def load_state(self, config: Mapping[str, JSON], data: Mapping[str, JSON]) -> State:
+        return snapshot.load(self.start(config), data)
 
     # -- who acts
 

@@ -24,7 +24,7 @@ from ..protocol import (
     Task,
     TurnMail,
 )
-from . import advanced, bots, notation, record, rules, scoring, view
+from . import advanced, bots, notation, record, rules, scoring, snapshot, view
 from .events import ACTION_SCHEMA, EVENT_TYPES, Connect, Roll, SnakeEvent, Take
 from .geometry import to_float
 from .pieces import SIDES
@@ -87,6 +87,16 @@ class MakeASnake(Game[State, SnakeEvent]):
 
     def copy(self, state: State) -> State:
         return state.copy()
+
+    # -- snapshots
+
+    snapshot_version = snapshot.VERSION
+
+    def dump_state(self, state: State) -> JSONObject:
+        return snapshot.dump(state)
+
+    def load_state(self, config: Mapping[str, JSON], data: Mapping[str, JSON]) -> State:
+        return snapshot.load(self.start(config), data)
 
     # -- who acts
 

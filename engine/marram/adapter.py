@@ -25,7 +25,7 @@ from ..protocol import (
     Task,
     TurnMail,
 )
-from . import actions, board, bots, game, notation, preview, selfplay, view
+from . import actions, board, bots, game, notation, preview, selfplay, snapshot, view
 from .catalogue import standard
 from .events import ACTION_SCHEMA, MarramEvent, Pass
 from .record import FORMAT, VERSION, config_from_json, config_to_json
@@ -136,6 +136,16 @@ class Marram(Game[GameState, MarramEvent]):
 
     def copy(self, state: GameState) -> GameState:
         return state.copy()
+
+    # -- snapshots
+
+    snapshot_version = snapshot.VERSION
+
+    def dump_state(self, state: GameState) -> JSONObject:
+        return snapshot.dump(state)
+
+    def load_state(self, config: Mapping[str, JSON], data: Mapping[str, JSON]) -> GameState:
+        return snapshot.load(self.start(config), data)
 
     # -- who acts
 

@@ -23,7 +23,7 @@ from ..protocol import (
     Task,
     TurnMail,
 )
-from . import actions, bots, notation, ponds, record, rules, view
+from . import actions, bots, notation, ponds, record, rules, snapshot, view
 from .events import ACTION_SCHEMA, EVENT_TYPES, PondEvent
 from .pieces import COLOURS
 from .state import GameState
@@ -106,6 +106,16 @@ class PondGame(Game[GameState, PondEvent]):
 
     def copy(self, state: GameState) -> GameState:
         return state.copy()
+
+    # -- snapshots
+
+    snapshot_version = snapshot.VERSION
+
+    def dump_state(self, state: GameState) -> JSONObject:
+        return snapshot.dump(state)
+
+    def load_state(self, config: Mapping[str, JSON], data: Mapping[str, JSON]) -> GameState:
+        return snapshot.load(self.start(config), data)
 
     # -- who acts
 

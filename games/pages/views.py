@@ -1,6 +1,6 @@
-"""The HTML pages and the two JSON reads their scripts use. Thin: each view
-checks who is asking, calls a service or a selector, and renders. Moves are
-not made here: the game page's script posts them to the API."""
+"""The HTML pages, the two JSON reads their scripts use, and the game page's
+move (the API's own view, answered with what the page draws next). Thin: each
+view checks who is asking, calls a service or a selector, and renders."""
 
 from __future__ import annotations
 
@@ -19,9 +19,12 @@ from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework.authentication import SessionAuthentication
 
 from engine import registry
 from games import services, throttles
+from games.api import GameActions
 from games.bodies import form_post
 from games.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 from games.forms import GameCreateForm, InviteForm, SignUpForm
@@ -277,6 +280,19 @@ def game_state(request: HttpRequest, game_id: int) -> HttpResponse:
     response = JsonResponse(reads.page_state(game, request.user))
     patch_cache_control(response, private=True, no_cache=True)  # revalidated: ETag, 304
     return response
+
+
+@extend_schema_view(post=extend_schema(exclude=True))
+class GameActionsPage(GameActions):
+    """The game page's move: the API's, by the page's session (and its CSRF
+    token), answered with what the page draws next, so that no GET follows."""
+
+    authentication_classes = [SessionAuthentication]
+
+    @staticmethod
+    def answer_view(game: Game, user: Any) -> dict[str, Any]:
+        game_mail().game_viewed(game=game, user=user)  # a visit, as a GET of state.json is
+        return reads.page_state(game, user)
 
 
 @login_required

@@ -216,7 +216,7 @@ def test_two_players_play_a_classic_game_by_clicks(visitors, live_server, artifa
     face = f'button.face-button[data-tile="{first["tile"]}"][data-face="{first["face"]}"]'
     a.page.click(face)
     a.page.evaluate("() => { window.marramGame.page.seq -= 1; }")  # as if it were stale
-    a.expect_refusal(409, f"/api/games/{game.pk}/actions/")
+    a.expect_refusal(409, f"/games/{game.pk}/actions/")
     a.page.click(f'svg#board g.highlight[data-x="{fx}"][data-y="{fy}"]')
     choose_claim_step(a.page, None)
     confirm(a.page)

@@ -50,9 +50,9 @@ test("a network failure is retried once with the same key, then the move goes in
     if (url === "/actions") {
       sent.push(JSON.parse(options.body).idempotency_key);
       if (sent.length === 1) throw new Error("offline");
-      return answer(201, { seq: 4 });
+      return answer(201, { seq: 4, view: { seq: 4, status: "running" } });
     }
-    return answer(200, { seq: 4, status: "running" });
+    throw new Error(`no other request is needed: ${url}`);
   };
   const client = createClient({ root: fakePage(), getPage: () => page, fetcher,
     onState: (fresh) => { page = fresh; } });

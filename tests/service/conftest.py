@@ -15,6 +15,7 @@ from unittest import mock
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -78,9 +79,17 @@ def make_user(name: str, *, staff: bool = False):
 
 
 def client_for(user) -> APIClient:
+    """The API as ``user``, by token."""
     client = APIClient()
     token, _ = Token.objects.get_or_create(user=user)
     client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+def signed_in(user) -> Client:
+    """The pages as ``user``, signed in (a session)."""
+    client = Client()
+    client.force_login(user)
     return client
 
 

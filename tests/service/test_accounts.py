@@ -16,7 +16,7 @@ from games.errors import NotYourTurn
 from games.models import Event, Game, Invitation
 from games.pages.reads import clock_text, move_clock, page_state, time_words
 from notifications import vacations
-from tests.service.conftest import body, client_for, make_user, seat_user, start_game
+from tests.service.conftest import body, client_for, make_user, seat_user, signed_in, start_game
 from tests.service.mail_kit import eager_tasks, freeze_time, play_turn
 
 pytestmark = pytest.mark.django_db
@@ -25,11 +25,6 @@ SEED = "5eed" * 16  # the players sit in the order given
 PASSWORD = "dune-grass-42"  # make_user's
 BASE = "https://marram.example"
 
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def text(response) -> str:

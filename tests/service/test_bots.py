@@ -24,7 +24,7 @@ from games.models import Clock, Event, Game, Seat
 from games.selectors import game_state_get
 from notifications import services as notes
 from notifications.models import Notification
-from tests.service.conftest import body, client_for, dealt_from, seat_user
+from tests.service.conftest import body, client_for, dealt_from, seat_user, signed_in
 from tests.service.mail_kit import eager_tasks, freeze_time
 
 SEED = "5e" * 32
@@ -362,16 +362,11 @@ def test_the_takeover_takes_the_nearest_free_level_when_the_chosen_one_is_seated
 # ---------------------------------------------------------------- the pages
 
 
-def page_client(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
 
 @pytest.mark.django_db
 def test_the_home_page_starts_a_game_against_the_computer_at_once(users):
     ann = users[0]
-    client = page_client(ann)
+    client = signed_in(ann)
     home = client.get("/").content.decode()
     assert "Play against the computer" in home
     # a select of the 2-player games, and of the levels (medium by default)
@@ -397,7 +392,7 @@ def test_the_home_page_starts_a_game_against_the_computer_at_once(users):
 ])
 @pytest.mark.django_db
 def test_a_bad_play_against_the_computer_changes_nothing(users, form, status):
-    answer = page_client(users[0]).post("/play/computer/", form)
+    answer = signed_in(users[0]).post("/play/computer/", form)
     assert answer.status_code == status
     assert "Nothing was changed" in answer.content.decode()
     assert not Game.objects.exists() and not Bot.objects.exists()
@@ -413,7 +408,7 @@ def test_play_against_the_computer_asks_to_sign_in(users):
 @pytest.mark.django_db
 def test_the_lobby_seats_bots_and_offers_the_takeover(users):
     ann = users[0]
-    client = page_client(ann)
+    client = signed_in(ann)
     lobby = client.get("/lobby/").content.decode()
     assert "Computer players" in lobby and "A player out of time twice" in lobby
     answer = client.post("/lobby/", {"game": "marram", "marram__variant": "classic",
@@ -423,7 +418,7 @@ def test_the_lobby_seats_bots_and_offers_the_takeover(users):
     assert answer.status_code == 302 and answer["Location"] == f"/games/{game.pk}/"
     assert game.status == "open" and game.seats.count() == 3
     assert GameBots.objects.get(game=game).takeover == "medium"
-    listed = page_client(users[1]).get("/lobby/").content.decode()
+    listed = signed_in(users[1]).get("/lobby/").content.decode()
     assert "Plover (computer, easy)" in listed and "Skua (computer, strong)" in listed
     # all the seats to bots: the game starts at once
     answer = client.post("/lobby/", {"game": "pond", "seats": 2, "bots": ["medium"]})
@@ -440,7 +435,7 @@ def test_the_lobby_seats_bots_and_offers_the_takeover(users):
 ])
 @pytest.mark.django_db
 def test_the_lobby_refuses_bots_that_do_not_fit_and_changes_nothing(users, form, says):
-    answer = page_client(users[0]).post("/lobby/", form)
+    answer = signed_in(users[0]).post("/lobby/", form)
     assert answer.status_code == 400 and says in answer.content.decode()
     assert not Game.objects.exists() and not Bot.objects.exists()
 

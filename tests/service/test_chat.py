@@ -7,24 +7,18 @@ from __future__ import annotations
 
 import pytest
 from django.core import mail
-from django.test import Client
 
 from chat.models import MAX_LENGTH, Message, Mute
 from games import services as game_services
 from notifications.inbound import inbound_mail_handle
 from notifications.models import InboundMail, MailSettings, Notification, Policy
-from tests.service.conftest import body, client_for, start_game
+from tests.service.conftest import body, client_for, signed_in, start_game
 from tests.service.mail_kit import eager_tasks, reply_bytes
 
 pytestmark = pytest.mark.django_db
 
 HOSTILE = '<script>alert("x")</script> & <b>bold</b>'
 
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_a_message_is_shown_to_the_players_and_mailed_to_the_others_escaped(

@@ -25,6 +25,7 @@ from tests.service.conftest import (
     make_user,
     play,
     seat_user,
+    signed_in,
     start_game,
 )
 from ui.marram import pictures
@@ -59,11 +60,6 @@ def submit(game: Game, user, action: dict) -> None:
     game.refresh_from_db()
     services.action_submit(game=game, user=user, action=action, expected_seq=game.seq)
 
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def page_state(user, game: Game) -> dict:

@@ -9,6 +9,7 @@ import pytest
 from engine import marram as engine
 from games import services
 from games.selectors import game_state_get
+from games.snapshots import game_snapshots_rebuild
 from tests.service.conftest import (
     client_for,
     json_strings,
@@ -28,6 +29,7 @@ def secrets_of(game) -> tuple[str, set[str]]:
 def assert_hides(response, seed: str, undrawn: set[str]) -> None:
     text = response.content.decode()
     assert "seed" not in text.lower() and "deck" not in text.lower(), text[:2000]
+    assert "snapshot" not in text.lower(), text[:2000]  # the server's alone: every hand
     assert seed not in text
     data = json.loads(text)
     leaked = undrawn & set(json_strings(data))
@@ -35,10 +37,12 @@ def assert_hides(response, seed: str, undrawn: set[str]) -> None:
 
 
 @pytest.mark.django_db
-def test_no_answer_about_a_running_game_shows_the_deck_or_the_seed():
+def test_no_answer_about_a_running_game_shows_the_deck_or_the_seed(settings):
     ann, bob, cyd = make_user("ann"), make_user("bob"), make_user("cyd")
     game = start_game([ann, bob], variant="animals")
     game = play(game, until=lambda s: len(s.board) >= 22)  # the fly is on the board
+    settings.MARRAM_SNAPSHOT_EVERY = 5
+    assert game_snapshots_rebuild(game) > 0  # stored snapshots hold the deck's order
     seed, undrawn = secrets_of(game)
     assert len(undrawn) > 40
     mover = seat_user(game, engine.awaiting(game_state_get(game))["player"])

@@ -8,21 +8,15 @@ import re
 
 import pytest
 from django.core import mail
-from django.test import Client
 
 from games import services as game_services
 from games.models import Game, Invitation
 from notifications.models import Notification
-from tests.service.conftest import body, client_for, start_game
+from tests.service.conftest import body, client_for, signed_in, start_game
 from tests.service.mail_kit import eager_tasks
 
 pytestmark = pytest.mark.django_db
 
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_invited_by_username_a_player_gets_a_link_by_mail_and_joins_with_it(

@@ -10,21 +10,15 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection
-from django.test import Client
 from django.utils import timezone
 
 from games import services
 from games.models import Game
-from tests.service.conftest import body, client_for, make_user, start_game
+from tests.service.conftest import body, client_for, make_user, signed_in, start_game
 
 SEED = "5eed" * 16
 NEW_GAME = {"variant": "classic", "length": "long", "seats": 2}
 
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def listed(response) -> list[int]:

@@ -22,7 +22,7 @@ from games.selectors import game_state_get
 from notifications import inbound
 from notifications import services as notes
 from notifications.models import InboundMail, Notification
-from tests.service.conftest import seat_user, start_game
+from tests.service.conftest import seat_user, signed_in, start_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,11 +32,6 @@ def deliver_all() -> None:
             .values_list("pk", flat=True):
         notes.notification_deliver(pk)
 
-
-def client_of(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture
@@ -58,7 +53,7 @@ def test_a_player_reads_only_the_mail_sent_to_their_address(game, users):
     Notification.objects.create(
         to_email=ann.email.upper(), kind="reply_refused", dedup_key="x", message_id="<x@t>",
         subject="Re: hello", body_text="Nothing has changed.", status="sent")
-    page = client_of(ann).get("/mail/")
+    page = signed_in(ann).get("/mail/")
     assert page.status_code == 200
     text = page.content.decode()
     assert f"Marram game {game.pk}: your move" in text and "Re: hello" in text
@@ -67,7 +62,7 @@ def test_a_player_reads_only_the_mail_sent_to_their_address(game, users):
     assert f'src="/mail/{hers.pk}/board.png"' in text
     assert ">Mail</a>" in text  # the header's link
 
-    theirs = client_of(bob)
+    theirs = signed_in(bob)
     assert f"Marram game {game.pk} has begun" in theirs.get("/mail/").content.decode()
     assert f"Marram game {game.pk}: your move" not in theirs.get("/mail/").content.decode()
     for url in (f"/mail/{hers.pk}/reply/", f"/mail/{hers.pk}/board.png"):
@@ -83,25 +78,25 @@ def test_a_player_reads_only_the_mail_sent_to_their_address(game, users):
 @pytest.mark.django_db
 def test_the_board_a_mail_showed_is_on_the_page(game):
     ann = seat_user(game, 0)
-    response = client_of(ann).get(f"/mail/{turn_mail(game).pk}/board.png")
+    response = signed_in(ann).get(f"/mail/{turn_mail(game).pk}/board.png")
     assert response.status_code == 200 and response["Content-Type"] == "image/png"
     assert Image.open(io.BytesIO(response.content)).width > 200
     started = Notification.objects.get(game=game, seat=1, kind="game_started")
-    assert client_of(seat_user(game, 1)).get(f"/mail/{started.pk}/board.png").status_code == 404
+    assert signed_in(seat_user(game, 1)).get(f"/mail/{started.pk}/board.png").status_code == 404
 
 
 @pytest.mark.django_db
 def test_a_reply_from_the_page_plays_through_the_inbound_path(game):
     ann = seat_user(game, 0)
     hers = turn_mail(game)
-    form = client_of(ann).get(f"/mail/{hers.pk}/reply/").content.decode()
+    form = signed_in(ann).get(f"/mail/{hers.pk}/reply/").content.decode()
     assert f'value="{hers.reply_to}"' in form, form
     assert f"&gt; Hello {ann.username}," in form
     move = format_action(engine.legal_actions(game_state_get(game))[0])
     mail.outbox.clear()
     with mock.patch.object(inbound, "inbound_reply_handle",
                            wraps=inbound.inbound_reply_handle) as entrance:
-        response = client_of(ann).post(f"/mail/{hers.pk}/reply/", {
+        response = signed_in(ann).post(f"/mail/{hers.pk}/reply/", {
             "to": hers.reply_to, "subject": f"Re: {hers.subject}",
             "text": f"{move}\n\nOn a day, marram wrote:\n> Hello {ann.username},\n"})
     assert response.status_code == 302 and response["Location"] == "/mail/"
@@ -111,7 +106,7 @@ def test_a_reply_from_the_page_plays_through_the_inbound_path(game):
     assert (received.outcome, received.move) == ("played", move)
     answer = Notification.objects.get(in_reply_to=received.message_id)
     assert answer.status == "sent" or notes.notification_deliver(answer.pk) == "sent"
-    page = client_of(ann).get("/mail/").content.decode()
+    page = signed_in(ann).get("/mail/").content.decode()
     assert f"Played in Marram game {game.pk}: {move}" in page
 
 
@@ -120,12 +115,12 @@ def test_a_refused_reply_from_the_page_is_answered_and_changes_nothing(game):
     ann = seat_user(game, 0)
     hers = turn_mail(game)
     before = Event.objects.count()
-    response = client_of(ann).post(f"/mail/{hers.pk}/reply/",
+    response = signed_in(ann).post(f"/mail/{hers.pk}/reply/",
                                    {"to": hers.reply_to, "text": "place T99 up 0,0 r0"})
     assert response.status_code == 302
     assert Event.objects.count() == before
     deliver_all()
-    page = client_of(ann).get("/mail/").content.decode()
+    page = signed_in(ann).get("/mail/").content.decode()
     assert "is not a face" in page and "Nothing has changed in the game." in page
 
 
@@ -133,7 +128,7 @@ def test_a_refused_reply_from_the_page_is_answered_and_changes_nothing(game):
 def test_bad_replies_are_refused_with_a_400_and_change_nothing(game, users):
     ann = seat_user(game, 0)
     hers = turn_mail(game)
-    client = client_of(ann)
+    client = signed_in(ann)
     url = f"/mail/{hers.pk}/reply/"
     for data, words in (({"to": "", "text": "pass"}, "This field is required."),
                         ({"to": hers.reply_to, "text": ""}, "This field is required."),
@@ -147,9 +142,9 @@ def test_bad_replies_are_refused_with_a_400_and_change_nothing(game, users):
     # an account with no address sends nothing
     ann.email = ""
     ann.save()
-    response = client_of(ann).get("/mail/")
+    response = signed_in(ann).get("/mail/")
     assert response.status_code == 200 and "your account has none" in response.content.decode()
-    assert client_of(ann).post(url, {"to": hers.reply_to, "text": "pass"}).status_code == 404
+    assert signed_in(ann).post(url, {"to": hers.reply_to, "text": "pass"}).status_code == 404
     assert not InboundMail.objects.exists()
 
 
@@ -157,7 +152,7 @@ def test_bad_replies_are_refused_with_a_400_and_change_nothing(game, users):
 def test_a_reply_to_an_address_that_plays_nothing_is_said_so(game):
     ann = seat_user(game, 0)
     hers = turn_mail(game)
-    response = client_of(ann).post(f"/mail/{hers.pk}/reply/",
+    response = signed_in(ann).post(f"/mail/{hers.pk}/reply/",
                                    {"to": "someone@example.org", "text": "pass"}, follow=True)
     assert "nothing happened" in response.content.decode()
     assert InboundMail.objects.get().outcome == "ignored"
@@ -168,12 +163,12 @@ def test_the_mail_page_is_a_404_when_off(game, settings):
     settings.MARRAM_MAIL_INBOX_PAGE = False
     ann = seat_user(game, 0)
     hers = turn_mail(game)
-    for client in (client_of(ann), Client()):
+    for client in (signed_in(ann), Client()):
         for url in ("/mail/", f"/mail/{hers.pk}/reply/", f"/mail/{hers.pk}/board.png"):
             assert client.get(url).status_code == 404, url
         assert client.post(f"/mail/{hers.pk}/reply/",
                            {"to": hers.reply_to, "text": "pass"}).status_code == 404
-    assert ">Mail</a>" not in client_of(ann).get("/games/").content.decode()
+    assert ">Mail</a>" not in signed_in(ann).get("/games/").content.decode()
     assert not InboundMail.objects.exists()
 
 

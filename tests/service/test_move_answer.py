@@ -70,3 +70,68 @@ def test_the_view_in_a_move_answer_keeps_the_other_seats_secrets():
     assert answer["view"] == body(api.get(f"/api/games/{created.pk}/"))
     cyd_tiles = {a["tile"] for a in cyd_view["legal_actions"]}
     assert len(cyd_tiles) == 3 and not cyd_tiles & set(json_strings(answer))
+
+
+def page_of(user, *, csrf: bool = True):
+    from django.test import Client
+
+    page = Client(enforce_csrf_checks=True)
+    page.force_login(user)
+    page.get("/games/")  # the page that sets the CSRF cookie
+    token = page.cookies["csrftoken"].value if csrf else "forged"
+    return page, {"HTTP_X_CSRFTOKEN": token}
+
+
+def test_the_game_page_moves_in_one_request_and_draws_its_answer():
+    from notifications.models import GameVisit
+    from notifications.services import game_viewed_forget
+
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start_game([ann, bob], seed="ab" * 32)
+    for user in (ann, bob):
+        page, csrf = page_of(user)
+        before = body(page.get(f"/games/{game.pk}/state.json"))
+        if before["legal_actions"]:
+            break
+    action = dict(before["legal_actions"][0])
+    action.pop("player")
+    GameVisit.objects.all().delete()
+    game_viewed_forget()  # visits are written at most every few seconds a process
+    posted = page.post(f"/games/{game.pk}/actions/",
+                       {"seq": before["seq"], "idempotency_key": "p1", "action": action},
+                       content_type="application/json", **csrf)
+    assert posted.status_code == 201, posted.content
+    view = body(posted)["view"]
+    fetched = body(page.get(f"/games/{game.pk}/state.json"))
+    # what the page draws next: the same as state.json would tell it (the clock's
+    # words aside, which the minute may move)
+    for key in ("seq", "status", "state", "legal_actions", "last_move", "players", "tasks",
+                "you", "your_turn_count"):
+        assert view.get(key) == fetched.get(key), key
+    assert view["seq"] == before["seq"] + len(body(posted)["events"])
+    # the move is a visit, as the GET it spares was: no mail while the player looks
+    assert GameVisit.objects.filter(user=user, game=game).exists()
+
+    stale = page.post(f"/games/{game.pk}/actions/",
+                      {"seq": before["seq"], "idempotency_key": "p2", "action": action},
+                      content_type="application/json", **csrf)
+    assert stale.status_code in (403, 409) and body(stale)["code"] in ("stale_seq",
+                                                                      "not_your_turn")
+
+
+def test_the_page_move_takes_the_session_with_its_csrf_token_only():
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start_game([ann, bob], seed="ab" * 32)
+    before = Event.objects.filter(game=game).count()
+    page, forged = page_of(ann, csrf=False)
+    refused = page.post(f"/games/{game.pk}/actions/",
+                        {"seq": game.seq, "idempotency_key": "x", "action": {"type": "pass"}},
+                        content_type="application/json", **forged)
+    assert refused.status_code == 403 and "CSRF" in body(refused)["message"]
+    by_token = client_for(ann).post(f"/games/{game.pk}/actions/",
+                                    {"seq": game.seq, "action": {"type": "pass"}},
+                                    format="json")
+    assert by_token.status_code in (401, 403)
+    assert Event.objects.filter(game=game).count() == before
+    schema = client_for(ann).get("/api/schema/?format=json")
+    assert "/games/{game_id}/actions/" not in body(schema)["paths"]

@@ -4,18 +4,12 @@ page, admin), plain text escaped on the page, bounded; a bad note changes nothin
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 
 from notes.models import MAX_LENGTH, Note
-from tests.service.conftest import body, client_for, start_game
+from tests.service.conftest import body, client_for, signed_in, start_game
 
 pytestmark = pytest.mark.django_db
 
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_a_note_is_seen_by_its_writer_only(users, admin_client):

@@ -13,15 +13,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from games import services
-from tests.service.conftest import body, client_for, make_user, start_game
+from tests.service.conftest import body, client_for, make_user, signed_in, start_game
 
 pytestmark = pytest.mark.django_db
 
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def first_move(game) -> None:

@@ -7,23 +7,17 @@ import re
 
 import pytest
 from django.core import mail
-from django.test import Client
 
 from games import services as game_services
 from games.models import Game, Seat
 from notifications.models import Notification
 from ratings import services
 from ratings.models import Rating, Rematch, RematchAnswer
-from tests.service.conftest import body, client_for, make_user, start_game
+from tests.service.conftest import body, client_for, make_user, signed_in, start_game
 from tests.service.mail_kit import eager_tasks
 
 pytestmark = pytest.mark.django_db
 
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def text(response) -> str:

@@ -39,8 +39,8 @@ def statements(captured) -> list[str]:
             if not q["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))]
 
 
-@pytest.mark.django_db
-def test_a_state_read_costs_one_query_and_a_move_two():
+@pytest.mark.django_db(transaction=True)  # a move commits, and caches its state then
+def test_a_state_read_costs_one_query_and_a_move_two_and_its_answer_one():
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -57,8 +57,11 @@ def test_a_state_read_costs_one_query_and_a_move_two():
                              {"seq": view["seq"], "action": view["legal_actions"][0]},
                              format="json")
     assert answer.status_code == 201, answer.content
-    # lock the game and find the seat; append the events and update the game
-    assert statements(write) == ["SELECT", "WITH"]
+    # the move, in one transaction: lock the game and find the seat, append the
+    # events and update the game; after it, whether a computer player is to move
+    # (the bots' hook on commit), and the game with its seats for the answer's
+    # view (what the GET that need not follow would have read)
+    assert statements(write) == ["BEGIN", "SELECT", "WITH", "COMMIT", "SELECT", "SELECT"]
 
 
 @pytest.mark.django_db

@@ -13,13 +13,7 @@ from engine import registry
 from games import services
 from games.models import Game
 from tests.engine.tictactoe import GAME as TICTACTOE
-from tests.service.conftest import body, client_for, make_user, start_game
-
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
+from tests.service.conftest import body, client_for, make_user, signed_in, start_game
 
 
 def animals_with_a_secret_keep(users) -> tuple[Game, dict]:

@@ -1,11 +1,13 @@
 """Replay a game from zero through the current engine and compare the outcome
-with what the service stored. Exits non-zero on any problem."""
+with what the service stored, its snapshots included. Exits non-zero on any
+problem."""
 
 
 from engine import registry
 from games.management.commands._checks import GameCheckCommand
 from games.models import Event, Game
 from games.selectors import game_replay, projection_of, rules_of
+from games.snapshots import game_snapshot_problems
 
 
 def game_problems(game: Game) -> list[str]:
@@ -50,7 +52,7 @@ def game_problems(game: Game) -> list[str]:
     if fresh["finished"] != finished:
         problems.append(f"the game is {game.status} but the replay is "
                         f"{'finished' if fresh['finished'] else 'not finished'}")
-    return problems
+    return problems + game_snapshot_problems(game)
 
 
 class Command(GameCheckCommand):

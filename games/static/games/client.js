@@ -110,7 +110,7 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
     }
     const data = await resp.json().catch(() => ({}));
     if (resp.ok) {
-      await reload(false);
+      onState(data.view, false); // the game as the page now draws it: no GET follows
       setBusy(false);
       onSent();
       return true;
