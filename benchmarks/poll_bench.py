@@ -37,6 +37,8 @@ import sys
 import time
 from pathlib import Path
 
+import orjson
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import service_bench as sb  # noqa: E402
@@ -110,25 +112,43 @@ def solo(port: int, game: dict, cookie: str, requests: int, rounds: int) -> dict
 
 
 async def page(port: int, game: dict, cookie: str, interval: float, start: float,
-               stop: float, out: list[tuple[int, float]]) -> None:
+               stop: float, out: list[tuple[int, float, float]]) -> None:
+    """Poll as the page's browser does until ``stop``; each answer's (status,
+    seconds, loop.time() when asked) goes to ``out``. Like the page, it asks from
+    the seq of the last answer on: a game that moves is not sent its events again.
+    A connection the server closes (a gthread worker keeps at most
+    ``worker_connections`` minus its threads alive) is opened again, and counted
+    in ``out`` as status -1."""
     loop = asyncio.get_running_loop()
     await asyncio.sleep(max(0.0, start - loop.time()))
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     etag = None
     due = loop.time()
-    path = f"/api/games/{game['id']}/events/?since={game['seq']}"
-    while due < stop:
+    since = game["seq"]
+    # by the clock too: a server that answers more slowly than every interval
+    # would otherwise keep the page polling long after ``stop``
+    while due < stop and loop.time() < stop:
+        path = f"/api/games/{game['id']}/events/?since={since}"
         request = (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n"
                    f"Cookie: sessionid={cookie}\r\n"
                    + (f"If-None-Match: {etag}\r\n" if etag else "") + "\r\n")
+        asked = loop.time()
         began = time.perf_counter()
-        writer.write(request.encode())
-        head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1")
-        length = next((int(line.split(":", 1)[1]) for line in head.split("\r\n")[1:]
-                       if line[:15].lower() == "content-length:"), 0)
-        if length:
-            await reader.readexactly(length)
-        out.append((int(head[9:12]), time.perf_counter() - began))
+        try:
+            writer.write(request.encode())
+            head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1")
+            length = next((int(line.split(":", 1)[1]) for line in head.split("\r\n")[1:]
+                           if line[:15].lower() == "content-length:"), 0)
+            body = await reader.readexactly(length) if length else b""
+        except (asyncio.IncompleteReadError, ConnectionError):
+            out.append((-1, time.perf_counter() - began, asked))
+            writer.close()
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            continue  # ask again at once, as a browser would
+        status = int(head[9:12])
+        out.append((status, time.perf_counter() - began, asked))
+        if status == 200 and body:
+            since = orjson.loads(body).get("seq", since)
         etag = etag_of(head) or etag
         due += interval
         await asyncio.sleep(max(0.0, due - loop.time()))
@@ -136,10 +156,10 @@ async def page(port: int, game: dict, cookie: str, interval: float, start: float
 
 
 async def pages(port: int, games: list[dict], cookies: dict[str, str], count: int,
-                interval: float, seconds: float) -> list[tuple[int, float]]:
+                interval: float, seconds: float) -> list[tuple[int, float, float]]:
     loop = asyncio.get_running_loop()
     began = loop.time()
-    out: list[tuple[int, float]] = []
+    out: list[tuple[int, float, float]] = []
     rng = random.Random(1)
     tasks = []
     for n in range(count):
@@ -156,7 +176,7 @@ def held(port: int, url: str, games: list[dict], cookies: dict[str, str],
          args: argparse.Namespace) -> dict:
     db_pid = sb.postmaster(url)
     # the first interval opens the connections; measure after it
-    answers: list[tuple[int, float]] = []
+    answers: list[tuple[int, float, float]] = []
     before: dict[str, float] = {}
 
     async def measured() -> None:
@@ -175,9 +195,9 @@ def held(port: int, url: str, games: list[dict], cookies: dict[str, str],
     cores = os.cpu_count() or 1
     spent = {k: before[f"{k}_after"] - before[k] for k in ("server", "database", "busy", "total")}
     polls = max(len(answers) * args.seconds / (args.seconds + 2 * args.interval), 1)
-    ms = [t * 1000 for _, t in answers]
+    ms = [t * 1000 for code, t, _ in answers if code > 0]
     statuses: dict[int, int] = {}
-    for code, _ in answers:
+    for code, _, _ in answers:
         statuses[code] = statuses.get(code, 0) + 1
     return {
         "pages": args.pages,

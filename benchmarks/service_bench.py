@@ -151,9 +151,11 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def gunicorn(url: str, workers: int, threads: int, worker_class: str) -> Iterator[int]:
+def gunicorn(url: str, workers: int, threads: int, worker_class: str,
+             config: str = "python:marram_site.gunicorn") -> Iterator[int]:
+    """``config``: gunicorn's settings (another benchmark adds hooks to them)."""
     port = free_port()
-    argv = [str(VENV_BIN / "gunicorn"), "-c", "python:marram_site.gunicorn",
+    argv = [str(VENV_BIN / "gunicorn"), "-c", config,
             "marram_site.wsgi:application",
             "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
             "--worker-class", worker_class, "--threads", str(threads),
@@ -305,6 +307,15 @@ class Client:
         raise AssertionError("unreachable")
 
 
+def awaited_seat(awaiting: dict) -> int | None:
+    """The seat a game awaits: the one seat's, or the first of several seats'
+    (each may act); None when it awaits no seat (over, or a draw)."""
+    if "player" in awaiting:
+        return awaiting["player"]
+    seats = awaiting.get("seats") or []
+    return seats[0]["seat"] if seats else None
+
+
 def play(port: int, games: list[dict], target: int, deadline: float, seed: int,
          timings: dict[str, list[float]], counts: dict[str, int], lock: threading.Lock,
          limit: int | None = None) -> None:
@@ -327,7 +338,7 @@ def play(port: int, games: list[dict], target: int, deadline: float, seed: int,
             assert status == 200, (status, view)
             seats[gid] = {p["seat"]: p["name"] for p in view["game"]["players"]}
             if view["state"] is not None:
-                waiting[gid] = view["state"]["awaiting"]["player"]
+                waiting[gid] = awaited_seat(view["state"]["awaiting"])
             if view["status"] == "running" and view["you"] != waiting[gid]:
                 continue  # asked as the wrong player (or the server draws): ask again
             if view["status"] != "running" or view["seq"] >= target:
@@ -346,7 +357,7 @@ def play(port: int, games: list[dict], target: int, deadline: float, seed: int,
                     counts[f"http_{status}"] = counts.get(f"http_{status}", 0) + 1
             if status == 201:
                 moves += 1
-                waiting[gid] = answer["awaiting"]["player"]
+                waiting[gid] = awaited_seat(answer["awaiting"])
                 if answer["status"] != "running":
                     live.remove(game)
             if time.monotonic() >= deadline:

@@ -6,6 +6,7 @@ Tests and tools may ``register`` a game of their own (and ``unregister`` it)."""
 from __future__ import annotations
 
 import importlib
+import threading
 
 from .errors import RecordError
 from .protocol import AnyGame
@@ -20,6 +21,11 @@ BUILTIN: tuple[str, ...] = (
 
 _games: dict[str, AnyGame] = {}
 _loaded = False
+_ready = False
+_lock = threading.RLock()
+"""The first lookups may come from several threads of a fresh server process at
+once: the others wait until the first has registered every game (the RLock lets
+a game that uses the registry while it is imported in)."""
 
 
 class UnknownGame(RecordError):
@@ -27,12 +33,16 @@ class UnknownGame(RecordError):
 
 
 def _load() -> dict[str, AnyGame]:
-    global _loaded
-    if not _loaded:
-        _loaded = True  # first, so that a game importing the registry cannot loop
-        for path in BUILTIN:
-            module, _, attribute = path.partition(":")
-            register(getattr(importlib.import_module(module), attribute))
+    global _loaded, _ready
+    if _ready:
+        return _games
+    with _lock:
+        if not _loaded:
+            _loaded = True  # first, so that a game importing the registry cannot loop
+            for path in BUILTIN:
+                module, _, attribute = path.partition(":")
+                register(getattr(importlib.import_module(module), attribute))
+            _ready = True
     return _games
 
 
