@@ -6,6 +6,7 @@ Tests and tools may ``register`` a game of their own (and ``unregister`` it)."""
 from __future__ import annotations
 
 import importlib
+import threading
 
 from .errors import RecordError
 from .protocol import AnyGame
@@ -20,6 +21,8 @@ BUILTIN: tuple[str, ...] = (
 
 _games: dict[str, AnyGame] = {}
 _loaded = False
+_done = False
+_lock = threading.RLock()
 
 
 class UnknownGame(RecordError):
@@ -27,12 +30,19 @@ class UnknownGame(RecordError):
 
 
 def _load() -> dict[str, AnyGame]:
-    global _loaded
-    if not _loaded:
-        _loaded = True  # first, so that a game importing the registry cannot loop
-        for path in BUILTIN:
-            module, _, attribute = path.partition(":")
-            register(getattr(importlib.import_module(module), attribute))
+    global _loaded, _done
+    if not _done:
+        # one thread imports; another (a gthread worker's second request) waits
+        # for it rather than finding the registry half full
+        with _lock:
+            if not _loaded:
+                _loaded = True  # first, so that a game importing the registry cannot loop
+                try:
+                    for path in BUILTIN:
+                        module, _, attribute = path.partition(":")
+                        register(getattr(importlib.import_module(module), attribute))
+                finally:
+                    _done = True
     return _games
 
 
