@@ -33,18 +33,20 @@ function connectSeat(base, matchID, playerID, credentials) {
   return new Promise((resolve, reject) => {
     const socket = io(`${base}/${GAME}`, { transports: ["websocket"], forceNew: true });
     const seat = { socket, matchID, playerID, credentials, state: null, waiting: null };
-    socket.on("sync", (id, info) => {
-      seat.state = info.state;
-      resolve(seat);
-    });
-    socket.on("update", (id, state) => {
-      seat.state = state;
-      if (seat.waiting && state._stateID >= seat.waiting.stateID) {
-        const { done } = seat.waiting;
+    const received = (state) => {
+      if (seat.state === null || state._stateID >= seat.state._stateID) seat.state = state;
+      if (seat.waiting && seat.state._stateID >= seat.waiting.stateID) {
+        const { done, timer } = seat.waiting;
+        clearTimeout(timer);
         seat.waiting = null;
         done();
       }
+    };
+    socket.on("sync", (id, info) => {
+      received(info.state);
+      resolve(seat);
     });
+    socket.on("update", (id, state) => received(state));
     socket.on("connect_error", reject);
     socket.on("connect", () => socket.emit("sync", matchID, playerID, credentials, 2));
   });
@@ -78,11 +80,21 @@ function random() {
   return seed / 2147483648;
 }
 
-/** Resolves once the seat has received the state `stateID` (or a later one). */
+let stalls = 0;
+
+/** Resolves once the seat has received the state `stateID` (or a later one). Now
+ * and then an update does not reach a socket (a socket the server had not yet
+ * added to the match's room when the move was made): after 5 s without it the
+ * seat syncs again, and the stall is counted. */
 function reached(seat, stateID) {
   if (seat.state._stateID >= stateID) return Promise.resolve();
   return new Promise((done) => {
-    seat.waiting = { stateID, done };
+    const resync = () => {
+      stalls++;
+      seat.socket.emit("sync", seat.matchID, seat.playerID, seat.credentials, 2);
+      seat.waiting.timer = setTimeout(resync, 5000);
+    };
+    seat.waiting = { stateID, done, timer: setTimeout(resync, 5000) };
   });
 }
 
@@ -150,6 +162,7 @@ async function main() {
     client_cpu_s: (cpu.user + cpu.system) / 1e6,
     games_over: matches.filter((m) => m.seats[0].state.ctx.gameover !== undefined).length,
     tiles_placed_mean: placed.reduce((a, b) => a + b, 0) / placed.length,
+    stalls,
   }) + "\n");
   for (const match of matches) for (const seat of match.seats) seat.socket.close();
 }
