@@ -297,6 +297,7 @@ def peer_run(url: str, args: argparse.Namespace) -> dict:
         "solo_p95_ms": round(solo["move_p95_ms"], 2),
         "games_over": load["games_over"],
         "stalls": load["stalls"] + solo["stalls"],
+        "dropped": load["dropped"] + solo["dropped"],
         **cpu_figures(cpu_before, cpu_after, load["moves"], load["client_cpu_s"]),
         "kb_per_game": round((memory.peak - before_rss) / 1024 / args.games, 1),
         "server_rss_mb": round(memory.peak / 2**20, 1),
@@ -383,7 +384,8 @@ def main() -> int:
     print("boardgame.io: a move's round trip is the emit to the mover's socket receiving "
           "the update; matches finished per run "
           f"{[r['games_over'] for r in b]} of {args.games}; updates that never came "
-          f"(the seat synced again after 5 s) {[r['stalls'] for r in b]}")
+          f"(the seat synced again after 5 s) {[r['stalls'] for r in b]}, matches left "
+          f"after three {[r['dropped'] for r in b]}")
     if args.json:
         Path(args.json).write_text(json.dumps({"args": vars(args), "runs": runs}, indent=1))
     return 0

@@ -82,29 +82,36 @@ function random() {
 
 let stalls = 0;
 
-/** Resolves once the seat has received the state `stateID` (or a later one). Now
- * and then an update does not reach a socket (a socket the server had not yet
- * added to the match's room when the move was made): after 5 s without it the
- * seat syncs again, and the stall is counted. */
+/** Resolves true once the seat has received the state `stateID` (or a later
+ * one). Now and then an update does not come (a move the server dropped
+ * without a word, or a socket it had not yet added to the match's room): after
+ * 5 s the seat syncs again, the stall is counted, and the promise resolves
+ * false if the state has still not come, so that the caller moves anew. */
 function reached(seat, stateID) {
-  if (seat.state._stateID >= stateID) return Promise.resolve();
+  if (seat.state._stateID >= stateID) return Promise.resolve(true);
   return new Promise((done) => {
     const resync = () => {
       stalls++;
+      if (process.env.PEER_DEBUG) console.error("stall", seat.matchID, seat.playerID, stateID, seat.state._stateID);
+      seat.waiting.done = () => done(true);
       seat.socket.emit("sync", seat.matchID, seat.playerID, seat.credentials, 2);
-      seat.waiting.timer = setTimeout(resync, 5000);
+      seat.waiting.timer = setTimeout(() => {
+        seat.waiting = null;
+        done(false);
+      }, 2000);
     };
-    seat.waiting = { stateID, done, timer: setTimeout(resync, 5000) };
+    seat.waiting = { stateID, done: () => done(true), timer: setTimeout(resync, 5000) };
   });
 }
 
-/** Make one move in the match; resolves with the round trip in ms, or null once it is over. */
+/** Make one move in the match; resolves with the round trip in ms, null once
+ * the match is over, undefined when the move did not come back. */
 async function move(match) {
   const latest = match.seats.reduce((a, b) => (b.state._stateID > a.state._stateID ? b : a)).state;
   if (latest.ctx.gameover !== undefined) return null;
   const seat = match.seats[Number(latest.ctx.currentPlayer)];
   // the mover moves from the state the server sent to its own socket
-  await reached(seat, latest._stateID);
+  if (!(await reached(seat, latest._stateID))) return undefined;
   const state = seat.state;
   const legal = state.G.legal;
   const [type, args] = legal.length > 0
@@ -117,7 +124,7 @@ async function move(match) {
   const started = process.hrtime.bigint();
   const answered = reached(seat, state._stateID + 1);
   seat.socket.emit("update", action, state._stateID, seat.matchID, seat.playerID);
-  await answered;
+  if (!(await answered)) return undefined; // not made: the next turn tries again
   return Number(process.hrtime.bigint() - started) / 1e6;
 }
 async function main() {
@@ -143,6 +150,12 @@ async function main() {
           live.splice(live.indexOf(match), 1);
           continue;
         }
+        if (ms === undefined) {
+          // a match whose moves keep not coming back is left (counted in `dropped`)
+          match.failures = (match.failures || 0) + 1;
+          if (match.failures >= 3) live.splice(live.indexOf(match), 1);
+          continue;
+        }
         times.push(ms);
         moves++;
       }
@@ -163,6 +176,7 @@ async function main() {
     games_over: matches.filter((m) => m.seats[0].state.ctx.gameover !== undefined).length,
     tiles_placed_mean: placed.reduce((a, b) => a + b, 0) / placed.length,
     stalls,
+    dropped: matches.filter((m) => (m.failures || 0) >= 3).length,
   }) + "\n");
   for (const match of matches) for (const seat of match.seats) seat.socket.close();
 }
