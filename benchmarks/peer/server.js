@@ -14,7 +14,12 @@ const { PlacementGame } = require("./game");
 async function main() {
   const [port, url] = process.argv.slice(2);
   // no URL: boardgame.io's in-memory store (to tell the storage's share)
-  const db = url ? new PostgresStore(url, { logging: false }) : undefined;
+  // Sequelize's default pool of 5 connections ran dry in the benchmark (all five
+  // held, idle in PostgreSQL, and every request waiting): a larger pool, and a
+  // request that waits 10 s for a connection fails loudly instead
+  const db = url
+    ? new PostgresStore(url, { logging: false, pool: { max: 20, acquire: 10000 } })
+    : undefined;
   const server = Server({ games: [PlacementGame], db });
   await server.run(Number(port));
   process.stdout.write(`listening ${port}\n`);
