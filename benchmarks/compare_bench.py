@@ -259,7 +259,7 @@ def start_clients(port: int, clients: int, games: int, seconds: float,
 
 def finish_clients(process: subprocess.Popen) -> dict:
     process.stdin.write("go\n")  # type: ignore[union-attr]
-    process.stdin.flush()  # type: ignore[union-attr]
+    process.stdin.close()  # type: ignore[union-attr]
     line = process.stdout.readline()  # type: ignore[union-attr]
     process.wait(timeout=60)
     return json.loads(line)

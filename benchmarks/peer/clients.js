@@ -177,7 +177,7 @@ async function main() {
     tiles_placed_mean: placed.reduce((a, b) => a + b, 0) / placed.length,
     stalls,
     dropped: matches.filter((m) => (m.failures || 0) >= 3).length,
-  }) + "\n");
+  }) + "\n", () => process.exit(0)); // stdin, still open, would keep Node running
   for (const match of matches) for (const seat of match.seats) seat.socket.close();
 }
 
