@@ -1,0 +1,395 @@
+"""Marram beside boardgame.io: the same machine, the same PostgreSQL, alternating runs.
+
+    .venv/bin/python benchmarks/compare_bench.py [--runs 3] [--games 100] [--clients 8]
+
+Installs boardgame.io's side first (``npm install --prefix benchmarks/peer``, into
+benchmarks/peer/node_modules, pinned by its package.json and package-lock.json;
+nothing else installs it: not CI, not the tests). Starts one throwaway PostgreSQL
+cluster (and Redis, for Marram's Celery queue) with scripts/testservices.py
+unless DATABASE_URL / REDIS_URL are set; boardgame.io's matches go to a database
+of their own, ``peer``, in the same cluster. Then ``--runs`` times, the two
+systems in turn (Marram first in odd runs, boardgame.io first in even ones),
+each on a server started afresh for the run and fresh games:
+
+- Marram: gunicorn with the production settings (as benchmarks/service_bench.py,
+  whose set-up this reuses), ``--games`` Animals games. A client plays its games
+  in turn, one move at a time: a POST of a random legal action for the player
+  the game awaits. The POST's answer carries ``view``, the game as the mover
+  sees it; when the next move is someone else's, the client first GETs the
+  game as that player (its legal actions), as that player's own client would
+  on hearing of the move. **A move's round trip is the POST alone** (the GET,
+  when there is one, is timed apart and shown beside it).
+- boardgame.io: benchmarks/peer/server.js (boardgame.io's Server, its socket.io
+  transport, bgio-postgres), ``--games`` matches of benchmarks/peer/game.js, a
+  100-tile placement game whose server checks each placement's edges, scores
+  it and lists every legal placement of the next player. Each seat has its own
+  socket.io connection, as two browsers would. A client plays its matches in
+  turn: a random legal placement from the state its socket last received, and
+  **a move's round trip is from emitting the move until the mover's socket
+  receives the server's update** (boardgame.io sends that update before it
+  writes the move to PostgreSQL; the next move of the match waits for the
+  write).
+
+Each run measures, for each system: moves per second with ``--clients``
+clients, the move round trip's p50 / p95 with them and with one client alone
+(on 8 other games, before the load), the server's CPU a move (gunicorn's
+processes, or node's; then PostgreSQL's, all its processes) from /proc, and
+the memory an active game costs: the server's resident memory at its peak
+during the load, less before it (after the one-client warm-up), over the
+games. It prints each run, then the median of each figure over the runs beside
+the other system's, with the ratio Marram / boardgame.io, and the three targets
+(moves/s >= 1.2x, server CPU a move <= 0.8x, round-trip p50 no worse).
+
+The clients share the server's cores (a Python process for Marram's, a Node
+one for boardgame.io's); their CPU a move is shown too. The machine is shared:
+``others %`` is the CPU that neither server, database nor client used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import service_bench as sb  # noqa: E402  (its directory first on the path)
+
+PEER = Path(__file__).resolve().parent / "peer"
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def npm_install() -> None:
+    npm = shutil.which("npm")
+    if npm is None or shutil.which("node") is None:
+        raise SystemExit("boardgame.io's side needs node and npm on the PATH")
+    subprocess.run([npm, "install", "--prefix", str(PEER), "--no-audit", "--no-fund",
+                    "--loglevel", "error"], check=True)
+
+
+def rss(pids: list[int]) -> int:
+    """Resident bytes of these processes together, from /proc."""
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            total += int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE
+    return total
+
+
+def tree(pid: int) -> list[int]:
+    return [pid, *sb.children(pid)]
+
+
+class PeakMemory:
+    """Samples the resident memory of a process and its children every 0.2 s."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.peak = rss(tree(pid))
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._sample)
+
+    def _sample(self) -> None:
+        while not self.stop.wait(0.2):
+            self.peak = max(self.peak, rss(tree(self.pid)))
+
+    def __enter__(self) -> PeakMemory:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join()
+        self.peak = max(self.peak, rss(tree(self.pid)))
+
+
+def cpu_figures(before: dict[str, float], after: dict[str, float], moves: int,
+                client_cpu: float | None = None) -> dict[str, float]:
+    cpu = {k: after[k] - before[k] for k in before}
+    if client_cpu is not None:
+        cpu["client"] = client_cpu
+    moves = max(moves, 1)
+    return {
+        "server_cpu_ms": round(cpu["server"] * 1000 / moves, 2),
+        "database_cpu_ms": round(cpu["database"] * 1000 / moves, 2),
+        "client_cpu_ms": round(cpu["client"] * 1000 / moves, 2),
+        "others_percent": round(100 * (cpu["busy"] - cpu["server"] - cpu["client"]
+                                       - cpu["database"]) / max(cpu["total"], 1e-9), 1),
+    }
+
+
+# Marram ----------------------------------------------------------------------
+
+def play_marram(port: int, games: list[dict], target: int, deadline: float, seed: int,
+                timings: dict[str, list[float]], counts: dict[str, int], lock: threading.Lock,
+                limit: int | None = None) -> None:
+    """Play these games in turn, one move at a time: a POST for the player the game
+    awaits, from the view that player last had (a GET as that player when the
+    last answer was someone else's)."""
+    rng = random.Random(seed)
+    client = sb.Client(port, timings)
+    names = {g["id"]: list(g["tokens"]) for g in games}
+    seats: dict[int, dict[int, str]] = {}
+    awaiting: dict[int, int | None] = {}
+    views: dict[int, dict | None] = {}
+    live = list(games)
+    moves = 0
+    while live and time.monotonic() < deadline and (limit is None or moves < limit):
+        for game in list(live):
+            gid = game["id"]
+            view = views.get(gid)
+            if view is None:
+                name = seats.get(gid, {}).get(awaiting.get(gid)) or names[gid][0]
+                status, view = client.request("get_state", "GET", f"/api/games/{gid}/",
+                                              game["tokens"][name])
+                assert status == 200, (status, view)
+            seats[gid] = {p["seat"]: p["name"] for p in view["game"]["players"]}
+            if view["state"] is not None:
+                awaiting[gid] = view["state"]["awaiting"]["player"]
+            if view["status"] != "running" or view["seq"] >= target:
+                live.remove(game)
+                continue
+            if view["you"] != awaiting[gid] or not view["legal_actions"]:
+                views[gid] = None  # someone else's move (or the server's): ask as them
+                continue
+            name = seats[gid][view["you"]]
+            action = dict(rng.choice(view["legal_actions"]))
+            action.pop("player")
+            status, answer = client.request(
+                "post_action", "POST", f"/api/games/{gid}/actions/", game["tokens"][name],
+                {"seq": view["seq"], "idempotency_key": uuid.uuid4().hex, "action": action})
+            with lock:
+                if status == 201:
+                    counts["moves"] += 1
+                else:
+                    counts[f"http_{status}"] = counts.get(f"http_{status}", 0) + 1
+            views[gid] = None
+            if status == 201:
+                moves += 1
+                awaiting[gid] = answer["awaiting"]["player"]
+                views[gid] = answer["view"]
+                if answer["status"] != "running":
+                    live.remove(game)
+            if time.monotonic() >= deadline or (limit is not None and moves >= limit):
+                break
+
+
+def marram_run(url: str, args: argparse.Namespace, run: int) -> dict:
+    games = sb.prepare(url, args.games, "animals")
+    solo_games = sb.prepare(url, 8, "animals")
+    with sb.gunicorn(url, args.workers, args.threads, "gthread") as port:
+        pid = sb.gunicorn.pid  # type: ignore[attr-defined]
+        solo: dict[str, list[float]] = {}
+        warm = sb.Client(port, {})
+        for _ in range(100):
+            warm.request("ping", "GET", "/api/ping/")
+        play_marram(port, solo_games, 10**6, time.monotonic() + 60, 99 + run, solo,
+                    {"moves": 0}, threading.Lock(), limit=args.solo_moves)
+        before_rss = rss(tree(pid))
+        timings: dict[str, list[float]] = {}
+        counts = {"moves": 0}
+        lock = threading.Lock()
+        db_pid = sb.postmaster(url)
+        cpu_before = sb.cpu_snapshot(pid, db_pid)
+        started = time.monotonic()
+        deadline = started + args.seconds
+        threads = [threading.Thread(target=play_marram, args=(
+            port, games[i::args.clients], args.events, deadline, 1000 * run + i, timings,
+            counts, lock)) for i in range(args.clients)]
+        with PeakMemory(pid) as memory:
+            for th in threads:
+                th.start()
+            for th in threads:
+                th.join()
+        elapsed = time.monotonic() - started
+        cpu_after = sb.cpu_snapshot(pid, db_pid)
+    ms = [v * 1000 for v in timings.get("post_action", [])]
+    gets = [v * 1000 for v in timings.get("get_state", [])]
+    solo_ms = [v * 1000 for v in solo.get("post_action", [])]
+    return {
+        "moves": counts["moves"],
+        "seconds": round(elapsed, 1),
+        "moves_per_s": round(counts["moves"] / elapsed, 1),
+        "p50_ms": round(sb.percentile(ms, 50), 2),
+        "p95_ms": round(sb.percentile(ms, 95), 2),
+        "solo_p50_ms": round(sb.percentile(solo_ms, 50), 2),
+        "solo_p95_ms": round(sb.percentile(solo_ms, 95), 2),
+        "get_p50_ms": round(sb.percentile(gets, 50), 2),
+        "gets_per_move": round(len(gets) / max(counts["moves"], 1), 2),
+        "errors": {k: v for k, v in counts.items() if k.startswith("http_")},
+        **cpu_figures(cpu_before, cpu_after, counts["moves"]),
+        "kb_per_game": round((memory.peak - before_rss) / 1024 / args.games, 1),
+        "server_rss_mb": round(memory.peak / 2**20, 1),
+    }
+
+
+# boardgame.io ----------------------------------------------------------------
+
+def peer_database(url: str) -> str:
+    """A database of its own for boardgame.io's matches, in the same cluster."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = 'peer'").fetchone():
+            conn.execute("CREATE DATABASE peer")
+    return url.rsplit("/", 1)[0] + "/peer"
+
+
+def start_clients(port: int, clients: int, games: int, seconds: float,
+                  limit: int = 0) -> subprocess.Popen:
+    process = subprocess.Popen(
+        ["node", str(PEER / "clients.js"), str(port), str(clients), str(games), str(seconds),
+         str(limit)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    line = process.stdout.readline()  # type: ignore[union-attr]
+    if line.strip() != "ready":
+        process.kill()
+        raise RuntimeError(f"boardgame.io's clients did not set up: {line!r}")
+    return process
+
+
+def finish_clients(process: subprocess.Popen) -> dict:
+    process.stdin.write("go\n")  # type: ignore[union-attr]
+    process.stdin.close()  # type: ignore[union-attr]
+    line = process.stdout.readline()  # type: ignore[union-attr]
+    process.wait(timeout=60)
+    return json.loads(line)
+
+
+def peer_run(url: str, args: argparse.Namespace) -> dict:
+    port = sb.free_port()
+    server = subprocess.Popen(["node", str(PEER / "server.js"), str(port), url],
+                              stdout=subprocess.PIPE, text=True,
+                              env={**os.environ, "NODE_ENV": "production"})
+    try:
+        while (line := server.stdout.readline()) and not line.startswith("listening"):  # type: ignore[union-attr]
+            pass
+        if not line:
+            raise RuntimeError("boardgame.io's server did not start")
+        solo = finish_clients(start_clients(port, 1, 8, 60, args.solo_moves))
+        before_rss = rss([server.pid])
+        db_pid = sb.postmaster(url)
+        clients = start_clients(port, args.clients, args.games, args.seconds)
+        cpu_before = sb.cpu_snapshot(server.pid, db_pid)
+        with PeakMemory(server.pid) as memory:
+            load = finish_clients(clients)
+        cpu_after = sb.cpu_snapshot(server.pid, db_pid)
+    finally:
+        from testservices import stop
+
+        stop(server, timeout=15)
+    return {
+        "moves": load["moves"],
+        "seconds": round(load["seconds"], 1),
+        "moves_per_s": round(load["moves_per_s"], 1),
+        "p50_ms": round(load["move_p50_ms"], 2),
+        "p95_ms": round(load["move_p95_ms"], 2),
+        "solo_p50_ms": round(solo["move_p50_ms"], 2),
+        "solo_p95_ms": round(solo["move_p95_ms"], 2),
+        "games_over": load["games_over"],
+        "stalls": load["stalls"] + solo["stalls"],
+        "dropped": load["dropped"] + solo["dropped"],
+        **cpu_figures(cpu_before, cpu_after, load["moves"], load["client_cpu_s"]),
+        "kb_per_game": round((memory.peak - before_rss) / 1024 / args.games, 1),
+        "server_rss_mb": round(memory.peak / 2**20, 1),
+    }
+
+
+# Both ------------------------------------------------------------------------
+
+ROWS = [
+    # label, key, target on the ratio Marram / boardgame.io ("<=" or ">=")
+    ("moves/s, {clients} clients", "moves_per_s", (">=", 1.2)),
+    ("move round trip p50, {clients} clients (ms)", "p50_ms", ("<=", 1.0)),
+    ("move round trip p95, {clients} clients (ms)", "p95_ms", None),
+    ("move round trip p50, 1 client (ms)", "solo_p50_ms", ("<=", 1.0)),
+    ("move round trip p95, 1 client (ms)", "solo_p95_ms", None),
+    ("server CPU a move (ms)", "server_cpu_ms", ("<=", 0.8)),
+    ("PostgreSQL CPU a move (ms)", "database_cpu_ms", None),
+    ("server + PostgreSQL CPU a move (ms)", "total_cpu_ms", None),
+    ("client CPU a move (ms)", "client_cpu_ms", None),
+    ("memory per active game (KB)", "kb_per_game", None),
+    ("server resident memory, peak (MB)", "server_rss_mb", None),
+    ("others' CPU during the load (%)", "others_percent", None),
+]
+
+
+def met(ratio: float, target: tuple[str, float]) -> bool:
+    return ratio >= target[1] if target[0] == ">=" else ratio <= target[1]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=2, help="gunicorn threads per worker")
+    parser.add_argument("--events", type=int, default=150,
+                        help="events to play a Marram game to (boardgame.io's play to the end)")
+    parser.add_argument("--solo-moves", type=int, default=200,
+                        help="moves of the one client alone, before each load")
+    parser.add_argument("--seconds", type=float, default=90, help="longest load phase")
+    parser.add_argument("--json", help="also write every run's figures to this file")
+    args = parser.parse_args()
+
+    npm_install()
+    runs: dict[str, list[dict]] = {"marram": [], "boardgame.io": []}
+    with sb.database() as url, sb.broker() as redis_url:
+        sb.BROKER_URL = redis_url
+        peer_url = peer_database(url)
+        for run in range(args.runs):
+            order = ["marram", "boardgame.io"] if run % 2 == 0 else ["boardgame.io", "marram"]
+            for system in order:
+                r = marram_run(url, args, run) if system == "marram" else peer_run(peer_url, args)
+                r["total_cpu_ms"] = round(r["server_cpu_ms"] + r["database_cpu_ms"], 2)
+                runs[system].append(r)
+                print(f"run {run + 1} {system}: {r['moves']} moves in {r['seconds']} s, "
+                      f"{r['moves_per_s']} moves/s, p50 {r['p50_ms']} ms, server CPU "
+                      f"{r['server_cpu_ms']} ms a move, PostgreSQL {r['database_cpu_ms']} ms, "
+                      f"{r['kb_per_game']} KB a game, others {r['others_percent']}%",
+                      file=sys.stderr, flush=True)
+
+    median = {s: {key: statistics.median(r[key] for r in rs) for _, key, _ in ROWS}
+              for s, rs in runs.items()}
+    m, b = runs["marram"], runs["boardgame.io"]
+    print(f"\nMarram ({args.games} Animals games, gunicorn {args.workers}x{args.threads}) "
+          f"beside boardgame.io 0.50.2 ({args.games} placement matches, bgio-postgres), "
+          f"median of {args.runs} alternating run(s)")
+    print(f"{'':44}{'Marram':>10}{'bgio':>10}{'ratio':>8}  target")
+    for label, key, target in ROWS:
+        mv, bv = median["marram"][key], median["boardgame.io"][key]
+        ratio = mv / bv if bv else float("nan")
+        note = ""
+        if target is not None:
+            # the ratio of each run's pair, and how many pairs met the target
+            pairs = [x[key] / y[key] for x, y in zip(m, b, strict=True) if y[key]]
+            hits = sum(met(p, target) for p in pairs)
+            note = (f"{target[0]} {target[1]}: {'met' if met(ratio, target) else 'NOT met'} "
+                    f"({hits} of {len(pairs)} runs)")
+        print(f"{label.format(clients=args.clients):44}{mv:10.2f}{bv:10.2f}{ratio:8.2f}  {note}")
+    print(f"Marram: a move's round trip is its POST (the answer carries the mover's view); "
+          f"{statistics.median(r['gets_per_move'] for r in m):.2f} GETs a move as the next "
+          f"player, p50 {statistics.median(r['get_p50_ms'] for r in m):.2f} ms; errors "
+          f"{[r['errors'] for r in m if r['errors']] or 'none'}")
+    print("boardgame.io: a move's round trip is the emit to the mover's socket receiving "
+          "the update; matches finished per run "
+          f"{[r['games_over'] for r in b]} of {args.games}; updates that never came "
+          f"(the seat synced again after 5 s) {[r['stalls'] for r in b]}, matches left "
+          f"after three {[r['dropped'] for r in b]}")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"args": vars(args), "runs": runs}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
