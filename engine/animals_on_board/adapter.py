@@ -178,6 +178,8 @@ class AnimalsOnBoard(Game[State, Event]):
 
     def bot_action(self, state: State, seat: Seat, rng: random.Random,
                    policy: str = "random") -> Event:
+        if policy == "greedy":
+            return bots.greedy_action(state, seat, rng)
         return bots.random_action(state, seat, rng)
 
     def determinize(self, state: State, seat: Seat, rng: random.Random) -> State:
