@@ -199,6 +199,22 @@ def test_animals_greedy_policy_plays_legal_actions_deterministically():
             state = ANIMALS.fold(state, action)
 
 
+def test_animals_strong_search_plays_its_rollouts_greedily_and_replays():
+    assert ANIMALS.search.rollout_policy in ANIMALS.bot_policies
+    state = animals_in_play(seed=7, events=12)
+    seat = ANIMALS.awaiting(state).players[0]
+    settings = replace(ANIMALS.search, playouts=80, cpu_seconds=1e9)
+    first = search(ANIMALS, state, seat, random.Random(3), settings)
+    again = search(ANIMALS, state, seat, random.Random(3), settings)
+    assert first == again and first.playouts == 80
+    apply(ANIMALS, state, first.action)
+
+
+def test_every_game_declares_its_strong_bots_rollout_policy():
+    for game in registry.games():
+        assert game.search.rollout_policy in game.bot_policies, game.key
+
+
 # ---------------------------------------------------------------- Make-a-snake
 
 def other_stacks(state):
