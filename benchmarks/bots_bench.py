@@ -13,9 +13,11 @@ searches (issue 15). Run: python benchmarks/bots_bench.py [--games 200] [--jobs 
   each game's own budget, from a mid-game position of each game (medium play),
   the median of ``--rounds`` searches.
 
-``--only GAME`` (a key, ``tictactoe`` or ``speed``), ``--pairs strong,medium``
-and ``--playouts N`` narrow a run (the figures in docs/bots.md say which were
-used); ``--option NAME=VALUE`` sets a game option.
+``--only GAME`` (a key, ``tictactoe`` or ``speed``), ``--pairs strong,medium``,
+``--playouts N``, ``--search NAME=VALUE`` (another value of a field of the
+game's ``SearchSettings``) and ``--speed-games GAME...`` narrow a run (the
+figures in docs/bots.md say which were used); ``--option NAME=VALUE`` sets a
+game option.
 """
 from __future__ import annotations
 
@@ -50,11 +52,24 @@ def _game(key: str) -> AnyGame:
     return registry.get(key)
 
 
+def _settings(game: AnyGame, playouts: int | None,
+              tuning: dict[str, str] | None = None) -> SearchSettings:
+    """The game's ``search``, with ``--playouts`` and each ``--search NAME=VALUE``."""
+    settings = game.search if playouts is None else replace(game.search, playouts=playouts)
+    changes: dict[str, object] = {}
+    for name, value in (tuning or {}).items():
+        field = type(getattr(settings, name))
+        changes[name] = (None if value == "None" else value if name == "rollout_policy"
+                         else float(value) if field is float else int(value))
+    return replace(settings, **changes)  # type: ignore[arg-type]
+
+
 def _shard(key: str, levels: tuple[str, ...], first: int, games: int,
-           playouts: int | None, raw: dict[str, str] | None = None) -> list[Tally]:
+           playouts: int | None, raw: dict[str, str] | None = None,
+           tuning: dict[str, str] | None = None) -> list[Tally]:
     game = _game(key)
     options = read_options(game, raw or {}, len(levels))
-    settings = game.search if playouts is None else replace(game.search, playouts=playouts)
+    settings = _settings(game, playouts, tuning)
     tallies = [Tally(level) for level in levels]
     for n in range(first, first + games):
         play(game, options, levels, n, n, tallies, settings)
@@ -65,14 +80,16 @@ def _shard(key: str, levels: tuple[str, ...], first: int, games: int,
 
 
 def strength(key: str, levels: tuple[str, ...], games: int, seed: int, jobs: int,
-             playouts: int | None, raw: dict[str, str] | None = None) -> list[str]:
+             playouts: int | None, raw: dict[str, str] | None = None,
+             tuning: dict[str, str] | None = None) -> list[str]:
     size = -(-games // jobs)
     starts = range(0, games, size)
     started = time.perf_counter()
     with ProcessPoolExecutor(jobs) as pool:
         parts = list(pool.map(_shard, [key] * len(starts), [levels] * len(starts),
                               [seed + i for i in starts], [min(size, games - i) for i in starts],
-                              [playouts] * len(starts), [raw] * len(starts)))
+                              [playouts] * len(starts), [raw] * len(starts),
+                              [tuning] * len(starts)))
     tallies = [Tally(level) for level in levels]
     for part in parts:
         for total, t in zip(tallies, part, strict=True):
@@ -86,7 +103,8 @@ def strength(key: str, levels: tuple[str, ...], games: int, seed: int, jobs: int
     lines = report(game, read_options(game, raw or {}, len(levels)), levels, games, seed,
                    tallies)
     lines.append(f"  ({time.perf_counter() - started:.0f} s wall clock, {jobs} processes"
-                 + (f", strong bot at {playouts} playouts a move" if playouts else "") + ")")
+                 + (f", strong bot at {playouts} playouts a move" if playouts else "")
+                 + "".join(f", {k}={v}" for k, v in (tuning or {}).items()) + ")")
     return lines
 
 
@@ -117,7 +135,8 @@ def _midgame(game: AnyGame, events: int) -> object:
     return state
 
 
-def speed(rounds: int, playouts: int | None, keys: list[str]) -> list[str]:
+def speed(rounds: int, playouts: int | None, keys: list[str],
+          tuning: dict[str, str] | None = None) -> list[str]:
     """The strong bot's playouts per CPU second and seconds per move, at its
     game's own budget (or ``playouts``), from a mid-game position of each game."""
     lines = []
@@ -125,8 +144,7 @@ def speed(rounds: int, playouts: int | None, keys: list[str]) -> list[str]:
         game = _game(key)
         state = _midgame(game, MIDGAME.get(key, 20))
         seat = game.awaiting(state).players[0]
-        settings: SearchSettings = replace(game.search, cpu_seconds=1e9,
-                                           playouts=playouts or game.search.playouts)
+        settings = replace(_settings(game, playouts, tuning), cpu_seconds=1e9)
         rates, seconds = [], []
         for r in range(rounds):
             started = time.process_time()
@@ -155,18 +173,24 @@ def main() -> None:
     parser.add_argument("--pairs", action="append",
                         help="levels to pit, e.g. strong,medium (default: both pairings)")
     parser.add_argument("--playouts", type=int, help="the strong bot's playouts a move")
+    parser.add_argument("--search", action="append", default=[], metavar="NAME=VALUE",
+                        help="another value of a SearchSettings field for the strong bot, "
+                        "e.g. rollout_moves=4 (None for none)")
+    parser.add_argument("--speed-games", nargs="+", metavar="GAME",
+                        help="the games whose speed is measured (default: all)")
     args = parser.parse_args()
     pairs = [tuple(p.split(",")) for p in args.pairs] if args.pairs else list(PAIRS)
+    tuning = dict(o.split("=", 1) for o in args.search)
     if args.only in (None, "speed"):
-        speed_keys = [k for k in keys if k != "tictactoe"]
-        print("\n".join(speed(args.rounds, args.playouts, speed_keys)), flush=True)
+        speed_keys = args.speed_games or [k for k in keys if k != "tictactoe"]
+        print("\n".join(speed(args.rounds, args.playouts, speed_keys, tuning)), flush=True)
     raw = dict(o.split("=", 1) for o in args.option)
     for key in keys:
         if args.only not in (None, key):
             continue
         for levels in pairs:
             print("\n".join(strength(key, levels, args.games, args.seed, args.jobs,
-                                     args.playouts, raw)), flush=True)
+                                     args.playouts, raw, tuning)), flush=True)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ redrawn (``determinize``), an ark's worth before the end (``evaluate``) and a
 short list of sensible actions instead of thousands of splits (``candidates``)."""
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import replace
 from typing import Final
@@ -15,11 +16,12 @@ from typing import Final
 from .events import Event, Keep, Pass, Split, Take
 from .moves import awaited, legal_actions, splits
 from .rounds import final_winners
-from .scoring import score_ark, species_points
+from .rules import step
+from .scoring import HERD_POINTS, score_ark
 from .state import State
-from .tiles import FACE_DOWN, TARGET_ARK, Seat, Tile, shown, species_of, tiles_of
+from .tiles import FACE_DOWN, NUMBERS, TARGET_ARK, Seat, Tile, shown, species_of, tiles_of
 
-POLICIES: Final = ("random",)
+POLICIES: Final = ("random", "greedy")
 
 
 def random_action(state: State, seat: Seat, rng: random.Random) -> Event:
@@ -111,23 +113,37 @@ def ark_value(state: State, seat: Seat) -> float:
     """What the seat's ark and crates are worth: its score once the game is over;
     before, each lone tile its number, each herd 5 a tile, a pair ``PAIR_VALUE``
     while a tile of its species is left outside the arks (less as the largest
-    ark nears 10 tiles), each crate ``CRATE_VALUE``."""
+    ark nears 10 tiles), each crate ``CRATE_VALUE``. (The search's hottest
+    call: species are counted by their letter, and the arks are counted only
+    when the seat holds a pair.)"""
     ark, crates = state.arks[seat], state.crates[seat]
     if state.finished:
         return float(score_ark(ark, crates).points)
-    counts: dict[str, list[Tile]] = {}
+    counts: dict[str, int] = {}
+    first: dict[str, Tile] = {}
     for t in ark:
-        counts.setdefault(species_of(t), []).append(t)
-    on_arks = {t for a in state.arks for t in a}
-    # a pair's hope of a third fades as the arks near the end of the game
-    hope = max(0, TARGET_ARK - max(len(a) for a in state.arks)) / TARGET_ARK
+        s = t[0]
+        n = counts.get(s, 0)
+        counts[s] = n + 1
+        if not n:
+            first[s] = t
     value = CRATE_VALUE * crates
-    for species, tiles in counts.items():
-        if len(tiles) == 2:
-            left = any(t not in on_arks for t in tiles_of(species))
-            value += PAIR_VALUE * hope if left else 0.0
+    on_arks: dict[str, int] | None = None
+    for species, n in counts.items():
+        if n == 1:
+            value += int(first[species][1])
+        elif n >= 3:
+            value += HERD_POINTS * n
         else:
-            value += species_points(tiles)
+            if on_arks is None:
+                on_arks = {}
+                for a in state.arks:
+                    for t in a:
+                        on_arks[t[0]] = on_arks.get(t[0], 0) + 1
+            # a pair's hope of a third fades as the arks near the end of the game
+            if on_arks[species] < len(NUMBERS):
+                hope = max(0, TARGET_ARK - max(len(a) for a in state.arks)) / TARGET_ARK
+                value += PAIR_VALUE * hope
     return value
 
 
@@ -167,11 +183,15 @@ def evaluate(state: State, seat: Seat) -> float:
 def candidates(state: State, seat: Seat) -> list[Event]:
     """The actions a bot weighs: every take; every split of a small group; of a
     larger one, each tile alone, each species' tiles together and the tiles of
-    the species the seat holds (a part and the rest of the group)."""
-    actions = legal_actions(state, seat)
-    if state.setup or len(actions) <= 1:
-        return actions
-    out: list[Event] = [a for a in actions if a["type"] != "split"]
+    the species the seat holds (a part and the rest of the group). Listed
+    without listing every split of a large group (``legal_actions`` would)."""
+    if state.setup or seat not in awaited(state):
+        return legal_actions(state, seat)
+    out: list[Event] = [Take(type="take", player=seat, group=g)
+                        for g, group in enumerate(state.middle)
+                        if len(group) <= state.crates[seat]]
+    if not any(len(group) >= 2 for group in state.middle):
+        return out or [Pass(type="pass", player=seat)]
     mine = {species_of(t) for t in state.arks[seat]}
     for g, group in enumerate(state.middle):
         if len(group) < 2:
@@ -195,3 +215,24 @@ def candidates(state: State, seat: Seat) -> list[Event]:
                 seen.add(key)
                 out.append(Split(type="split", player=seat, group=g, part=sorted(part)))
     return out
+
+
+def greedy_action(state: State, seat: Seat, rng: random.Random) -> Event:
+    """The strong bot's playouts' policy: the candidate (``candidates``) with the
+    best value for the seat once played (``evaluate``), as the medium bot picks
+    it; ties broken by ``rng``. It reads ``state`` as it is: the search hands it
+    a determinization, never the true state."""
+    actions = candidates(state, seat)
+    if len(actions) == 1:
+        return actions[0]
+    best: list[Event] = []
+    best_value = -math.inf
+    for action in actions:
+        after = state.copy()
+        step(after, action)
+        value = evaluate(after, seat)
+        if value > best_value:
+            best, best_value = [action], value
+        elif value == best_value:
+            best.append(action)
+    return best[0] if len(best) == 1 else rng.choice(best)

@@ -157,6 +157,64 @@ def test_animals_medium_buys_a_herd():
     assert move == take(0, groups.index(["A3", "A4"])), (groups, move)
 
 
+def test_animals_candidates_are_those_of_the_legal_actions():
+    """``candidates`` lists its splits without listing every legal split: the
+    same actions as picking them out of ``legal_actions``, in the same order."""
+    from engine.animals_on_board.bots import SPLITS_IN_FULL, candidates
+
+    for seed in range(8):
+        state = played(ANIMALS, seed=seed, events=0)
+        rng = random.Random(seed)
+        while not ANIMALS.awaiting(state).finished:
+            seat = rng.choice(ANIMALS.awaiting(state).players)
+            legal = ANIMALS.legal_actions(state, seat)
+            mine = candidates(state, seat)
+            assert [a for a in mine if a["type"] != "split"] == \
+                [a for a in legal if a["type"] != "split"]
+            small = [a for a in legal if a["type"] == "split"
+                     and len(state.middle[a["group"]]) <= SPLITS_IN_FULL]
+            assert [a for a in mine if a["type"] == "split"
+                    and len(state.middle[a["group"]]) <= SPLITS_IN_FULL] == small
+            for action in mine:
+                apply(ANIMALS, state, action)  # legal (a part may list "?" first)
+            state = ANIMALS.fold(state, rng.choice(mine))
+
+
+def test_animals_greedy_policy_plays_legal_actions_deterministically():
+    """The playouts' policy: a legal action, the same for a seed, and the one
+    the medium bot's evaluation likes best."""
+    from engine.animals_on_board.bots import evaluate
+
+    for seed in range(6):
+        state = played(ANIMALS, seed=seed, events=0)
+        rng = random.Random(seed)
+        while not ANIMALS.awaiting(state).finished:
+            seat = rng.choice(ANIMALS.awaiting(state).players)
+            action = ANIMALS.bot_action(state, seat, random.Random(seed), "greedy")
+            assert action == ANIMALS.bot_action(state, seat, random.Random(seed), "greedy")
+            apply(ANIMALS, state, action)  # legal
+            best = max(evaluate(apply(ANIMALS, state, a), seat)
+                       for a in ANIMALS.bot_candidates(state, seat))
+            assert evaluate(apply(ANIMALS, state, action), seat) == best
+            state = ANIMALS.fold(state, action)
+
+
+def test_animals_strong_search_plays_its_rollouts_greedily_and_replays():
+    assert ANIMALS.search.rollout_policy in ANIMALS.bot_policies
+    state = animals_in_play(seed=7, events=12)
+    seat = ANIMALS.awaiting(state).players[0]
+    settings = replace(ANIMALS.search, playouts=80, cpu_seconds=1e9)
+    first = search(ANIMALS, state, seat, random.Random(3), settings)
+    again = search(ANIMALS, state, seat, random.Random(3), settings)
+    assert first == again and first.playouts == 80
+    apply(ANIMALS, state, first.action)
+
+
+def test_every_game_declares_its_strong_bots_rollout_policy():
+    for game in registry.games():
+        assert game.search.rollout_policy in game.bot_policies, game.key
+
+
 # ---------------------------------------------------------------- Make-a-snake
 
 def other_stacks(state):
