@@ -58,7 +58,6 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -163,16 +162,8 @@ def play_marram(port: int, games: list[dict], target: int, deadline: float, seed
                 views[gid] = None  # someone else's move (or the server's): ask as them
                 continue
             name = seats[gid][view["you"]]
-            action = dict(rng.choice(view["legal_actions"]))
-            action.pop("player")
-            status, answer = client.request(
-                "post_action", "POST", f"/api/games/{gid}/actions/", game["tokens"][name],
-                {"seq": view["seq"], "idempotency_key": uuid.uuid4().hex, "action": action})
-            with lock:
-                if status == 201:
-                    counts["moves"] += 1
-                else:
-                    counts[f"http_{status}"] = counts.get(f"http_{status}", 0) + 1
+            status, answer = sb.post_random_action(client, gid, game["tokens"][name], view, rng,
+                                                   counts, lock)
             views[gid] = None
             if status == 201:
                 moves += 1

@@ -37,6 +37,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import orjson  # the client parses fast: its CPU is taken from the server's two cores
 
@@ -316,6 +317,24 @@ def awaited_seat(awaiting: dict) -> int | None:
     return seats[0]["seat"] if seats else None
 
 
+def post_random_action(client: Client, gid: int, token: str, view: dict, rng: random.Random,
+                       counts: dict[str, int], lock: threading.Lock) -> tuple[int, Any]:
+    """POST one of the view's legal actions, chosen at random, and count it: a move
+    and its events, or the refusal's status."""
+    action = dict(rng.choice(view["legal_actions"]))
+    action.pop("player")
+    status, answer = client.request(
+        "post_action", "POST", f"/api/games/{gid}/actions/", token,
+        {"seq": view["seq"], "idempotency_key": uuid.uuid4().hex, "action": action})
+    with lock:
+        if status == 201:
+            counts["moves"] += 1
+            counts["events"] = counts.get("events", 0) + len(answer["events"])
+        else:
+            counts[f"http_{status}"] = counts.get(f"http_{status}", 0) + 1
+    return status, answer
+
+
 def play(port: int, games: list[dict], target: int, deadline: float, seed: int,
          timings: dict[str, list[float]], counts: dict[str, int], lock: threading.Lock,
          limit: int | None = None) -> None:
@@ -344,17 +363,8 @@ def play(port: int, games: list[dict], target: int, deadline: float, seed: int,
             if view["status"] != "running" or view["seq"] >= target:
                 live.remove(game)
                 continue
-            action = dict(rng.choice(view["legal_actions"]))
-            action.pop("player")
-            status, answer = client.request(
-                "post_action", "POST", f"/api/games/{gid}/actions/", game["tokens"][name],
-                {"seq": view["seq"], "idempotency_key": uuid.uuid4().hex, "action": action})
-            with lock:
-                if status == 201:
-                    counts["moves"] += 1
-                    counts["events"] += len(answer["events"])
-                else:
-                    counts[f"http_{status}"] = counts.get(f"http_{status}", 0) + 1
+            status, answer = post_random_action(client, gid, game["tokens"][name], view, rng,
+                                                counts, lock)
             if status == 201:
                 moves += 1
                 waiting[gid] = awaited_seat(answer["awaiting"])
