@@ -27,7 +27,7 @@ from engine import fairness, registry
 from engine.errors import BadOptions, IllegalAction, RecordError
 from engine.protocol import AnyGame, read_options
 from engine.replay import apply, read_record, replay_events
-from games import clocks, snapshots, store
+from games import clocks, live, snapshots, store
 from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound, StaleSeq
 from games.mail import game_mail
 from games.models import Event, Game, Invitation, Seat
@@ -133,6 +133,7 @@ class _Appender:
         # Only a committed state may be served to others.
         game_id, seq = game.pk, game.seq
         transaction.on_commit(lambda: states.put(game_id, seq, state))
+        live.publish_after_commit(game_id, seq)
         snapshots.game_snapshot_after_commit(game, self.base, self.rules, state)
         if game.projection["awaiting"]["kind"] == "chance":
             _draw_after_commit(game_id)

@@ -435,6 +435,20 @@ MARRAM_DRAW_INLINE = env_bool("MARRAM_DRAW_INLINE", default=False)
 # Store a game's state every this many events (games.snapshots); 0: never.
 MARRAM_SNAPSHOT_EVERY = env_int("MARRAM_SNAPSHOT_EVERY", 50)
 
+# --- Live updates (games.live, marram_site/stream.py) --------------------------
+
+# Open game pages hear of moves from the stream server (server-sent events)
+# instead of polling; needs REDIS_URL and the stream server behind the same
+# address, under MARRAM_STREAM_PATH (nginx routes it: deploy/nginx/).
+MARRAM_STREAM = env_bool("MARRAM_STREAM", default=False)
+MARRAM_STREAM_PATH = env_str("MARRAM_STREAM_PATH", "/stream")
+# The stream server's own limits, per process: connections held at once (more
+# are refused with a 503 and those pages poll), seconds between two keep-alive
+# comments of an event stream, and seconds a long poll waits.
+MARRAM_STREAM_MAX_CONNECTIONS = env_int("MARRAM_STREAM_MAX_CONNECTIONS", 5000)
+MARRAM_STREAM_HEARTBEAT = env_float("MARRAM_STREAM_HEARTBEAT", 25.0)
+MARRAM_STREAM_WAIT = env_float("MARRAM_STREAM_WAIT", 25.0)
+
 # --- Mail ---------------------------------------------------------------------
 
 # What the games app calls where a change to a game calls for mail (games.mail):

@@ -23,7 +23,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework.authentication import SessionAuthentication
 
 from engine import registry
-from games import services, throttles
+from games import live, services, throttles
 from games.api import GameActions
 from games.bodies import form_post
 from games.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
@@ -268,6 +268,7 @@ def _game_page(request: HttpRequest, game: Game, invite_form: InviteForm,
         if seated and game.status == Game.Status.OPEN else [],
         "can_replay": _may_replay(game, request.user),
         "resign": reads.resign_outcome(game, request.user),
+        "stream": live.stream_urls(game.pk) if game.status == Game.Status.RUNNING else {},
     }, status=status)
 
 

@@ -78,3 +78,100 @@ test("a stale seq fetches the game again and tells the player", async () => {
   assert.match(said.at(-1), /The game moved on/);
   assert.equal(client.isBusy(), false);
 });
+
+/** An EventSource the test drives: what the page opened, and its handlers. */
+class FakeSource {
+  static CONNECTING = 0;
+  static OPEN = 1;
+  static CLOSED = 2;
+  static opened = [];
+
+  constructor(url) {
+    this.url = url;
+    this.readyState = FakeSource.CONNECTING;
+    this.listeners = {};
+    FakeSource.opened.push(this);
+  }
+
+  addEventListener(name, handler) {
+    this.listeners[name] = handler;
+  }
+}
+
+function streamedPage(streamUrl) {
+  const root = fakePage();
+  root.dataset.streamUrl = streamUrl;
+  return root;
+}
+
+test("with a stream the page reads the game only when the stream says it moved on", async () => {
+  FakeSource.opened = [];
+  const asked = [];
+  let page = { seq: 5, status: "running" };
+  const fetcher = async (url) => {
+    asked.push(url);
+    if (url === "/state") return answer(200, { seq: 7, status: "running" });
+    if (url.startsWith("/events")) return answer(200, { seq: page.seq, events: [] });
+    throw new Error(`unexpected ${url}`);
+  };
+  const states = [];
+  const client = createClient({ root: streamedPage("/stream/games/1/events?t=x"),
+    getPage: () => page, fetcher, EventSourceClass: FakeSource,
+    onState: (fresh, keep) => { states.push([fresh.seq, keep]); page = fresh; } });
+  const source = client.startPolling();
+  assert.equal(FakeSource.opened.length, 1);
+  assert.equal(source.url, "/stream/games/1/events?t=x");
+
+  source.onopen(); // connected: one poll covers what happened before
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.deepEqual(asked, ["/events?since=5"]);
+  source.onmessage({ data: "5" }); // the page's own seq: nothing to read
+  source.onmessage({ data: "7" });
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.deepEqual(asked, ["/events?since=5", "/state"]);
+  assert.deepEqual(states, [[7, true]]);
+  source.listeners.resync(); // the server lost track: ask once
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.deepEqual(asked, ["/events?since=5", "/state", "/events?since=7"]);
+});
+
+test("a stream refused for good falls back to polling; a dropped one reconnects", () => {
+  FakeSource.opened = [];
+  const intervals = [];
+  const realSetInterval = globalThis.setInterval;
+  globalThis.setInterval = (fn, ms) => { intervals.push(ms); return intervals.length; };
+  try {
+    const root = streamedPage("/stream/games/1/events?t=x");
+    root.dataset.pollMs = "3000";
+    const client = createClient({ root, getPage: () => ({ seq: 1, status: "running" }),
+      fetcher: async () => answer(200, { seq: 1 }), EventSourceClass: FakeSource,
+      onState: () => {} });
+    const source = client.startPolling();
+    source.readyState = FakeSource.CONNECTING; // dropped: the browser tries again
+    source.onerror();
+    assert.deepEqual(intervals, []);
+    source.readyState = FakeSource.CLOSED; // a 503 or a 403: for good
+    source.onerror();
+    assert.deepEqual(intervals, [3000]);
+  } finally {
+    globalThis.setInterval = realSetInterval;
+  }
+});
+
+test("without a stream, or without EventSource, the page polls", () => {
+  FakeSource.opened = [];
+  const intervals = [];
+  const realSetInterval = globalThis.setInterval;
+  globalThis.setInterval = (fn, ms) => { intervals.push(ms); return intervals.length; };
+  try {
+    const page = () => ({ seq: 1, status: "running" });
+    createClient({ root: fakePage(), getPage: page, EventSourceClass: FakeSource,
+      onState: () => {} }).startPolling();
+    createClient({ root: streamedPage("/s"), getPage: page, EventSourceClass: null,
+      onState: () => {} }).startPolling();
+    assert.deepEqual(intervals, [3000, 3000]);
+    assert.equal(FakeSource.opened.length, 0);
+  } finally {
+    globalThis.setInterval = realSetInterval;
+  }
+});

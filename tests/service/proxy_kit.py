@@ -114,9 +114,11 @@ def gunicorn(workdir: Path, *, name: str = "gunicorn",
 
 
 @contextlib.contextmanager
-def nginx(workdir: Path, upstreams: Sequence[str]) -> Iterator[int]:
+def nginx(workdir: Path, upstreams: Sequence[str],
+          streams: Sequence[str] = ("127.0.0.1:9",)) -> Iterator[int]:
     """Debian's nginx on the repository's config, filled in for loopback ports with
-    ``upstreams`` (gunicorns' host:port) as its upstream's servers; the rest of
+    ``upstreams`` (gunicorns' host:port) as its upstream's servers and ``streams``
+    as the stream servers' (by default a port nothing listens on); the rest of
     nginx.conf (what the nginx image has around its conf.d) is the least that runs
     it in a directory of its own."""
     if not NGINX.exists():
@@ -126,6 +128,7 @@ def nginx(workdir: Path, upstreams: Sequence[str]) -> Iterator[int]:
     site = TEMPLATE.read_text()
     site = site.replace("${MARRAM_LISTEN}", f"127.0.0.1:{port}")
     site = site.replace("${MARRAM_UPSTREAM_SERVERS}", upstream_servers(upstreams))
+    site = site.replace("${MARRAM_STREAM_SERVERS}", upstream_servers(streams))
     assert "${" not in site, "the template has a placeholder this test does not fill"
     (workdir / "marram.conf").write_text(site)
     temp = [f"{kind}_temp_path {workdir / kind};"

@@ -228,10 +228,15 @@ def test_docker_compose_runs_two_web_services_behind_nginx_and_one_beat():
     front = services["nginx"]
     # the template's every placeholder is set, its upstream to every web service
     placeholders = set(re.findall(r"\$\{(MARRAM_\w+)\}", TEMPLATE.read_text()))
-    assert placeholders == {"MARRAM_LISTEN", "MARRAM_UPSTREAM_SERVERS"}
+    assert placeholders == {"MARRAM_LISTEN", "MARRAM_UPSTREAM_SERVERS", "MARRAM_STREAM_SERVERS"}
     assert placeholders <= set(front["environment"])
     assert front["environment"]["MARRAM_UPSTREAM_SERVERS"] == upstream_servers(
         [f"{name}:8000" for name in web])
+    streams = [name for name, service in services.items()
+               if service.get("command", [""])[0] == "uvicorn"]
+    assert streams == ["stream"]
+    assert front["environment"]["MARRAM_STREAM_SERVERS"] == upstream_servers(["stream:8001"])
+    assert services["web"]["environment"]["MARRAM_STREAM"] == "${MARRAM_STREAM:-true}"
     assert set(web) <= set(front["depends_on"])
     # the rest on the same settings (one secret key, database and Redis); one beat
     app = [name for name, service in services.items() if service.get("image") == "marram:latest"]

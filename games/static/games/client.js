@@ -1,6 +1,7 @@
 // The generic client of the game page, for every game: the page's state, moves
 // sent with an idempotency key (retried once with the same key), recovery from a
-// stale seq, polling for other players' moves, and errors in words. A game's own
+// stale seq, following other players' moves (server-sent events from the stream
+// server where the page was given one, else polling), and errors in words. A game's own
 // module (its board and move UI) draws the state and calls submit.
 //
 // The pure parts (newKey, outcome, submission) are exported for the unit tests
@@ -45,18 +46,21 @@ export function submission(seq, action, key) {
 
 /**
  * The client of one game page. ``root`` carries the URLs (data-state-url,
- * data-actions-url, data-events-url, data-poll-ms); ``getPage`` gives the state
+ * data-actions-url, data-events-url, data-poll-ms, and data-stream-url when the
+ * site runs its stream server: marram_site/stream.py); ``getPage`` gives the state
  * the page shows; ``onState(page, keep)`` takes a fresh one (``keep``: the game
  * moved on under the player's choices), ``onError(text)`` shows a problem ('' to
  * clear), ``onBusy(busy)`` while a move is on its way, ``onSent()`` after one went in.
  */
 export function createClient({ root, getPage, onState, onError = () => {}, onBusy = () => {},
-  onSent = () => {}, fetcher = (...args) => fetch(...args) }) {
+  onSent = () => {}, fetcher = (...args) => fetch(...args),
+  EventSourceClass = globalThis.EventSource }) {
   const cfg = {
     stateUrl: root.dataset.stateUrl,
     actionsUrl: root.dataset.actionsUrl,
     eventsUrl: root.dataset.eventsUrl,
     pollMs: Number(root.dataset.pollMs || 3000),
+    streamUrl: root.dataset.streamUrl || "",
   };
   const csrf = document.querySelector('meta[name="csrf-token"]');
   let busy = false;
@@ -140,12 +144,45 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
     }
   }
 
-  function startPolling() {
+  async function catchUp() {
+    if (document.hidden || polling || busy) return;
+    polling = true;
+    try {
+      await reload(true);
+    } finally {
+      polling = false;
+    }
+  }
+
+  function pollEvery() {
     if (timer) clearInterval(timer);
     timer = setInterval(poll, cfg.pollMs);
+  }
+
+  // The stream says each new seq of the game; the page reads the game when it is
+  // past the page's. On (re)connecting, and when the server lost track
+  // ("resync"), one poll covers what was said while nobody listened. A stream
+  // refused for good (the server is full, the token expired) leaves polling.
+  function listen() {
+    const source = new EventSourceClass(cfg.streamUrl);
+    source.onopen = () => poll();
+    source.onmessage = (message) => {
+      if (Number(message.data) > getPage().seq) catchUp();
+    };
+    source.addEventListener("resync", () => poll());
+    source.onerror = () => {
+      if (source.readyState === EventSourceClass.CLOSED) pollEvery();
+    };
+    return source;
+  }
+
+  function startPolling() {
     document.addEventListener("visibilitychange", () => {
       if (!document.hidden) poll();
     });
+    if (cfg.streamUrl && EventSourceClass) return listen();
+    pollEvery();
+    return null;
   }
 
   return { submit, reload, poll, startPolling, isBusy: () => busy };

@@ -1,0 +1,295 @@
+"""The stream server: open game pages hear of moves here instead of polling.
+
+An ASGI application (no Django apps loaded, no database) for uvicorn::
+
+    uvicorn marram_site.stream:app --host 0.0.0.0 --port 8001 --no-access-log
+
+Behind the site's own address at ``MARRAM_STREAM_PATH`` (``/stream``; nginx
+routes it, deploy/nginx/), it answers
+
+- ``GET /stream/games/<id>/events?t=<token>``: server-sent events. ``data: <seq>``
+  whenever game ``<id>`` reaches a new seq, ``event: resync`` after the server
+  lost Redis for a while (the page then reads the game again), and a comment
+  every ``MARRAM_STREAM_HEARTBEAT`` seconds to keep the connection open;
+- ``GET /stream/games/<id>/wait?t=<token>&since=<seq>``: a long poll. The
+  answer ``{"seq": N}`` comes as soon as the game is past ``since``, or
+  ``{"seq": null}`` after ``MARRAM_STREAM_WAIT`` seconds;
+- ``GET /stream/health``: ``{"connections": N}``.
+
+The token is the one the game page was given (games.live.stream_token), so only
+those who could open the page may listen; what is sent is the game's seq and
+nothing else. Each process holds at most ``MARRAM_STREAM_MAX_CONNECTIONS``
+connections; beyond that a 503 tells the page to poll instead.
+
+One Redis subscription per process (games.live.CHANNEL, where every commit that
+moves a game on publishes its new seq) feeds every connection of the process:
+a held connection costs a coroutine and a few kilobytes, not a thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import re
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qs
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "marram_site.settings")
+
+from django.conf import settings  # noqa: E402  (after the settings module is named)
+
+from games.live import CHANNEL, token_game  # noqa: E402
+
+log = logging.getLogger("marram.stream")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+REMEMBERED_GAMES = 100_000
+"""How many games' latest seqs a process keeps, for long polls that start late."""
+
+
+@dataclass(eq=False)
+class Listener:
+    """One held connection: the newest seq heard for its game, and a flag raised
+    when there is something to send (a seq, a resync, or the client left)."""
+
+    game: int
+    seq: int = -1
+    resync: bool = False
+    gone: bool = False
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class Hub:
+    """The process's connections by game, fed by one Redis subscription."""
+
+    def __init__(self, url: str, limit: int) -> None:
+        self.url = url
+        self.limit = limit
+        self.games: dict[int, set[Listener]] = {}
+        self.latest: dict[int, int] = {}
+        self.count = 0
+        self.reader: asyncio.Task[None] | None = None
+        self.subscribed = asyncio.Event()
+
+    def start(self) -> None:
+        if self.reader is None:
+            self.reader = asyncio.create_task(self._read())
+
+    async def stop(self) -> None:
+        if self.reader is not None:
+            self.reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.reader
+            self.reader = None
+
+    def join(self, game: int) -> Listener | None:
+        """A listener for ``game``, or None when the process holds all it may."""
+        if self.count >= self.limit:
+            return None
+        self.start()
+        listener = Listener(game)
+        self.games.setdefault(game, set()).add(listener)
+        self.count += 1
+        return listener
+
+    def leave(self, listener: Listener) -> None:
+        listeners = self.games.get(listener.game)
+        if listeners is None or listener not in listeners:
+            return
+        listeners.discard(listener)
+        if not listeners:
+            del self.games[listener.game]
+        self.count -= 1
+
+    def deliver(self, message: bytes) -> None:
+        """A published ``"<game> <seq>"``: to every listener of that game."""
+        try:
+            game_text, seq_text = message.decode("ascii").split()
+            game, seq = int(game_text), int(seq_text)
+        except (UnicodeDecodeError, ValueError):
+            log.warning("ignored a message that is not '<game> <seq>': %r", message[:80])
+            return
+        if seq <= self.latest.get(game, -1):
+            return
+        self.latest.pop(game, None)
+        self.latest[game] = seq
+        if len(self.latest) > REMEMBERED_GAMES:
+            del self.latest[next(iter(self.latest))]
+        for listener in self.games.get(game, ()):
+            listener.seq = max(listener.seq, seq)
+            listener.wake.set()
+
+    def resync_all(self) -> None:
+        """Messages may have been lost: every page reads its game again."""
+        self.latest.clear()
+        for listeners in self.games.values():
+            for listener in listeners:
+                listener.resync = True
+                listener.wake.set()
+
+    async def _read(self) -> None:
+        pause, lost = 0.5, False
+        while True:
+            client = aioredis.Redis.from_url(self.url)
+            try:
+                pubsub = client.pubsub()
+                await pubsub.subscribe(CHANNEL)
+                if lost:
+                    self.resync_all()
+                self.subscribed.set()
+                pause = 0.5
+                async for message in pubsub.listen():
+                    if message["type"] == "message":
+                        self.deliver(message["data"])
+            except (RedisError, OSError) as error:
+                self.subscribed.clear()
+                lost = True
+                log.warning("lost Redis (%s); again in %.1f s", error, pause)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 10.0)
+            finally:
+                await client.aclose()
+
+
+hub = Hub(settings.REDIS_URL or "redis://127.0.0.1:6379/0",
+          settings.MARRAM_STREAM_MAX_CONNECTIONS)
+
+_PATH = re.compile(re.escape(settings.MARRAM_STREAM_PATH.rstrip("/"))
+                   + r"/games/([0-9]{1,18})/(events|wait)")
+
+
+async def app(scope: Scope, receive: Receive, send: Send) -> None:
+    if scope["type"] == "lifespan":
+        await _lifespan(receive, send)
+    elif scope["type"] == "http":
+        await _http(scope, receive, send)
+
+
+async def _lifespan(receive: Receive, send: Send) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            hub.start()
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await hub.stop()
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
+async def _http(scope: Scope, receive: Receive, send: Send) -> None:
+    path = scope["path"]
+    if path == settings.MARRAM_STREAM_PATH.rstrip("/") + "/health":
+        await _json(send, 200, {"connections": hub.count,
+                                "subscribed": hub.subscribed.is_set()})
+        return
+    found = _PATH.fullmatch(path)
+    if found is None:
+        await _refuse(send, 404, "not_found", "no such stream")
+        return
+    if scope["method"] not in ("GET", "HEAD"):
+        await _refuse(send, 405, "method_not_allowed", "only GET", [(b"allow", b"GET")])
+        return
+    game, kind = int(found.group(1)), found.group(2)
+    query = parse_qs(scope["query_string"].decode("latin-1"))
+    if token_game(query.get("t", [""])[0]) != game:
+        await _refuse(send, 403, "forbidden",
+                      "this stream's token is missing, forged, expired or for another game")
+        return
+    since = query.get("since", ["0"])[0]
+    if kind == "wait" and not (since.isdigit() and len(since) <= 18):
+        await _refuse(send, 400, "invalid", "since must be a seq: a whole number, 0 or more")
+        return
+    listener = hub.join(game)
+    if listener is None:
+        await _refuse(send, 503, "busy", "this stream server holds all it may: poll instead",
+                      [(b"retry-after", b"30")])
+        return
+    watcher = asyncio.create_task(_watch(receive, listener))
+    try:
+        if kind == "events":
+            await _events(send, listener)
+        else:
+            await _wait(send, listener, int(since))
+    except OSError:
+        pass  # the client went away while we wrote
+    finally:
+        hub.leave(listener)
+        watcher.cancel()
+
+
+async def _watch(receive: Receive, listener: Listener) -> None:
+    """Until the client goes away."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+    listener.gone = True
+    listener.wake.set()
+
+
+async def _events(send: Send, listener: Listener) -> None:
+    await send({"type": "http.response.start", "status": 200, "headers": [
+        (b"content-type", b"text/event-stream"), (b"cache-control", b"no-store"),
+        (b"x-accel-buffering", b"no")]})
+    # a dropped connection is tried again by the browser after 3 s
+    await send({"type": "http.response.body", "body": b"retry: 3000\n\n", "more_body": True})
+    sent = -1
+    while True:
+        try:
+            await asyncio.wait_for(listener.wake.wait(), settings.MARRAM_STREAM_HEARTBEAT)
+        except TimeoutError:
+            await send({"type": "http.response.body", "body": b": still here\n\n",
+                        "more_body": True})
+            continue
+        listener.wake.clear()
+        if listener.gone:
+            return
+        chunks = []
+        if listener.resync:
+            listener.resync = False
+            chunks.append(b"event: resync\ndata: \n\n")
+        if listener.seq > sent:
+            sent = listener.seq
+            chunks.append(b"data: %d\n\n" % sent)
+        await send({"type": "http.response.body", "body": b"".join(chunks), "more_body": True})
+
+
+async def _wait(send: Send, listener: Listener, since: int) -> None:
+    listener.seq = hub.latest.get(listener.game, -1)
+    if listener.seq <= since:
+        while True:
+            try:
+                await asyncio.wait_for(listener.wake.wait(), settings.MARRAM_STREAM_WAIT)
+            except TimeoutError:
+                break
+            listener.wake.clear()
+            if listener.gone:
+                return
+            if listener.seq > since or listener.resync:
+                break
+    await _json(send, 200, {"seq": listener.seq if listener.seq > since else None})
+
+
+async def _json(send: Send, status: int, payload: dict[str, Any],
+                headers: list[tuple[bytes, bytes]] | None = None) -> None:
+    body = json.dumps(payload).encode()
+    await send({"type": "http.response.start", "status": status, "headers": [
+        (b"content-type", b"application/json"), (b"cache-control", b"no-store"),
+        (b"content-length", str(len(body)).encode()), *(headers or [])]})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def _refuse(send: Send, status: int, code: str, message: str,
+                  headers: list[tuple[bytes, bytes]] | None = None) -> None:
+    await _json(send, status, {"code": code, "message": message}, headers)
