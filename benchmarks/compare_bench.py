@@ -236,22 +236,43 @@ def peer_database(url: str) -> str:
     return url.rsplit("/", 1)[0] + "/peer"
 
 
+def read_line(process: subprocess.Popen, timeout: float, what: str) -> str:
+    """The next line the process prints; kills it if none comes within ``timeout`` s."""
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.append(process.stdout.readline()),  # type: ignore[union-attr]
+                              daemon=True)
+    reader.start()
+    reader.join(timeout)
+    if reader.is_alive() or not lines or not lines[0]:
+        process.kill()
+        process.wait()
+        why = f"nothing in {timeout:.0f} s" if reader.is_alive() else "exited"
+        raise RuntimeError(f"boardgame.io's clients: {what} ({why})")
+    return lines[0]
+
+
 def start_clients(port: int, clients: int, games: int, seconds: float,
-                  limit: int = 0) -> subprocess.Popen:
+                  limit: int = 0) -> tuple[subprocess.Popen, float]:
+    """Starts the clients; returns once they have set their matches up."""
     process = subprocess.Popen(
         ["node", str(PEER / "clients.js"), str(port), str(clients), str(games), str(seconds),
          str(limit)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    line = process.stdout.readline()  # type: ignore[union-attr]
+    # each wait of the set-up is bounded in clients.js (15 s); this bounds the whole
+    line = read_line(process, 60 + 2 * games, "no set-up")
     if line.strip() != "ready":
         process.kill()
+        process.wait()
         raise RuntimeError(f"boardgame.io's clients did not set up: {line!r}")
-    return process
+    return process, seconds
 
 
-def finish_clients(process: subprocess.Popen) -> dict:
+def finish_clients(started: tuple[subprocess.Popen, float]) -> dict:
+    """Lets the clients play; their figures. A move waits at most about 14 s in
+    clients.js (5 s, a sync, 2 s, twice), so 60 s past the bound is a hang."""
+    process, seconds = started
     process.stdin.write("go\n")  # type: ignore[union-attr]
     process.stdin.close()  # type: ignore[union-attr]
-    line = process.stdout.readline()  # type: ignore[union-attr]
+    line = read_line(process, seconds + 60, "no figures")
     process.wait(timeout=60)
     return json.loads(line)
 

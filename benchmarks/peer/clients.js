@@ -18,13 +18,27 @@ const { io } = require("socket.io-client");
 
 const GAME = "placement";
 
+// The longest the set-up waits for one answer of the server (a lobby request,
+// a seat's first sync) before it fails, naming the request
+const SETUP_WAIT_MS = 15000;
+
+function debug(...args) {
+  if (process.env.PEER_DEBUG) console.error(...args);
+}
+
 async function post(base, path, body) {
-  const response = await fetch(`${base}${path}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${path}: ${response.status}`);
+  let response;
+  try {
+    response = await fetch(`${base}${path}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(SETUP_WAIT_MS),
+    });
+  } catch (error) {
+    throw new Error(`POST ${path}: no answer (${error.name}: ${error.message})`);
+  }
+  if (!response.ok) throw new Error(`POST ${path}: ${response.status}`);
   return response.json();
 }
 
@@ -42,12 +56,23 @@ function connectSeat(base, matchID, playerID, credentials) {
         done();
       }
     };
+    // boardgame.io answers a sync whose credentials it does not accept with
+    // nothing at all: a seat that has not synced in SETUP_WAIT_MS fails loudly
+    const timer = setTimeout(() => {
+      socket.close();
+      reject(new Error(`match ${matchID} seat ${playerID}: no sync in ${SETUP_WAIT_MS} ms`
+        + ` (connected: ${socket.connected})`));
+    }, SETUP_WAIT_MS);
     socket.on("sync", (id, info) => {
+      clearTimeout(timer);
       received(info.state);
       resolve(seat);
     });
     socket.on("update", (id, state) => received(state));
-    socket.on("connect_error", reject);
+    socket.on("connect_error", (error) => {
+      clearTimeout(timer);
+      reject(new Error(`match ${matchID} seat ${playerID}: ${error.message}`));
+    });
     socket.on("connect", () => socket.emit("sync", matchID, playerID, credentials, 2));
   });
 }
@@ -56,12 +81,22 @@ async function setUp(base, games) {
   const matches = [];
   for (let g = 0; g < games; g++) {
     const { matchID } = await post(base, `/games/${GAME}/create`, { numPlayers: 2 });
-    const seats = [];
+    // Both seats join before either connects. boardgame.io's server answers a
+    // seat's sync first and only then records the seat as connected (a read of
+    // the match's metadata, then a write of all of it, not awaited by the sync);
+    // a lobby join of the other seat in between is overwritten by that write,
+    // its credentials lost, and its seat's sync then goes unanswered for good.
+    const credentials = [];
     for (const playerID of ["0", "1"]) {
       const { playerCredentials } = await post(base, `/games/${GAME}/${matchID}/join`,
         { playerID, playerName: `bench${g}-${playerID}` });
-      seats.push(await connectSeat(base, matchID, playerID, playerCredentials));
+      credentials.push(playerCredentials);
     }
+    const seats = [];
+    for (const playerID of ["0", "1"]) {
+      seats.push(await connectSeat(base, matchID, playerID, credentials[Number(playerID)]));
+    }
+    debug("set up", g, matchID);
     matches.push({ matchID, seats });
   }
   return matches;
@@ -92,7 +127,7 @@ function reached(seat, stateID) {
   return new Promise((done) => {
     const resync = () => {
       stalls++;
-      if (process.env.PEER_DEBUG) console.error("stall", seat.matchID, seat.playerID, stateID, seat.state._stateID);
+      debug("stall", seat.matchID, seat.playerID, stateID, seat.state._stateID);
       seat.waiting.done = () => done(true);
       seat.socket.emit("sync", seat.matchID, seat.playerID, seat.credentials, 2);
       seat.waiting.timer = setTimeout(() => {
@@ -133,7 +168,15 @@ async function main() {
   const base = `http://127.0.0.1:${port}`;
   const matches = await setUp(base, games);
   process.stdout.write("ready\n");
-  await new Promise((resolve) => process.stdin.once("data", resolve));
+  await new Promise((resolve) => {
+    // stdin closed before the line: the benchmark is gone, and so are these clients
+    const gone = () => process.exit(1);
+    process.stdin.once("end", gone);
+    process.stdin.once("data", () => {
+      process.stdin.off("end", gone);
+      resolve();
+    });
+  });
 
   const times = [];
   const cpuBefore = process.cpuUsage();
