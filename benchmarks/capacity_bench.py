@@ -16,7 +16,11 @@ the same server, taking turns when ``--runs`` > 1:
   games while ``--pages`` (2,000) open pages, in a process of their own, each
   poll one game every ``--interval`` seconds as poll_bench.py's pages do
   (session cookie, If-None-Match); ``--active-pages`` (a tenth) of the pages
-  show active games, the rest the other games.
+  show active games, the rest the other games. With ``--follow sse`` the pages
+  follow their games as they do when the site runs its stream server: an event
+  stream each from the stream server (uvicorn on marram_site/stream.py, started
+  here, MARRAM_STREAM on), one poll on connecting, and a read of the game
+  (``state.json``) when the stream says it moved on (stream_bench.py's pages).
 
 Two pings under each load: service_bench's probe (one connection, a thread beside
 the 8 clients) and one from the pages' process (a coroutine in the pages' event
@@ -38,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import os
@@ -54,6 +59,7 @@ sys.path.insert(0, str(HERE))
 
 import poll_bench as pb  # noqa: E402
 import service_bench as sb  # noqa: E402
+import stream_bench as stb  # noqa: E402
 
 FORK = multiprocessing.get_context("fork")
 COUNTERS = ("hits", "catch_ups", "misses", "snapshots")
@@ -189,9 +195,33 @@ async def _pinged_pages(port: int, polled: list[dict], cookies: dict[str, str],
         for _, writer in connections:
             writer.close()
 
+    if STREAM["port"]:
+        answers, counts = [], {"requests": 0}
+        await asyncio.gather(_streamed_pages(port, polled, cookies, seconds, counts), ping())
+        return answers, pings, counts
     answers, _ = await asyncio.gather(
         pb.pages(port, polled, cookies, len(polled), interval, seconds), ping())
-    return answers, pings
+    return answers, pings, {}
+
+
+STREAM = {"port": 0}
+"""The stream server's port when the pages follow its event streams (--follow sse)."""
+
+
+async def _streamed_pages(port: int, polled: list[dict], cookies: dict[str, str],
+                          seconds: float, counts: dict[str, int]) -> None:
+    from games import live
+
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    pages = [stb.Page(game, cookies[next(iter(game["tokens"]))], live.stream_token(game["id"]),
+                      STREAM["port"], port, {}, counts) for game in polled]
+    for n, page in enumerate(pages):
+        page.keep = False
+        # the pages open over the first 3 s, as the polling pages do
+        page.started = began + 3.0 * n / max(len(pages), 1)  # type: ignore[attr-defined]
+    await asyncio.gather(*(page.follow("sse", page.started, began + seconds)  # type: ignore[attr-defined]
+                           for page in pages))
 
 
 def worker_sockets() -> list[int]:
@@ -251,7 +281,7 @@ def phase(port: int, url: str, games: list[dict], polled: list[dict],
         "cache_workers": after["workers"],
     })
     pages_cpu = sb.process_cpu(process.pid) - pages_cpu
-    answers, pings = results.get(timeout=args.seconds + 4 * args.interval + 120)
+    answers, pings, streamed = results.get(timeout=args.seconds + 4 * args.interval + 120)
     process.join()
     pinged = [t * 1000 for code, t, at in pings if started <= at <= ended and code > 0]
     pages_ping = sb.percentile(pinged, 50)
@@ -265,7 +295,14 @@ def phase(port: int, url: str, games: list[dict], polled: list[dict],
         "others_percent": round(figures["others_percent"]
                                 - 100 * pages_cpu / span / (os.cpu_count() or 1), 1),
     })
-    if polled:
+    if polled and streamed:
+        figures.update({
+            "pages": len(polled),
+            # each page's one poll on connecting, and its reads of moved games
+            "page_requests": streamed["requests"],
+            "page_state_reads": sum(v for k, v in streamed.items() if k.startswith("state_")),
+        })
+    elif polled:
         inside = [(code, t * 1000) for code, t, at in answers if started <= at <= ended]
         ms = [t for code, t in inside if code > 0]
         statuses: dict[int, int] = {}
@@ -324,6 +361,8 @@ def main() -> int:
     parser.add_argument("--no-copies", dest="copies", action="store_false",
                         help="make every game through the services (slow)")
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--follow", choices=("poll", "sse"), default="poll",
+                        help="how the open pages follow their games")
     args = parser.parse_args()
     if args.active > args.games:
         parser.error("--active cannot exceed --games")
@@ -337,6 +376,8 @@ def main() -> int:
 
 
 def measure(args: argparse.Namespace, counters: Counters) -> int:
+    if args.follow == "sse":  # every commit publishes its seq for the stream server
+        os.environ["MARRAM_STREAM"] = "1"
     with sb.database() as url, sb.broker() as redis_url:
         sb.BROKER_URL = redis_url
         sb.prepare(url, 0, args.variant)  # migrate and make the players, once
@@ -373,7 +414,11 @@ def measure(args: argparse.Namespace, counters: Counters) -> int:
 
         on_active = round(args.pages * args.active_pages) if args.active else 0
         config = str(HERE / "gunicorn_counters.py")
-        with sb.gunicorn(url, args.workers, args.threads, args.worker_class, config) as port:
+        with contextlib.ExitStack() as stack:
+            if args.follow == "sse":
+                STREAM["port"], _ = stack.enter_context(stb.stream_server(url))
+            port = stack.enter_context(sb.gunicorn(url, args.workers, args.threads,
+                                                   args.worker_class, config))
             warm = sb.Client(port, {})
             for _ in range(300):
                 warm.request("ping_idle", "GET", "/api/ping/")
@@ -390,7 +435,9 @@ def measure(args: argparse.Namespace, counters: Counters) -> int:
                     print(f"run {run + 1} {name}: {r['moves_per_s']} moves/s, GET "
                           f"{r['get_state_p50_ms']} ms, POST {r['post_action_p50_ms']} ms, "
                           f"ping {r['ping_under_load_p50_ms']} ms"
-                          + (f", poll {r['poll_p50_ms']} ms" if pages else "")
+                          + (f", poll {r['poll_p50_ms']} ms" if "poll_p50_ms" in r else "")
+                          + (f", pages' reads {r['page_state_reads']}"
+                             if "page_state_reads" in r else "")
                           + f", cache misses {r['cache_misses']}, machine "
                           f"{r['machine_busy_percent']}% busy", file=sys.stderr)
 
@@ -408,7 +455,9 @@ def measure(args: argparse.Namespace, counters: Counters) -> int:
     print(f"{made} {args.variant} games created in {prepare_s:.1f} s ({copied} copied in "
           f"bulk in {copy_s:.1f} s); baseline: "
           f"{args.baseline_games} games played, no pages; big: {args.active} of "
-          f"{args.games} games played, {args.pages} pages polling every {args.interval:g} s "
+          f"{args.games} games played, {args.pages} pages "
+          + (f"polling every {args.interval:g} s " if args.follow == "poll"
+             else "on the stream server's event streams ") +
           f"({on_active} of them on played games); {args.clients} clients, gunicorn "
           f"{args.workers}x{args.threads}; median of {args.runs} run(s) each")
 
@@ -438,6 +487,9 @@ def measure(args: argparse.Namespace, counters: Counters) -> int:
         row("poll p50 / pages' loop ping p50", "poll_p50_over_pages_ping",
             f"<= 2x: {'ok' if over <= 2 else 'MISS'}")
         row("polls answered a second", "polls_per_s", "", "{:.1f}")
+    if "page_state_reads" in big:
+        row("pages' requests (stream: poll on connecting, reads)", "page_requests", "", "{:.0f}")
+        row("pages' reads of moved games", "page_state_reads", "", "{:.0f}")
     row("gunicorn CPU ms a move", "server_cpu_ms_per_move")
     row("PostgreSQL CPU ms a move", "database_cpu_ms_per_move")
     row("machine busy %", "machine_busy_percent", "", "{:.1f}")

@@ -22,14 +22,16 @@ In every mode a page that learns of a move reads the game as the page does
 server side spent (gunicorn, PostgreSQL, the stream server and Redis) as a share
 of the machine's cores, its requests a second, and how long after a move's POST
 was sent its pages learned of it (median and p95 over the pages of the games
-moved; the POST's own time included). The pages and the mover are this process: they stand for browsers on
-other machines, so their CPU is not counted.
+moved; the POST's own time included). The pages and the mover are this process:
+they stand for browsers on other machines, so their CPU is not counted.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import http.client
 import os
 import random
 import statistics
@@ -37,6 +39,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import orjson
@@ -167,6 +170,34 @@ def mover(port: int, games: list[dict], per_second: float, stop: threading.Event
         time.sleep(max(0.0, due - time.monotonic()))
 
 
+@contextlib.contextmanager
+def stream_server(url: str) -> Iterator[tuple[int, int]]:
+    """The stream server as docker-compose runs it, on the benchmark's database
+    and Redis settings: its port and pid."""
+    port = sb.free_port()
+    process = subprocess.Popen(
+        [str(sb.VENV_BIN / "uvicorn"), "marram_site.stream:app", "--host", "127.0.0.1",
+         "--port", str(port), "--no-access-log", "--log-level", "warning"],
+        cwd=sb.ROOT, env=sb.server_env(url))
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+                conn.request("GET", "/stream/health")
+                if orjson.loads(conn.getresponse().read())["subscribed"]:
+                    break
+            except OSError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the stream server did not start")
+            time.sleep(0.1)
+        yield port, process.pid
+    finally:
+        process.terminate()
+        process.wait(15)
+
+
 def pid_of(marker: bytes, port: int) -> int | None:
     """The pid of the process whose command line names ``marker`` and ``port``."""
     for proc in Path("/proc").iterdir():
@@ -252,37 +283,27 @@ def main() -> int:
         from django.db import connections
 
         connections.close_all()
-        stream_port = sb.free_port()
-        stream = subprocess.Popen(
-            [str(sb.VENV_BIN / "uvicorn"), "marram_site.stream:app", "--host", "127.0.0.1",
-             "--port", str(stream_port), "--no-access-log", "--log-level", "warning"],
-            cwd=sb.ROOT, env=sb.server_env(url))
-        try:
-            with sb.gunicorn(url, 3, 2, "gthread") as web_port:
-                while pid_of(b"redis-server", int(redis_url.rsplit(":", 1)[1].split("/")[0])) \
-                        is None:
-                    time.sleep(0.1)
-                pids = [sb.gunicorn.pid, sb.postmaster(url), stream.pid,  # type: ignore[attr-defined]
-                        pid_of(b"redis-server", int(redis_url.rsplit(":", 1)[1].split("/")[0]))]
-                pages = []
-                for n in range(args.pages):
-                    game = games[n % len(games)]
-                    name = list(game["tokens"])[n // len(games) % 2]
-                    pages.append(Page(game, cookies[name], tokens[game["id"]], stream_port,
-                                      web_port, {}, {}))
-                figures: dict[str, list[dict]] = {mode: [] for mode in MODES}
-                for r in range(args.rounds):
-                    for mode in MODES[r % 3:] + MODES[:r % 3]:
-                        figure = one_mode(mode, pages, web_port, [p for p in pids if p], args)
-                        figures[mode].append(figure)
-                        print(f"round {r + 1} {mode:9} server CPU {figure['cpu_percent']:5.1f}% "
-                              f"of the machine, {figure['requests_per_s']:7.1f} requests/s, "
-                              f"{figure['moves']} moves heard {figure['heard']} times, "
-                              f"p50 {figure['delay_p50_ms']:.0f} ms after the POST was sent, p95 "
-                              f"{figure['delay_p95_ms']:.0f} ms", flush=True)
-        finally:
-            stream.terminate()
-            stream.wait(15)
+        with stream_server(url) as (stream_port, stream_pid), \
+                sb.gunicorn(url, 3, 2, "gthread") as web_port:
+            redis_port = int(redis_url.rsplit(":", 1)[1].split("/")[0])
+            pids = [sb.gunicorn.pid, sb.postmaster(url), stream_pid,  # type: ignore[attr-defined]
+                    pid_of(b"redis-server", redis_port)]
+            pages = []
+            for n in range(args.pages):
+                game = games[n % len(games)]
+                name = list(game["tokens"])[n // len(games) % 2]
+                pages.append(Page(game, cookies[name], tokens[game["id"]], stream_port,
+                                  web_port, {}, {}))
+            figures: dict[str, list[dict]] = {mode: [] for mode in MODES}
+            for r in range(args.rounds):
+                for mode in MODES[r % 3:] + MODES[:r % 3]:
+                    figure = one_mode(mode, pages, web_port, [p for p in pids if p], args)
+                    figures[mode].append(figure)
+                    print(f"round {r + 1} {mode:9} server CPU {figure['cpu_percent']:5.1f}% "
+                          f"of the machine, {figure['requests_per_s']:7.1f} requests/s, "
+                          f"{figure['moves']} moves heard {figure['heard']} times, "
+                          f"p50 {figure['delay_p50_ms']:.0f} ms after the POST was sent, p95 "
+                          f"{figure['delay_p95_ms']:.0f} ms", flush=True)
 
     print(f"\n{args.pages} open pages of {args.games} games, {args.moves_per_s:g} moves/s, "
           f"{args.seconds:g} s measured, medians of {args.rounds} rounds "

@@ -24,6 +24,10 @@ Environment variables:
   ``redis://redis:6379/1``; without it each process counts on its own. While that
   Redis cannot be reached, nothing fails: each process counts in its own memory
   (so the limits hold per process) and tries Redis again every few seconds.
+- ``MARRAM_STREAM``: open game pages follow moves through the stream server
+  (marram_site/stream.py) instead of polling; needs ``REDIS_URL``. Its limits:
+  ``MARRAM_STREAM_MAX_CONNECTIONS``, ``MARRAM_STREAM_HEARTBEAT``,
+  ``MARRAM_STREAM_WAIT`` (below).
 - ``MARRAM_TRUSTED_PROXIES``: comma-separated addresses or networks of the proxies
   in front of the server (e.g. ``172.16.0.0/12`` for a compose network, or
   ``10.0.0.5``); empty by default. Only a connection from one of them may say
