@@ -158,10 +158,13 @@ class Counters:
 
 
 async def _pinged_pages(port: int, polled: list[dict], cookies: dict[str, str],
-                        interval: float, seconds: float) -> tuple[list, list]:
+                        interval: float, seconds: float, settled,
+                        finish) -> tuple[list, list, dict]:
     """The pages, and beside them in the same event loop the bare ping every 0.05 s
     on connections of its own: a ping that waits for this process as the polls do."""
     loop = asyncio.get_running_loop()
+    if STREAM["port"]:
+        seconds = 24 * 3600.0  # until ``finish``
     stop = loop.time() + seconds
     pings: list[tuple[int, float, float]] = []
 
@@ -196,9 +199,18 @@ async def _pinged_pages(port: int, polled: list[dict], cookies: dict[str, str],
             writer.close()
 
     if STREAM["port"]:
-        answers, counts = [], {"requests": 0}
-        await asyncio.gather(_streamed_pages(port, polled, cookies, seconds, counts), ping())
-        return answers, pings, counts
+        # the pages until the load phase is over: ``settled`` once each has connected
+        # and polled, ``finish`` when the phase has ended
+        counts = {"requests": 0, "connected": 0}
+        work = asyncio.gather(_streamed_pages(port, polled, cookies, seconds, counts), ping())
+        while not finish.is_set():
+            if counts["connected"] >= len(polled):
+                settled.set()
+            await asyncio.sleep(0.2)
+        work.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await work
+        return [], pings, counts
     answers, _ = await asyncio.gather(
         pb.pages(port, polled, cookies, len(polled), interval, seconds), ping())
     return answers, pings, {}
@@ -239,9 +251,10 @@ def worker_sockets() -> list[int]:
 
 
 def _pages_process(port: int, polled: list[dict], cookies: dict[str, str], interval: float,
-                   seconds: float, ready, results) -> None:
+                   seconds: float, ready, settled, finish, results) -> None:
     ready.set()
-    results.put(asyncio.run(_pinged_pages(port, polled, cookies, interval, seconds)))
+    results.put(asyncio.run(_pinged_pages(port, polled, cookies, interval, seconds, settled,
+                                          finish)))
 
 
 def phase(port: int, url: str, games: list[dict], polled: list[dict],
@@ -249,20 +262,27 @@ def phase(port: int, url: str, games: list[dict], polled: list[dict],
           run: int) -> dict:
     """One load phase (service_bench's), with ``polled`` pages polling alongside."""
     # the pages' process runs in every phase, without pages in the baseline, for its ping
-    ready, results = FORK.Event(), FORK.Queue()
-    # the pages open over the first interval: the load starts after two
+    ready, settled, finish, results = FORK.Event(), FORK.Event(), FORK.Event(), FORK.Queue()
+    # the pages open over the first interval: the load starts after two (pages on
+    # event streams: once every page has connected and polled once, as pages
+    # opened over a longer time would have)
     process = FORK.Process(target=_pages_process, args=(
         port, polled, cookies, args.interval, 2 * args.interval + args.seconds + 2,
-        ready, results))
+        ready, settled, finish, results))
     process.start()
     ready.wait()
-    time.sleep(2 * args.interval)
+    if STREAM["port"]:
+        settled.wait(timeout=600)
+        time.sleep(1)
+    else:
+        time.sleep(2 * args.interval)
     pages_cpu = sb.process_cpu(process.pid)
     time.sleep(0.6)  # the workers' counter files are written twice a second
     before = counters.read()
     started = time.monotonic()
     figures = sb.load_phase(port, url, games, args, run)
     ended = time.monotonic()
+    finish.set()
     figures["worker_sockets"] = worker_sockets()
     time.sleep(0.6)
     after = counters.read()

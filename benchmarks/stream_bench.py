@@ -121,6 +121,7 @@ class Page:
                 await reader.readuntil(b"retry: 3000\n\n")
                 self.counts["requests"] += 1
                 await self.poll_once()
+                self.counts["connected"] = self.counts.get("connected", 0) + 1
                 while True:
                     line = await asyncio.wait_for(reader.readline(), stop - loop.time())
                     if line.startswith(b"data: "):

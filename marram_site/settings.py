@@ -438,6 +438,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 MARRAM_DRAW_INLINE = env_bool("MARRAM_DRAW_INLINE", default=False)
 # Store a game's state every this many events (games.snapshots); 0: never.
 MARRAM_SNAPSHOT_EVERY = env_int("MARRAM_SNAPSHOT_EVERY", 50)
+# Games whose latest state each process keeps (games.state_cache). An entry is a
+# game's state: about 2 KB for Animals on Board, 30-90 KB for Marram and Pond in
+# mid-game (measured with tracemalloc), so 512 Marram games are 15-45 MB a
+# process. A game not kept is replayed from its newest snapshot on its next read.
+MARRAM_STATE_CACHE_SIZE = env_int("MARRAM_STATE_CACHE_SIZE", 512)
 
 # --- Live updates (games.live, marram_site/stream.py) --------------------------
 
