@@ -198,6 +198,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "marram_site.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # JSON answers gzipped for clients that accept it (never HTML: BREACH)
+    "marram_site.compression.JSONCompressionMiddleware",
     # an ETag on every GET answer that has none, and 304 when If-None-Match names it
     "django.middleware.http.ConditionalGetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
