@@ -123,17 +123,6 @@ def clone_games(templates: list[dict], count: int) -> list[dict]:
     return out
 
 
-def with_seqs(games: list[dict]) -> None:
-    from games.models import Game
-
-    ids = [g["id"] for g in games]
-    seqs: dict[int, int] = {}
-    for n in range(0, len(ids), 5000):
-        seqs.update(Game.objects.filter(pk__in=ids[n:n + 5000]).values_list("id", "seq"))
-    for g in games:
-        g["seq"] = seqs[g["id"]]
-
-
 class Counters:
     """The state cache counters the workers write (benchmarks/gunicorn_counters.py)."""
 
@@ -426,7 +415,7 @@ def measure(args: argparse.Namespace, counters: Counters) -> int:
               f"{copy_s:.1f} s, the rest through the services in {args.prepare_processes} "
               "processes)",
               file=sys.stderr)
-        with_seqs(idle + [g for a in actives for g in a])
+        pb.with_seqs(idle + [g for a in actives for g in a])
         cookies = pb.sessions_for(idle + [g for a in actives for g in a])
         from django.db import connections
 

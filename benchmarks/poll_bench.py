@@ -68,6 +68,18 @@ def sessions_for(games: list[dict]) -> dict[str, str]:
     return out
 
 
+def with_seqs(games: list[dict]) -> None:
+    """Each game's ``seq`` as the database has it now."""
+    from games.models import Game
+
+    ids = [g["id"] for g in games]
+    seqs: dict[int, int] = {}
+    for n in range(0, len(ids), 5000):
+        seqs.update(Game.objects.filter(pk__in=ids[n:n + 5000]).values_list("id", "seq"))
+    for g in games:
+        g["seq"] = seqs[g["id"]]
+
+
 def etag_of(head: str) -> str | None:
     return next((line.split(":", 1)[1].strip() for line in head.split("\r\n")[1:]
                  if line[:5].lower() == "etag:"), None)
@@ -229,11 +241,7 @@ def main() -> int:
     with sb.database() as url, sb.broker() as redis_url:
         sb.BROKER_URL = redis_url
         games = sb.prepare(url, args.games, "classic")
-        from games.models import Game
-
-        seqs = dict(Game.objects.filter(pk__in=[g["id"] for g in games]).values_list("id", "seq"))
-        for g in games:
-            g["seq"] = seqs[g["id"]]
+        with_seqs(games)
         cookies = sessions_for(games)
         from django.db import connections
 

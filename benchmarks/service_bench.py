@@ -35,7 +35,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -151,6 +151,25 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def wait_until_up(process: subprocess.Popen, port: int, path: str, what: str,
+                  ready: Callable[[bytes], bool] = lambda body: True) -> None:
+    """Until ``path`` on the server ``process`` started answers 200 (and
+    ``ready`` likes its body), for 30 s at most."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", path)
+            answer = conn.getresponse()
+            if answer.status == 200 and ready(answer.read()):
+                return
+        except OSError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not start")
+        time.sleep(0.1)
+
+
 @contextlib.contextmanager
 def gunicorn(url: str, workers: int, threads: int, worker_class: str,
              config: str = "python:marram_site.gunicorn") -> Iterator[int]:
@@ -164,18 +183,7 @@ def gunicorn(url: str, workers: int, threads: int, worker_class: str,
     process = subprocess.Popen(argv, cwd=ROOT, env=server_env(url))
     gunicorn.pid = process.pid  # type: ignore[attr-defined]
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-                conn.request("GET", "/api/ping/")
-                if conn.getresponse().status == 200:
-                    break
-            except OSError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("gunicorn did not start")
-            time.sleep(0.1)
+        wait_until_up(process, port, "/api/ping/", "gunicorn")
         yield port
     finally:
         from testservices import stop

@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import http.client
 import os
 import random
 import statistics
@@ -181,18 +180,8 @@ def stream_server(url: str) -> Iterator[tuple[int, int]]:
          "--port", str(port), "--no-access-log", "--log-level", "warning"],
         cwd=sb.ROOT, env=sb.server_env(url))
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-                conn.request("GET", "/stream/health")
-                if orjson.loads(conn.getresponse().read())["subscribed"]:
-                    break
-            except OSError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("the stream server did not start")
-            time.sleep(0.1)
+        sb.wait_until_up(process, port, "/stream/health", "the stream server",
+                         lambda body: orjson.loads(body)["subscribed"])
         yield port, process.pid
     finally:
         process.terminate()
@@ -274,11 +263,8 @@ def main() -> int:
         sb.BROKER_URL = redis_url
         games = sb.prepare(url, args.games, "classic")
         from games import live
-        from games.models import Game
 
-        seqs = dict(Game.objects.filter(pk__in=[g["id"] for g in games]).values_list("id", "seq"))
-        for g in games:
-            g["seq"] = seqs[g["id"]]
+        pb.with_seqs(games)
         cookies = pb.sessions_for(games)
         tokens = {g["id"]: live.stream_token(g["id"]) for g in games}
         from django.db import connections
