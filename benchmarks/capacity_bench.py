@@ -217,12 +217,11 @@ async def _streamed_pages(port: int, polled: list[dict], cookies: dict[str, str]
     began = loop.time()
     pages = [stb.Page(game, cookies[next(iter(game["tokens"]))], live.stream_token(game["id"]),
                       STREAM["port"], port, {}, counts) for game in polled]
-    for n, page in enumerate(pages):
+    for page in pages:
         page.keep = False
-        # the pages open over the first 3 s, as the polling pages do
-        page.started = began + 3.0 * n / max(len(pages), 1)  # type: ignore[attr-defined]
-    await asyncio.gather(*(page.follow("sse", page.started, began + seconds)  # type: ignore[attr-defined]
-                           for page in pages))
+    # the pages open over the first 3 s, as the polling pages do
+    await asyncio.gather(*(page.follow("sse", began + 3.0 * n / len(pages), began + seconds)
+                           for n, page in enumerate(pages)))
 
 
 def worker_sockets() -> list[int]:

@@ -51,14 +51,13 @@ def token_game(token: str, max_age: int = TOKEN_MAX_AGE) -> int | None:
     return int(value) if value.isdigit() else None
 
 
-def stream_urls(game_id: int) -> dict[str, str]:
-    """The page's stream addresses (``events``: server-sent events, ``wait``: long
-    polling), or none when live updates are off."""
+def stream_url(game_id: int) -> str:
+    """The page's event stream for its game ("" when live updates are off). The
+    same token serves the long poll, ``.../wait?t=...&since=N``."""
     if not enabled():
-        return {}
+        return ""
     base = f"{settings.MARRAM_STREAM_PATH.rstrip('/')}/games/{game_id}"
-    token = stream_token(game_id)
-    return {"events": f"{base}/events?t={token}", "wait": f"{base}/wait?t={token}"}
+    return f"{base}/events?t={stream_token(game_id)}"
 
 
 def _redis() -> redis.Redis:

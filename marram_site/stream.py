@@ -166,8 +166,9 @@ class Hub:
 hub = Hub(settings.REDIS_URL or "redis://127.0.0.1:6379/0",
           settings.MARRAM_STREAM_MAX_CONNECTIONS)
 
-_PATH = re.compile(re.escape(settings.MARRAM_STREAM_PATH.rstrip("/"))
-                   + r"/games/([0-9]{1,18})/(events|wait)")
+_BASE = settings.MARRAM_STREAM_PATH.rstrip("/")
+_HEALTH = _BASE + "/health"
+_PATH = re.compile(re.escape(_BASE) + r"/games/([0-9]{1,18})/(events|wait)")
 
 
 async def app(scope: Scope, receive: Receive, send: Send) -> None:
@@ -191,7 +192,7 @@ async def _lifespan(receive: Receive, send: Send) -> None:
 
 async def _http(scope: Scope, receive: Receive, send: Send) -> None:
     path = scope["path"]
-    if path == settings.MARRAM_STREAM_PATH.rstrip("/") + "/health":
+    if path == _HEALTH:
         await _json(send, 200, {"connections": hub.count,
                                 "subscribed": hub.subscribed.is_set()})
         return

@@ -268,7 +268,7 @@ def _game_page(request: HttpRequest, game: Game, invite_form: InviteForm,
         if seated and game.status == Game.Status.OPEN else [],
         "can_replay": _may_replay(game, request.user),
         "resign": reads.resign_outcome(game, request.user),
-        "stream": live.stream_urls(game.pk) if game.status == Game.Status.RUNNING else {},
+        "stream_url": live.stream_url(game.pk) if game.status == Game.Status.RUNNING else "",
     }, status=status)
 
 
