@@ -112,12 +112,19 @@ class Seat(models.Model):
     )
     joined_at = models.DateTimeField(auto_now_add=True)
     resigned = models.BooleanField(default=False)
+    awaited = models.BooleanField(
+        default=False, editable=False,
+        help_text="The game runs and awaits this seat: its projection's to_act, kept here "
+                  "so that a player's turns are counted from an index.")
 
     class Meta:
         ordering = ["index", "joined_at", "id"]
         constraints = [
             models.UniqueConstraint(fields=["game", "user"], name="seat_one_per_user"),
             models.UniqueConstraint(fields=["game", "index"], name="seat_index_unique"),
+        ]
+        indexes = [
+            models.Index(fields=["user"], condition=Q(awaited=True), name="seat_awaited_user"),
         ]
 
     def __str__(self) -> str:

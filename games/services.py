@@ -33,6 +33,7 @@ from games.mail import game_mail
 from games.models import Event, Game, Invitation, Seat
 from games.seating import seat_players
 from games.selectors import (
+    awaited_seats,
     awaiting_json,
     game_replay,
     game_state_get,
@@ -115,6 +116,7 @@ class _Appender:
         game, state = self.game, self.state
         game.seq = self.seq
         out_before = (game.projection or {}).get("resigned") or []
+        awaited_before = awaited_seats(game)
         game.projection = projection_of(self.rules, state)
         if game.projection["finished"] and game.status != Game.Status.FINISHED:
             game.status = Game.Status.FINISHED
@@ -122,6 +124,8 @@ class _Appender:
             _after_commit_named("ratings.tasks.ratings_update", game.pk)
         writes = store.Batch()
         _queue_events_and_game(game, self.rows, writes)
+        if awaited_seats(game) != awaited_before:
+            store.seats_awaited(writes, game.pk, awaited_seats(game))
         change = clocks.clocks_follow(game, self.rows, state, awaited_before=self.awaited_before,
                                       now=timezone.now(), writes=writes)
         if change is not None:  # a turn has begun or ended: mail may be due
@@ -648,8 +652,9 @@ def game_invite(
 
 
 def projection_rebuild(game: Game | int) -> bool:
-    """Recompute what is stored beside the events (the game's projection and which
-    seats have resigned) by replaying it from zero; True if any of it changed."""
+    """Recompute what is stored beside the events (the game's projection, which
+    seats have resigned and which it awaits) by replaying it from zero; True if any
+    of it changed."""
     with transaction.atomic():
         game = _lock(game)
         if game.config is None:
@@ -665,6 +670,10 @@ def projection_rebuild(game: Game | int) -> bool:
         changed = _projection_set(game, fresh)
         resigned = fresh["resigned"]
         seats = game.seats.exclude(index=None)
+        awaited = awaited_seats(game)
+        changed |= bool(seats.filter(index__in=awaited, awaited=False).update(awaited=True))
+        changed |= bool(seats.exclude(index__in=awaited).filter(awaited=True)
+                        .update(awaited=False))
         changed |= bool(seats.filter(index__in=resigned, resigned=False).update(resigned=True))
         changed |= bool(seats.exclude(index__in=resigned).filter(resigned=True)
                         .update(resigned=False))

@@ -15,8 +15,9 @@ these, and only these, are written here:
   new);
 - ``session_row``: a signed-in session (every request of a page);
 - ``database_reached``: the health check's round trip;
-- ``Batch``: everything a move writes (its events, the game row, the clocks, the
-  mails in the outbox), sent in one round trip.
+- ``Batch``: everything a move writes (its events, the game row, the seats it
+  now awaits (``seats_awaited``), the clocks, the mails in the outbox), sent in
+  one round trip.
 
 The same SQL runs on SQLite and PostgreSQL, except where PostgreSQL alone can do
 it: its row lock (``FOR UPDATE OF``; SQLite writes one transaction at a time),
@@ -195,6 +196,19 @@ class Batch:
             row = cursor.fetchone()
             for (_, statement), pks in zip(inserts, row, strict=False):
                 _set_keys(statement.inserted, pks, self.using)
+
+
+def seats_awaited(writes: Batch, game_id: int, seats: Sequence[int]) -> None:
+    """Queue marking the game's seats awaited (these) or not (the others)."""
+    connection = connections[writes.using]
+    table = _quote(connection, Seat._meta.db_table)
+    index, awaited, game = (_quote(connection, Seat._meta.get_field(name).column)
+                            for name in ("index", "awaited", "game"))
+    listed = ", ".join(["%s"] * len(seats))
+    now = f"({index} IN ({listed}))" if seats else "FALSE"
+    writes._statements.append(_Statement(
+        f"UPDATE {table} SET {awaited} = {now} WHERE {game} = %s AND {awaited} <> {now}",
+        [*seats, game_id, *seats]))
 
 
 def _set_keys(rows: Sequence[Model], keys: Sequence[Any], using: str) -> None:

@@ -174,13 +174,12 @@ def my_games(user: AbstractBaseUser, number: int | str = 1) -> MyGames:
 
 
 def your_turn_count(user: AbstractBaseUser) -> int:
-    """How many running games wait for the user's move or guess (one query)."""
+    """How many running games wait for the user's move or guess: one COUNT over
+    the index of awaited seats (a player may sit in hundreds of running games,
+    and every read of a game page asks)."""
     if not user.is_authenticated:
         return 0
-    rows = Seat.objects.filter(user=user, game__status=Game.Status.RUNNING).values_list(
-        "index", "game__projection")
-    return sum(1 for index, projection in rows
-               if index in ((projection or {}).get("to_act") or []))
+    return Seat.objects.filter(user=user, awaited=True, game__status=Game.Status.RUNNING).count()
 
 
 def listed(games, user: AbstractBaseUser) -> list[Listed]:

@@ -98,3 +98,34 @@ def test_a_resignation_stored_apart_from_the_events_is_checked_and_rebuilt(game,
     assert "1 projection(s) rewritten" in run("rebuild_projections", str(game.pk))
     assert game.seats.get(index=1).resigned is not tampered
     run("verify_game", str(game.pk))
+
+
+def test_the_seats_a_game_awaits_follow_its_moves_and_are_checked_and_rebuilt(game):
+    """Each seat's ``awaited`` flag (what counts a player's turns) is the
+    projection's to_act while the game runs; verify_game reports a wrong one and
+    rebuild_projections puts it right."""
+    def flags() -> dict[int, bool]:
+        return dict(game.seats.values_list("index", "awaited"))
+
+    seen = set()
+    for _ in range(6):
+        game.refresh_from_db()
+        to_act = game.projection["to_act"]
+        assert to_act and flags() == {i: i in to_act for i in range(2)}
+        seen.add(to_act[0])
+        game = play(game, until=lambda s, seq=game.seq: s.events > seq)
+    assert seen == {0, 1}  # the turn passed both ways
+    game.refresh_from_db()
+    waiting = game.projection["to_act"][0]
+    game.seats.filter(index=waiting).update(awaited=False)  # behind the events' back
+    out = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("verify_game", str(game.pk), stdout=out)
+    assert f"seat {waiting}: stored as not awaited, the replay says awaited" in out.getvalue()
+    assert "1 projection(s) rewritten" in run("rebuild_projections", str(game.pk))
+    assert flags() == {i: i == waiting for i in range(2)}
+    run("verify_game", str(game.pk))
+    # a game that ends awaits nobody
+    services.game_resign(game=game, user=game.seats.get(index=waiting).user)
+    assert flags() == {0: False, 1: False}
+    run("verify_game", str(game.pk))

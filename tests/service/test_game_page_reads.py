@@ -315,6 +315,32 @@ def test_the_page_state_counts_the_games_waiting_for_the_player(circle_game):
     assert page_state(bob, game)["your_turn_count"] == 1
 
 
+def test_the_count_of_games_waiting_is_one_query_however_many_games(django_assert_num_queries):
+    """ann sits in twelve games: the count is the running ones whose awaited seat
+    is hers, asked of the database in one query (a player may sit in hundreds)."""
+    from games.pages.reads import your_turn_count
+
+    ann, bob, cid = make_user("ann"), make_user("bob"), make_user("cid")
+    games = [start_game([ann, bob]) for _ in range(8)] + [start_game([bob, cid, ann])
+                                                           for _ in range(3)]
+    awaited = [seat_user(g, g.projection["to_act"][0]) for g in games]
+    # one of the games waiting for her ends: it no longer counts
+    ended = games[awaited.index(ann)]
+    services.game_resign(game=ended, user=bob if seat_user(ended, 0) != bob
+                         else seat_user(ended, 0))
+    ended.refresh_from_db()
+    assert ended.status == Game.Status.FINISHED
+    # and one that waits for nobody yet: open, a seat free
+    services.game_create(user=ann, variant="classic", length="long", seats=2)
+    expected = sum(1 for g, user in zip(games, awaited, strict=True)
+                   if user == ann and g.pk != ended.pk)
+    assert 1 <= expected < 11
+    with django_assert_num_queries(1):
+        assert your_turn_count(ann) == expected
+    assert page_state(ann, games[0])["your_turn_count"] == expected
+    assert your_turn_count(cid) == sum(1 for user in awaited[8:] if user == cid)
+
+
 # ---------------------------------------------------------------- pictures and rules
 
 

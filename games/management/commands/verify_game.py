@@ -43,11 +43,17 @@ def game_problems(game: Game) -> list[str]:
         if fresh.get(key) != game.projection.get(key):
             problems.append(f"{key}: stored {game.projection.get(key)!r}, replay gives "
                             f"{fresh.get(key)!r}")
-    stored = {seat.index: seat.resigned for seat in game.seats.exclude(index=None)}
-    for index, resigned in sorted(stored.items()):
-        if resigned != (index in fresh["resigned"]):
-            problems.append(f"seat {index}: stored as {'' if resigned else 'not '}resigned, "
-                            f"the replay says {'' if not resigned else 'not '}resigned")
+    seats = {seat.index: seat for seat in game.seats.exclude(index=None)}
+    awaited = fresh["to_act"] if game.status == Game.Status.RUNNING else []
+    for index, seat in sorted(seats.items()):
+        if seat.resigned != (index in fresh["resigned"]):
+            problems.append(f"seat {index}: stored as {'' if seat.resigned else 'not '}"
+                            "resigned, the replay says "
+                            f"{'' if not seat.resigned else 'not '}resigned")
+        if seat.awaited != (index in awaited):
+            problems.append(f"seat {index}: stored as {'' if seat.awaited else 'not '}"
+                            "awaited, the replay says "
+                            f"{'' if not seat.awaited else 'not '}awaited")
     finished = game.status == Game.Status.FINISHED
     if fresh["finished"] != finished:
         problems.append(f"the game is {game.status} but the replay is "
