@@ -123,6 +123,57 @@ def clone_games(templates: list[dict], count: int) -> list[dict]:
     return out
 
 
+def database_counters(url: str) -> dict[str, float]:
+    """PostgreSQL's own counts so far: rows its sequential scans read and index
+    scans made, by table, and the buffers found in its cache or read from the
+    operating system."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        out: dict[str, float] = {}
+        for table, seq_rows, idx in conn.execute(
+                "SELECT relname, coalesce(seq_tup_read, 0), coalesce(idx_scan, 0) "
+                "FROM pg_stat_user_tables"):
+            out[f"seq_rows:{table}"] = seq_rows
+            out[f"idx_scans:{table}"] = idx
+        hit, read = conn.execute(
+            "SELECT blks_hit, blks_read FROM pg_stat_database "
+            "WHERE datname = current_database()").fetchone()
+        out["buffers_hit"], out["buffers_read"] = hit, read
+        conn.execute("SELECT pg_stat_clear_snapshot()")
+    return out
+
+
+def database_per_move(before: dict[str, float], after: dict[str, float],
+                      moves: int) -> dict[str, float]:
+    """Each count's growth a move over a phase, the largest first (zeros left out)."""
+    grown = {k: (after[k] - before.get(k, 0)) / moves for k in after}
+    return {k: round(v, 2) for k, v in sorted(grown.items(), key=lambda kv: -kv[1]) if v}
+
+
+def statements_reset(url: str) -> None:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+        conn.execute("SELECT pg_stat_statements_reset()")
+
+
+def statements_top(url: str, moves: int, count: int = 12) -> list[dict]:
+    """The statements PostgreSQL spent most time on since ``statements_reset``:
+    each one's calls and milliseconds a move, and rows a call."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT calls, total_exec_time, rows, query FROM pg_stat_statements "
+            "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+            "ORDER BY total_exec_time DESC LIMIT %s", [count]).fetchall()
+    return [{"calls_a_move": round(calls / moves, 3), "ms_a_move": round(ms / moves, 4),
+             "rows_a_call": round(n / max(calls, 1), 1), "query": " ".join(query.split())[:300]}
+            for calls, ms, n, query in rows]
+
+
 class Counters:
     """The state cache counters the workers write (benchmarks/gunicorn_counters.py)."""
 
@@ -267,6 +318,9 @@ def phase(port: int, url: str, games: list[dict], polled: list[dict],
     pages_cpu = sb.process_cpu(process.pid)
     time.sleep(0.6)  # the workers' counter files are written twice a second
     before = counters.read()
+    database_before = database_counters(url)
+    if args.statements:
+        statements_reset(url)
     started = time.monotonic()
     figures = sb.load_phase(port, url, games, args, run)
     ended = time.monotonic()
@@ -274,6 +328,7 @@ def phase(port: int, url: str, games: list[dict], polled: list[dict],
     figures["worker_sockets"] = worker_sockets()
     time.sleep(0.6)
     after = counters.read()
+    database_after = database_counters(url)
     cache = {name: after[name] - before[name] for name in COUNTERS}
     lookups = max(sum(cache.values()), 1)
     moves = max(figures["moves"], 1)
@@ -287,7 +342,10 @@ def phase(port: int, url: str, games: list[dict], polled: list[dict],
         "cache_miss_percent": round(100 * cache["misses"] / lookups, 1),
         "cache_entries": after["entries"],
         "cache_workers": after["workers"],
+        "database_per_move": database_per_move(database_before, database_after, moves),
     })
+    if args.statements:
+        figures["statements"] = statements_top(url, moves)
     pages_cpu = sb.process_cpu(process.pid) - pages_cpu
     answers, pings, streamed = results.get(timeout=args.seconds + 4 * args.interval + 120)
     process.join()
@@ -369,6 +427,9 @@ def main() -> int:
     parser.add_argument("--no-copies", dest="copies", action="store_false",
                         help="make every game through the services (slow)")
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--statements", action="store_true",
+                        help="PostgreSQL's costliest statements in each phase "
+                             "(pg_stat_statements; the cluster started here)")
     parser.add_argument("--follow", choices=("poll", "sse"), default="poll",
                         help="how the open pages follow their games")
     args = parser.parse_args()
@@ -384,6 +445,9 @@ def main() -> int:
 
 
 def measure(args: argparse.Namespace, counters: Counters) -> int:
+    if args.statements:
+        os.environ["TESTSERVICES_POSTGRES_OPTIONS"] = (
+            "-c shared_preload_libraries=pg_stat_statements")
     if args.follow == "sse":  # every commit publishes its seq for the stream server
         os.environ["MARRAM_STREAM"] = "1"
     with sb.database() as url, sb.broker() as redis_url:
@@ -447,7 +511,10 @@ def measure(args: argparse.Namespace, counters: Counters) -> int:
                           + (f", pages' reads {r['page_state_reads']}"
                              if "page_state_reads" in r else "")
                           + f", cache misses {r['cache_misses']}, machine "
-                          f"{r['machine_busy_percent']}% busy", file=sys.stderr)
+                          f"{r['machine_busy_percent']}% busy; PostgreSQL a move: "
+                          + ", ".join(f"{k} {v}" for k, v in
+                                      list(r["database_per_move"].items())[:6]),
+                          file=sys.stderr)
 
     base, big = medians(base_runs), medians(big_runs)
     figures = {

@@ -122,7 +122,10 @@ def postgres() -> Iterator[str]:
         # Durability is worthless in a cluster that is deleted in a minute.
         options = (
             f"-c listen_addresses=127.0.0.1 -p {port} -k {sockdir} "
-            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
+            # more settings for one run, e.g. a benchmark's
+            # "-c shared_preload_libraries=pg_stat_statements"
+            + os.environ.get("TESTSERVICES_POSTGRES_OPTIONS", "")
         )
         start = [
             pg_ctl,
