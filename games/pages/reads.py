@@ -176,10 +176,11 @@ def my_games(user: AbstractBaseUser, number: int | str = 1) -> MyGames:
 def your_turn_count(user: AbstractBaseUser) -> int:
     """How many running games wait for the user's move or guess: one COUNT over
     the index of awaited seats (a player may sit in hundreds of running games,
-    and every read of a game page asks)."""
+    and every read of a game page asks). Only a running game's seats are ever
+    awaited: the move that ends a game clears them (games.services)."""
     if not user.is_authenticated:
         return 0
-    return Seat.objects.filter(user=user, awaited=True, game__status=Game.Status.RUNNING).count()
+    return Seat.objects.filter(user=user, awaited=True).count()
 
 
 def listed(games, user: AbstractBaseUser) -> list[Listed]:
