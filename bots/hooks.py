@@ -33,16 +33,25 @@ def bots_after_commit(game: Game) -> None:
     if not awaited or (projection.get("awaiting") or {}).get("kind") == "chance":
         return
     game_id, seq = game.pk, game.seq
-    transaction.on_commit(lambda: _enqueue_if_awaited(game_id, seq, awaited))
+    # read with the game's lock by a move (games.store.game_locked_with_seat)
+    mask = getattr(game, "bot_seat_mask", None)
+    if mask is None:
+        transaction.on_commit(lambda: _enqueue_if_awaited(game_id, seq, awaited))
+    elif any(mask >> seat & 1 for seat in awaited):
+        transaction.on_commit(lambda: _enqueue(game_id, seq))
 
 
 def _enqueue_if_awaited(game_id: int, seq: int, awaited: list[int]) -> None:
+    if Seat.objects.filter(game_id=game_id, index__in=awaited,
+                           user__bot__isnull=False).exists():
+        _enqueue(game_id, seq)
+
+
+def _enqueue(game_id: int, seq: int) -> None:
     from bots import tasks
     from games.tasks import enqueue
 
-    if Seat.objects.filter(game_id=game_id, index__in=awaited,
-                           user__bot__isnull=False).exists():
-        enqueue(tasks.bot_move, game_id, seq)
+    enqueue(tasks.bot_move, game_id, seq)
 
 
 # ---------------------------------------------------------------- takeover
@@ -77,6 +86,8 @@ def seat_take_over(*, game: Game, seat: int, bot: Bot) -> Takeover:
     row.user = bot.user
     row.name = f"{row.name} ({bot.label})"[:150]
     row.save(update_fields=["user", "name"])
+    if getattr(game, "bot_seat_mask", None) is not None:  # as read with the lock
+        game.bot_seat_mask |= 1 << seat
     return Takeover.objects.create(game=game, seat=seat, player=person, bot=bot, seq=game.seq)
 
 

@@ -5,8 +5,8 @@ ORM's query building costs more Python than the database spends on them
 (measured in benchmarks/service_bench.py; figures in docs/performance.md). So
 these, and only these, are written here:
 
-- ``game_locked_with_seat``: the game row, locked, and the user's seat in it,
-  in one statement (the first of every move);
+- ``game_locked_with_seat``: the game row, locked, the user's seat in it and
+  the seats computers hold, in one statement (the first of every move);
 - ``game_with_seats``: a game with its creator and seats, in one statement
   (every GET of a game);
 - ``clocks_of_game``: a game's clocks and whether a vacation touches each
@@ -220,7 +220,10 @@ def _set_keys(rows: Sequence[Model], keys: Sequence[Any], using: str) -> None:
 # ---------------------------------------------------------------- the statements of a move
 
 _LOCK_WITH_SEAT = (
-    'SELECT {game_columns}, s."index" AS seat_index FROM games_game g LEFT JOIN games_seat s '
+    'SELECT {game_columns}, s."index" AS seat_index, ('
+    'SELECT COALESCE(SUM(1 << b_s."index"), 0) FROM games_seat b_s '
+    "JOIN bots_bot b ON b.user_id = b_s.user_id WHERE b_s.game_id = g.id"
+    ") AS bot_seat_mask FROM games_game g LEFT JOIN games_seat s "
     "ON s.game_id = g.id AND s.user_id = %s WHERE g.id = %s{lock}"
 )
 
@@ -228,7 +231,9 @@ _LOCK_WITH_SEAT = (
 def game_locked_with_seat(game_id: int, user_id: Any) -> tuple[Game, int | None] | None:
     """The game row, locked until the transaction ends, and the index of the
     user's seat in it (None if they have none, or before the start); None if
-    there is no such game."""
+    there is no such game. The game comes with ``bot_seat_mask``: bit i set when
+    a computer (bots.models.Bot) holds seat i, so that the move need not ask
+    again whether a computer is to move next (games.seating)."""
     connection = connections[DEFAULT_DB_ALIAS]
     lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else ""
     sql = _LOCK_WITH_SEAT.format(game_columns=columns(Game, "g"), lock=lock)

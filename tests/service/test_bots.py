@@ -210,6 +210,28 @@ def test_nothing_is_enqueued_when_people_are_awaited_and_the_bot_is_when_it_is(
 
 
 @pytest.mark.django_db
+def test_a_move_between_people_asks_nothing_more_of_the_computer_players(
+        users, django_capture_on_commit_callbacks):
+    """Whether a computer is to move next comes with the move's first statement
+    (the game's lock): a game of people asks nothing more, and enqueues nothing."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    ann, bob = users[:2]
+    created = create(client_for(ann), game="pond", seats=2)
+    client_for(bob).post(f"/api/games/{created['id']}/join/", format="json")
+    game = Game.objects.get(pk=created["id"])
+    with mock.patch("games.tasks.enqueue") as enqueue, \
+            django_capture_on_commit_callbacks(execute=True), \
+            CaptureQueriesContext(connection) as queries:
+        my_move(game, seat_user(game, awaited(game)[0]))
+    assert not [c for c in enqueue.call_args_list if c.args[0] is bot_tasks.bot_move]
+    seats = [q["sql"] for q in queries.captured_queries
+             if "bots_bot" in q["sql"] and "games_seat" in q["sql"]]
+    assert len(seats) == 1 and "FOR UPDATE" in seats[0]  # the lock, and no more
+
+
+@pytest.mark.django_db
 def test_no_bot_move_while_chance_is_pending_then_one_once_it_is_drawn(
         users, settings, django_capture_on_commit_callbacks):
     settings.MARRAM_DRAW_INLINE = False
