@@ -154,7 +154,7 @@ def play_marram(port: int, games: list[dict], target: int, deadline: float, seed
                 assert status == 200, (status, view)
             seats[gid] = {p["seat"]: p["name"] for p in view["game"]["players"]}
             if view["state"] is not None:
-                awaiting[gid] = view["state"]["awaiting"]["player"]
+                awaiting[gid] = view["state"]["awaiting"].get("player")
             if view["status"] != "running" or view["seq"] >= target:
                 live.remove(game)
                 continue
@@ -167,7 +167,7 @@ def play_marram(port: int, games: list[dict], target: int, deadline: float, seed
             views[gid] = None
             if status == 201:
                 moves += 1
-                awaiting[gid] = answer["awaiting"]["player"]
+                awaiting[gid] = answer["awaiting"].get("player")
                 views[gid] = answer["view"]
                 if answer["status"] != "running":
                     live.remove(game)
