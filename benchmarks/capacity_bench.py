@@ -140,7 +140,6 @@ def database_counters(url: str) -> dict[str, float]:
             "SELECT blks_hit, blks_read FROM pg_stat_database "
             "WHERE datname = current_database()").fetchone()
         out["buffers_hit"], out["buffers_read"] = hit, read
-        conn.execute("SELECT pg_stat_clear_snapshot()")
     return out
 
 
@@ -316,7 +315,9 @@ def phase(port: int, url: str, games: list[dict], polled: list[dict],
     else:
         time.sleep(2 * args.interval)
     pages_cpu = sb.process_cpu(process.pid)
-    time.sleep(0.6)  # the workers' counter files are written twice a second
+    # the workers' counter files are written twice a second, and a PostgreSQL 15
+    # backend publishes its statistics at most once a second
+    time.sleep(1.1)
     before = counters.read()
     database_before = database_counters(url)
     if args.statements:
@@ -326,7 +327,7 @@ def phase(port: int, url: str, games: list[dict], polled: list[dict],
     ended = time.monotonic()
     finish.set()
     figures["worker_sockets"] = worker_sockets()
-    time.sleep(0.6)
+    time.sleep(1.1)
     after = counters.read()
     database_after = database_counters(url)
     cache = {name: after[name] - before[name] for name in COUNTERS}
@@ -452,6 +453,8 @@ def measure(args: argparse.Namespace, counters: Counters) -> int:
         os.environ["MARRAM_STREAM"] = "1"
     with sb.database() as url, sb.broker() as redis_url:
         sb.BROKER_URL = redis_url
+        if args.statements:  # at once: a server started elsewhere may not load it
+            statements_reset(url)
         sb.prepare(url, 0, args.variant)  # migrate and make the players, once
         t = time.perf_counter()
         # the games nobody plays here (pages poll them) serve every run; the

@@ -33,7 +33,9 @@ def bots_after_commit(game: Game) -> None:
     if not awaited or (projection.get("awaiting") or {}).get("kind") == "chance":
         return
     game_id, seq = game.pk, game.seq
-    # read with the game's lock by a move (games.store.game_locked_with_seat)
+    # read with the game's lock by a move (games.store.game_locked_with_seat); a
+    # seat that changes hands (a takeover) does so under the lock of an ORM read,
+    # which has no mask, and moves the game on, so no move holds a stale one
     mask = getattr(game, "bot_seat_mask", None)
     if mask is None:
         transaction.on_commit(lambda: _enqueue_if_awaited(game_id, seq, awaited))
@@ -86,8 +88,6 @@ def seat_take_over(*, game: Game, seat: int, bot: Bot) -> Takeover:
     row.user = bot.user
     row.name = f"{row.name} ({bot.label})"[:150]
     row.save(update_fields=["user", "name"])
-    if getattr(game, "bot_seat_mask", None) is not None:  # as read with the lock
-        game.bot_seat_mask |= 1 << seat
     return Takeover.objects.create(game=game, seat=seat, player=person, bot=bot, seq=game.seq)
 
 

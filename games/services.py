@@ -116,7 +116,6 @@ class _Appender:
         game, state = self.game, self.state
         game.seq = self.seq
         out_before = (game.projection or {}).get("resigned") or []
-        awaited_before = awaited_seats(game)
         game.projection = projection_of(self.rules, state)
         if game.projection["finished"] and game.status != Game.Status.FINISHED:
             game.status = Game.Status.FINISHED
@@ -124,8 +123,9 @@ class _Appender:
             _after_commit_named("ratings.tasks.ratings_update", game.pk)
         writes = store.Batch()
         _queue_events_and_game(game, self.rows, writes)
-        if awaited_seats(game) != awaited_before:
-            store.seats_awaited(writes, game.pk, awaited_seats(game))
+        # every time (it writes only flags that change): a flag left wrong, say by a
+        # worker that ran older code, is put right by the game's next move
+        store.seats_awaited(writes, game.pk, awaited_seats(game))
         change = clocks.clocks_follow(game, self.rows, state, awaited_before=self.awaited_before,
                                       now=timezone.now(), writes=writes)
         if change is not None:  # a turn has begun or ended: mail may be due

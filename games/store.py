@@ -169,6 +169,10 @@ class Batch:
         """Write these fields of a stored row, as they are now, by its primary key."""
         self._statements.append(_Statement(*_update_sql(row, fields, using=self.using)))
 
+    def write(self, sql: str, params: Sequence[Any]) -> None:
+        """Queue a write written out in this module (an UPDATE or DELETE)."""
+        self._statements.append(_Statement(sql, params))
+
     def run(self) -> None:
         """Send everything queued, then forget it."""
         statements, self._statements = self._statements, []
@@ -199,16 +203,17 @@ class Batch:
 
 
 def seats_awaited(writes: Batch, game_id: int, seats: Sequence[int]) -> None:
-    """Queue marking the game's seats awaited (these) or not (the others)."""
+    """Queue marking the game's seats awaited (these) or not (the others); it
+    writes only the seats whose flag changes."""
     connection = connections[writes.using]
     table = _quote(connection, Seat._meta.db_table)
     index, awaited, game = (_quote(connection, Seat._meta.get_field(name).column)
                             for name in ("index", "awaited", "game"))
     listed = ", ".join(["%s"] * len(seats))
     now = f"({index} IN ({listed}))" if seats else "FALSE"
-    writes._statements.append(_Statement(
+    writes.write(
         f"UPDATE {table} SET {awaited} = {now} WHERE {game} = %s AND {awaited} <> {now}",
-        [*seats, game_id, *seats]))
+        [*seats, game_id, *seats])
 
 
 def _set_keys(rows: Sequence[Model], keys: Sequence[Any], using: str) -> None:

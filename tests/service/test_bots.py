@@ -221,9 +221,10 @@ def test_a_move_between_people_asks_nothing_more_of_the_computer_players(
     created = create(client_for(ann), game="pond", seats=2)
     client_for(bob).post(f"/api/games/{created['id']}/join/", format="json")
     game = Game.objects.get(pk=created["id"])
-    with mock.patch("games.tasks.enqueue") as enqueue, \
-            django_capture_on_commit_callbacks(execute=True), \
-            CaptureQueriesContext(connection) as queries:
+    # the queries captured around the commit callbacks too
+    with CaptureQueriesContext(connection) as queries, \
+            mock.patch("games.tasks.enqueue") as enqueue, \
+            django_capture_on_commit_callbacks(execute=True):
         my_move(game, seat_user(game, awaited(game)[0]))
     assert not [c for c in enqueue.call_args_list if c.args[0] is bot_tasks.bot_move]
     seats = [q["sql"] for q in queries.captured_queries

@@ -1,6 +1,6 @@
 """Rebuild what is stored beside the events of games (the projection: scores, whose
-turn, winners; and which seats have resigned) by replaying their events from zero;
-all started games unless ids are given."""
+turn, winners; which seats have resigned and which the game awaits) by replaying
+their events from zero; all started games unless ids are given."""
 
 from django.core.management.base import BaseCommand, CommandError
 
