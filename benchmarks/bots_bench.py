@@ -59,7 +59,8 @@ def _settings(game: AnyGame, playouts: int | None,
     changes: dict[str, object] = {}
     for name, value in (tuning or {}).items():
         field = type(getattr(settings, name))
-        changes[name] = (None if value == "None" else value if name == "rollout_policy"
+        text = name in ("rollout_policy", "others_policy")
+        changes[name] = (None if value == "None" else value if text
                          else float(value) if field is float else int(value))
     return replace(settings, **changes)  # type: ignore[arg-type]
 

@@ -329,6 +329,10 @@ class SearchSettings:
     """UCB's exploration constant (rewards lie between 0 and 1)."""
     rollout_policy: str = "random"
     """The ``bot_action`` policy the playouts follow after the tree."""
+    others_policy: str | None = None
+    """The ``bot_action`` policy that plays the other seats' actions within the
+    tree (one action a node, as in the playouts): the search then branches on
+    the seat's own actions alone. None searches every seat's actions by UCB."""
 
 
 class Query(Protocol[StateIn]):

@@ -52,20 +52,25 @@ class AnimalsOnBoard(Game[State, Event]):
         "pass": ("type", "player"),
         "resign": ("type", "player"),
     }
-    search = SearchSettings(playouts=250, cpu_seconds=2.0, rollout_moves=3,
-                            rollout_policy="greedy", width=8, ranked_depth=2,
-                            evaluation_scale=5.0, exploration=0.2)
-    """The eight best actions by one-ply evaluation at the root and at the reply
-    (unpruned, a few hundred playouts cannot try every reply to every action,
-    and a move's value is then the mean of replies nobody would make: at 200
-    playouts it won 4 of its first 11 games against medium); where the tree
-    leaves a line, three more actions of the ``greedy`` policy (each the
-    candidate the evaluation likes best, as the medium bot plays), then the
-    evaluation. Judged at once, a line stops mid-round, where the evaluation
-    only guesses at the takes to come: that search (500 playouts) won 40 of 76
-    games against medium; these short rollouts, playing out most of the
-    round, won 14 of 19 of those seeds where it had won 6 (docs/bots.md).
-    Random play to the end buys groups no player would."""
+    search = SearchSettings(playouts=180, cpu_seconds=2.0, rollout_moves=3,
+                            rollout_policy="greedy", width=8, ranked_depth=3,
+                            evaluation_scale=5.0, exploration=0.2,
+                            others_policy="greedy")
+    """The eight best actions by one-ply evaluation at the first three levels of
+    the tree (unpruned, a few hundred playouts cannot try every reply to every
+    action, and a move's value is then the mean of replies nobody would make: at
+    200 playouts it won 4 of its first 11 games against medium); the other
+    seat's actions in the tree are the ``greedy`` policy's (the candidate the
+    evaluation likes best, as the medium bot plays, on the playout's
+    determinization), so the tree branches on the seat's own actions alone;
+    where the tree leaves a line, three more actions of the ``greedy`` policy,
+    then the evaluation. Judged at once, a line stops mid-round, where the
+    evaluation only guesses at the takes to come: that search (500 playouts)
+    won 40 of 76 games against medium; the short greedy rollouts won 59.0% of
+    200 (250 playouts, the other seat searched by UCB). Each greedy action of
+    the other seat costs a rollout's, so the budget is 180 playouts
+    (on 80 paired seeds it won 53 where that search won 45;
+    docs/bots.md). Random play to the end buys groups no player would."""
 
     def __init__(self) -> None:
         self.queries: Mapping[str, Query[State]] = {}

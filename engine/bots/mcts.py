@@ -8,7 +8,9 @@ determinization (each child counts how often it was available), adds one node,
 plays on at random (``SearchSettings.rollout_moves`` actions, or to the end) and
 backs up a reward between 0 and 1 for every seat: the result of a finished
 game, or a logistic of ``Game.evaluate`` of a cut-off one. Each node keeps the
-reward of the seat that chose it, so every seat plays for itself (max^n).
+reward of the seat that chose it, so every seat plays for itself (max^n),
+unless ``SearchSettings.others_policy`` names a ``bot_action`` policy: the other
+seats' actions in the tree are then that policy's, one a node.
 Chance and automatic events are drawn as they come and open no node.
 
 The budget is a number of playouts, so a seed replays a move exactly; a CPU-time
@@ -150,10 +152,14 @@ def search(game: Game[S, E], state: S, seat: Seat, rng: random.Random,
                 actor, actions, keys = seat, candidates, root_keys
             else:
                 actor = wait.players[0] if len(wait.players) == 1 else rng.choice(wait.players)
-                actions = game.bot_candidates(d, actor)
-                keys = [action_key(a) for a in actions]
-                if width is not None and depth < settings.ranked_depth and len(keys) > width:
-                    keys, actions = _prune(game, d, actor, rng, node, width, keys, actions)
+                if actor != seat and settings.others_policy is not None:
+                    actions = [game.bot_action(d, actor, rng, settings.others_policy)]
+                    keys = [action_key(actions[0])]
+                else:
+                    actions = game.bot_candidates(d, actor)
+                    keys = [action_key(a) for a in actions]
+                    if width is not None and depth < settings.ranked_depth and len(keys) > width:
+                        keys, actions = _prune(game, d, actor, rng, node, width, keys, actions)
             untried = [i for i, k in enumerate(keys) if k not in node.children]
             for k in keys:
                 if k in node.children:

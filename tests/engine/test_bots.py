@@ -284,6 +284,25 @@ def test_width_searches_only_the_best_root_actions_by_one_ply_evaluation():
     assert min(searched) >= max(left_out)  # ties at the cut go either way
 
 
+def test_others_policy_plays_the_other_seats_moves_in_the_tree(monkeypatch):
+    calls = []
+    played = TTT.bot_action
+
+    def counted(state, seat, rng, policy="random"):
+        calls.append((seat, policy))
+        return played(state, seat, rng, policy)
+
+    monkeypatch.setattr(TTT, "bot_action", counted)
+    state = board("X.XOO....")  # X to move, cell 1 wins
+    judged_at_once = SearchSettings(playouts=100, rollout_moves=0)
+    search(TTT, state, 0, random.Random(2), judged_at_once)
+    assert calls == []  # without it the tree branches on every seat's actions
+    result = search(TTT, state, 0, random.Random(2),
+                    replace(judged_at_once, others_policy="first"))
+    assert calls and set(calls) == {(1, "first")}  # the other seat's, never the searcher's
+    assert result.action == {"type": "mark", "player": 0, "cell": 1}
+
+
 def test_the_cpu_cap_stops_a_search_early():
     state = board(".........")
     result = search(TTT, state, 0, random.Random(1),
