@@ -57,11 +57,11 @@ def test_a_state_read_costs_one_query_and_a_move_two_and_its_answer_one():
                              {"seq": view["seq"], "action": view["legal_actions"][0]},
                              format="json")
     assert answer.status_code == 201, answer.content
-    # the move, in one transaction: lock the game and find the seat, append the
-    # events and update the game; after it, whether a computer player is to move
-    # (the bots' hook on commit), and the game with its seats for the answer's
-    # view (what the GET that need not follow would have read)
-    assert statements(write) == ["BEGIN", "SELECT", "WITH", "COMMIT", "SELECT", "SELECT"]
+    # the move, in one transaction: lock the game, find the seat and the seats
+    # computers hold, append the events and update the game and its seats; after
+    # it, the game with its seats for the answer's view (what the GET that need
+    # not follow would have read)
+    assert statements(write) == ["BEGIN", "SELECT", "WITH", "COMMIT", "SELECT"]
 
 
 @pytest.mark.django_db
