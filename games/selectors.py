@@ -57,11 +57,13 @@ def projection_of(rules: AnyGame, state: Any) -> dict[str, Any]:
             "waiting_for": "".join(f"|{s}|" for s in p.to_act)}
 
 
-def awaited_seats(game: Game) -> list[int]:
-    """The seats a running game waits for, from its projection."""
+def awaited_seats(game: Game, projection: dict[str, Any] | None = None) -> list[int]:
+    """The seats a running game waits for, from its projection (or from
+    ``projection``, one made afresh: verify_game's)."""
     if game.status != Game.Status.RUNNING:
         return []
-    return list((game.projection or {}).get("to_act") or [])
+    return list(((game.projection if projection is None else projection) or {})
+                .get("to_act") or [])
 
 
 def game_kinds() -> list[dict[str, Any]]:

@@ -6,7 +6,7 @@ problem."""
 from engine import registry
 from games.management.commands._checks import GameCheckCommand
 from games.models import Event, Game
-from games.selectors import game_replay, projection_of, rules_of
+from games.selectors import awaited_seats, game_replay, projection_of, rules_of
 from games.snapshots import game_snapshot_problems
 
 
@@ -44,7 +44,7 @@ def game_problems(game: Game) -> list[str]:
             problems.append(f"{key}: stored {game.projection.get(key)!r}, replay gives "
                             f"{fresh.get(key)!r}")
     seats = {seat.index: seat for seat in game.seats.exclude(index=None)}
-    awaited = fresh["to_act"] if game.status == Game.Status.RUNNING else []
+    awaited = awaited_seats(game, fresh)
     for index, seat in sorted(seats.items()):
         if seat.resigned != (index in fresh["resigned"]):
             problems.append(f"seat {index}: stored as {'' if seat.resigned else 'not '}"
