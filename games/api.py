@@ -324,7 +324,8 @@ class GameActions(APIView):
         )
         answer = ActionResultSerializer(result).data
         # the game as the mover sees it now: no GET need follow a move
-        answer["view"] = self.answer_view(selectors.game_get(game_id), request.user)
+        game = result.game if result.game is not None else selectors.game_get(game_id)
+        answer["view"] = self.answer_view(game, request.user)
         return Response(
             answer, status=status.HTTP_200_OK if result.repeated else status.HTTP_201_CREATED)
 

@@ -149,27 +149,17 @@ def _catch_up(game: Game, since: int, state: Any, *, owned: bool = False) -> Any
 # ---------------------------------------------------------------- games
 
 
-def _seats_loaded(game: Game, seats: list[Seat]) -> Game:
-    """Store the seats where prefetch_related("seats") would: game.seats.all() reads them."""
-    for seat in seats:
-        seat.game = game
-    loaded = game.seats.get_queryset()
-    loaded._result_cache, loaded._prefetch_done = seats, True
-    game._prefetched_objects_cache = {"seats": loaded}
-    return game
-
-
 def _game_get_query(game_id: int) -> Game:
     seats = list(
         Seat.objects.select_related("game__created_by", "user").filter(game_id=game_id)
     )
     if seats:
-        return _seats_loaded(seats[0].game, seats)
+        return store.attach_seats(seats[0].game, seats)
     try:  # a game nobody sits in any more
         game = Game.objects.select_related("created_by").get(pk=game_id)
     except Game.DoesNotExist:
         raise NotFound(f"there is no game {game_id}") from None
-    return _seats_loaded(game, [])
+    return store.attach_seats(game, [])
 
 
 def game_get(game_id: int) -> Game:
@@ -177,10 +167,10 @@ def game_get(game_id: int) -> Game:
     where the database can (games.store)."""
     if not store.can_read_game_with_seats():
         return _game_get_query(game_id)
-    found = store.game_with_seats(game_id)
-    if found is None:
+    game = store.game_with_seats(game_id)
+    if game is None:
         raise NotFound(f"there is no game {game_id}")
-    return _seats_loaded(*found)
+    return game
 
 
 def game_seq_get(game_id: int) -> int:

@@ -58,6 +58,9 @@ class ActionResult:
     status: str
     repeated: bool = False
     """True when the idempotency key matched an earlier submission: nothing was written."""
+    game: Game | None = None
+    """The game as the submission left it, with its seats, when its lock read them
+    (games.store.has_seats): what its answer shows, with no second read."""
 
 
 @dataclass
@@ -134,6 +137,9 @@ class _Appender:
         out = game.projection["resigned"]
         if out != out_before:
             game.seats.filter(index__in=out).update(resigned=True)
+            if store.has_seats(game):  # the seats read with the lock show it too
+                for seat in game.seats.all():
+                    seat.resigned = seat.resigned or seat.index in out
         # Only a committed state may be served to others.
         game_id, seq = game.pk, game.seq
         transaction.on_commit(lambda: states.put(game_id, seq, state))
@@ -145,7 +151,8 @@ class _Appender:
 
     def result(self) -> ActionResult:
         return ActionResult(seq=self.seq, events=self.rows,
-                            awaiting=self.game.projection["awaiting"], status=self.game.status)
+                            awaiting=self.game.projection["awaiting"], status=self.game.status,
+                            game=self.game if store.has_seats(self.game) else None)
 
 
 def _queue_events_and_game(game: Game, rows: list[Event], writes: store.Batch) -> None:

@@ -5,8 +5,9 @@ ORM's query building costs more Python than the database spends on them
 (measured in benchmarks/service_bench.py; figures in docs/performance.md). So
 these, and only these, are written here:
 
-- ``game_locked_with_seat``: the game row, locked, the user's seat in it and
-  the seats computers hold, in one statement (the first of every move);
+- ``game_locked_with_seat``: the game row, locked, the user's seat in it, the
+  seats computers hold and (on PostgreSQL) every seat with its player, in one
+  statement (the first of every move; its answer shows the game from it);
 - ``game_with_seats``: a game with its creator and seats, in one statement
   (every GET of a game);
 - ``clocks_of_game``: a game's clocks and whether a vacation touches each
@@ -224,11 +225,20 @@ def _set_keys(rows: Sequence[Model], keys: Sequence[Any], using: str) -> None:
 
 # ---------------------------------------------------------------- the statements of a move
 
+_SEAT_ROWS = """COALESCE((
+    SELECT json_agg(json_build_object(
+        'id', a.id, 'user_id', a.user_id, 'username', u.{username}, 'name', a.name,
+        'index', a."index", 'joined_at', a.joined_at, 'resigned', a.resigned)
+        ORDER BY a."index" NULLS LAST, a.joined_at, a.id)
+    FROM games_seat a LEFT JOIN {users} u ON u.id = a.user_id
+    WHERE a.game_id = g.id), '[]') AS seat_rows"""
+"""Every seat of the game ``g`` with its user's name, as one JSON list (PostgreSQL's)."""
+
 _LOCK_WITH_SEAT = (
     'SELECT {game_columns}, s."index" AS seat_index, ('
     'SELECT COALESCE(SUM(1 << b_s."index"), 0) FROM games_seat b_s '
     "JOIN bots_bot b ON b.user_id = b_s.user_id WHERE b_s.game_id = g.id"
-    ") AS bot_seat_mask FROM games_game g LEFT JOIN games_seat s "
+    ") AS bot_seat_mask{with_seats} FROM games_game g{creator} LEFT JOIN games_seat s "
     "ON s.game_id = g.id AND s.user_id = %s WHERE g.id = %s{lock}"
 )
 
@@ -238,22 +248,32 @@ def game_locked_with_seat(game_id: int, user_id: Any) -> tuple[Game, int | None]
     user's seat in it (None if they have none, or before the start); None if
     there is no such game. The game comes with ``bot_seat_mask``: bit i set when
     a computer (bots.models.Bot) holds seat i, so that the move need not ask
-    again whether a computer is to move next (games.seating)."""
+    again whether a computer is to move next (games.seating). Where the database
+    gathers JSON (``can_read_game_with_seats``) it also comes with its creator and
+    its seats, as ``game_with_seats`` reads them: the move's answer shows the game
+    without reading it again (``has_seats``)."""
     connection = connections[DEFAULT_DB_ALIAS]
     lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else ""
-    sql = _LOCK_WITH_SEAT.format(game_columns=columns(Game, "g"), lock=lock)
+    with_seats, creator = "", ""
+    if can_read_game_with_seats():
+        User = get_user_model()
+        users, username = User._meta.db_table, User.USERNAME_FIELD
+        with_seats = (f", c.{username} AS creator_name, "
+                      + _SEAT_ROWS.format(users=users, username=username))
+        creator = f" JOIN {users} c ON c.id = g.created_by_id"
+    sql = _LOCK_WITH_SEAT.format(game_columns=columns(Game, "g"), lock=lock,
+                                 with_seats=with_seats, creator=creator)
     rows = fetch(Game, sql, [user_id, game_id])
-    return (rows[0], rows[0].seat_index) if rows else None
+    if not rows:
+        return None
+    game = rows[0]
+    if with_seats:
+        _attach_seats_read(game)
+    return game, game.seat_index
 
 
 _GAME_WITH_SEATS = """
-SELECT {game_columns}, c.{username} AS creator_name, COALESCE((
-    SELECT json_agg(json_build_object(
-        'id', s.id, 'user_id', s.user_id, 'username', u.{username}, 'name', s.name,
-        'index', s."index", 'joined_at', s.joined_at, 'resigned', s.resigned)
-        ORDER BY s."index" NULLS LAST, s.joined_at, s.id)
-    FROM games_seat s LEFT JOIN {users} u ON u.id = s.user_id
-    WHERE s.game_id = g.id), '[]') AS seat_rows
+SELECT {game_columns}, c.{username} AS creator_name, {seat_rows}
 FROM games_game g JOIN {users} c ON c.id = g.created_by_id
 WHERE g.id = %s
 """
@@ -264,17 +284,25 @@ def can_read_game_with_seats() -> bool:
     return connections[DEFAULT_DB_ALIAS].vendor == "postgresql"
 
 
-def game_with_seats(game_id: int) -> tuple[Game, list[Seat]] | None:
-    """The game with its creator and its seats (in seat order, and their users)
-    in one statement; the users come with only their id and username loaded (the
-    rest deferred). None if there is no such game."""
+def game_with_seats(game_id: int) -> Game | None:
+    """The game with its creator and its seats (in seat order, and their users;
+    ``attach_seats``) in one statement; the users come with only their id and
+    username loaded (the rest deferred). None if there is no such game."""
     User = get_user_model()
-    sql = _GAME_WITH_SEATS.format(users=User._meta.db_table, username=User.USERNAME_FIELD,
-                                  game_columns=columns(Game, "g"))
+    users, username = User._meta.db_table, User.USERNAME_FIELD
+    sql = _GAME_WITH_SEATS.format(users=users, username=username,
+                                  game_columns=columns(Game, "g"),
+                                  seat_rows=_SEAT_ROWS.format(users=users, username=username))
     rows = fetch(Game, sql, [game_id])
     if not rows:
         return None
-    game = rows[0]
+    return _attach_seats_read(rows[0])
+
+
+def _attach_seats_read(game: Game) -> Game:
+    """Attach the creator and the seats a statement read with the game
+    (``creator_name``, ``seat_rows``)."""
+    User = get_user_model()
     names = ["id", User.USERNAME_FIELD]
     game.created_by = User.from_db(DEFAULT_DB_ALIAS, names, [game.created_by_id,
                                                              game.creator_name])
@@ -289,7 +317,23 @@ def game_with_seats(game_id: int) -> tuple[Game, list[Seat]] | None:
         if raw["user_id"] is not None:
             seat.user = User.from_db(DEFAULT_DB_ALIAS, names, [raw["user_id"], raw["username"]])
         seats.append(seat)
-    return game, seats
+    return attach_seats(game, seats)
+
+
+def attach_seats(game: Game, seats: list[Seat]) -> Game:
+    """Store the seats where prefetch_related("seats") would: game.seats.all()
+    reads them, and ``has_seats`` is true."""
+    for seat in seats:
+        seat.game = game
+    loaded = game.seats.get_queryset()
+    loaded._result_cache, loaded._prefetch_done = seats, True
+    game._prefetched_objects_cache = {"seats": loaded}
+    return game
+
+
+def has_seats(game: Game) -> bool:
+    """Whether the game's seats were read with it (``attach_seats``)."""
+    return "seats" in getattr(game, "_prefetched_objects_cache", {})
 
 
 _CLOCKS_OF_GAME = """

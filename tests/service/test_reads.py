@@ -57,11 +57,33 @@ def test_a_state_read_costs_one_query_and_a_move_two_and_its_answer_one():
                              {"seq": view["seq"], "action": view["legal_actions"][0]},
                              format="json")
     assert answer.status_code == 201, answer.content
-    # the move, in one transaction: lock the game, find the seat and the seats
-    # computers hold, append the events and update the game and its seats; after
-    # it, the game with its seats for the answer's view (what the GET that need
-    # not follow would have read)
-    assert statements(write) == ["BEGIN", "SELECT", "WITH", "COMMIT", "SELECT"]
+    # the move, in one transaction: lock the game, reading the seat, the seats
+    # computers hold and every seat with its player, append the events and update
+    # the game and its seats; the answer's view is shown from what the lock read
+    assert statements(write) == ["BEGIN", "SELECT", "WITH", "COMMIT"]
+    # ...and it is what a GET as the mover (the one that need not follow) reads
+    assert body(answer)["view"] == body(client.get(f"/api/games/{game.pk}/"))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_that_resigns_a_seat_shows_it_resigned_in_its_answer():
+    """A player may leave by a move at any time, even out of turn: the answer's
+    game, shown from the seats read with the lock, has the seat resigned, as a
+    fresh read does."""
+    ann, bob, cyd = make_user("ann"), make_user("bob"), make_user("cyd")
+    game = start_game([ann, bob, cyd])
+    leaver = game.seats.get(index=2).user
+    client = client_for(leaver)
+    view = body(client.get(f"/api/games/{game.pk}/"))
+    assert view["you"] == 2 and view["state"]["awaiting"].get("player") != 2
+    answer = client.post(f"/api/games/{game.pk}/actions/",
+                         {"seq": view["seq"], "action": {"type": "resign"}}, format="json")
+    assert answer.status_code == 201, answer.content
+    shown = body(answer)["view"]
+    assert [(p["seat"], p["resigned"]) for p in shown["game"]["players"]] == [
+        (0, False), (1, False), (2, True)]
+    assert shown["status"] == "running"
+    assert shown == body(client.get(f"/api/games/{game.pk}/"))
 
 
 @pytest.mark.django_db
