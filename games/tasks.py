@@ -32,11 +32,12 @@ def resolve_chance(game_id: int) -> int:
         return 0
 
 
-def enqueue(task: Any, *args: Any) -> bool:
-    """Hand a task to the broker, once, briefly; False (and a log line) if it is down.
-    Whatever is not enqueued is found again by the beat sweep."""
+def enqueue(task: Any, *args: Any, countdown: float = 0) -> bool:
+    """Hand a task to the broker, once, briefly, to run now or ``countdown`` seconds
+    from now; False (and a log line) if it is down. Whatever is not enqueued is
+    found again by the beat sweep."""
     try:
-        task.apply_async(args=args, retry=False)
+        task.apply_async(args=args, countdown=countdown or None, retry=False)
     except Exception as error:  # kombu wraps every broker failure differently
         if settings.CELERY_TASK_ALWAYS_EAGER and not _is_broker_error(error):
             raise  # an eager task that fails is a bug to see, not a broker to wait for

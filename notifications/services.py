@@ -5,9 +5,12 @@ Writing and sending are apart. ``turn_mails_queue`` is called (through
 games.mail, notifications.game_mail) inside the transaction that appends a
 game's events, once the clocks have moved; it writes the mails those events
 call for as ``Notification`` rows, so they are committed with the events or not
-at all. After the commit a task is
-enqueued per row; if Redis is down the enqueue is logged and dropped, and the
-beat sweep (``outbox_sweep``, every minute) enqueues whatever is still pending.
+at all. After the commit the process asks Celery for a drain of the outbox
+(``outbox_drain``: every row due, delivered in turn), at most twice a second
+(``OutboxWaker``); where tasks run in-process (``./dev run``) each row is
+delivered at the commit instead. If Redis is down the enqueue is logged and
+dropped, and the beat sweep (``outbox_sweep``, every minute) enqueues whatever
+is still pending, a task a row.
 
 ``notification_deliver`` locks its row (``SKIP LOCKED``: a row another worker
 is sending is left alone), sends it with the row's own Message-ID and marks it
@@ -31,8 +34,10 @@ from __future__ import annotations
 
 import logging
 import smtplib
+import threading
 import time
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from email.utils import make_msgid
 from typing import Any
@@ -72,6 +77,12 @@ MAX_ATTEMPTS = 8
 RETRY_FIRST = timedelta(minutes=2)
 RETRY_AT_MOST = timedelta(hours=1)
 SWEEP_BATCH = 500
+WAKE_EVERY = 1.0
+"""Seconds. A process that commits mail asks Celery for a drain of the outbox at
+once, then for one more at the end of this window for all the mail it commits
+within it: a busy server hands Celery at most two messages a second, not one a
+mail (an enqueue costs a web worker about a millisecond of CPU)."""
+DRAIN_BATCH = 200
 SWEEP_LEASE = timedelta(minutes=5)
 """A row the sweep enqueues is not due again for this long: if its task never
 completes (a worker lost with it), younger rows are reached first next time."""
@@ -92,8 +103,6 @@ def notifications_queue(rows: Sequence[Notification], *, may_exist: bool = False
     is already there is left out; without, a repeated key is an error (the
     caller's keys cannot repeat). With ``writes``, the rows are only queued on that
     batch, to be written with it (no ids yet: [])."""
-    from notifications import tasks
-
     if writes is None:  # (a turn's mails, on ``writes``, leave out the bots' clocks)
         bots = seat_players().clockless(row.user_id for row in rows)
         rows = [row for row in rows if row.user_id not in bots]  # computers read no mail
@@ -109,10 +118,59 @@ def notifications_queue(rows: Sequence[Notification], *, may_exist: bool = False
                     .only("pk", "message_id"))
     else:
         Notification.objects.bulk_create(rows)
-    # every row has its id by the commit (a batch runs before it)
-    transaction.on_commit(lambda: [enqueue(tasks.notification_deliver, row.pk) for row in rows
-                                   if row.message_id in due])
+    if due:  # every row has its id by the commit (a batch runs before it)
+        transaction.on_commit(lambda: _deliver_after_commit(
+            [row.pk for row in rows if row.message_id in due]))
     return [] if writes is not None else [row.pk for row in rows]
+
+
+class OutboxWaker:
+    """When this process last asked Celery for a drain of the outbox, and whether it
+    has asked for the one more at the end of that window (``WAKE_EVERY``)."""
+
+    def __init__(self, every: float = WAKE_EVERY,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.every, self.clock = every, clock
+        self.lock = threading.Lock()
+        self.until = float("-inf")
+        self.again = False
+
+    def countdown(self) -> float | None:
+        """In how many seconds a drain must start to take the mail committed just now;
+        None when a drain already asked for starts late enough to take it."""
+        now = self.clock()
+        with self.lock:
+            if now >= self.until:
+                self.until, self.again = now + self.every, False
+                return 0.0
+            if self.again:
+                return None
+            self.again = True
+            return self.until - now
+
+    def failed(self) -> None:
+        """The drain could not be asked for (Redis down): ask at the next commit."""
+        with self.lock:
+            self.until, self.again = float("-inf"), False
+
+
+_waker = OutboxWaker()
+
+
+def _deliver_after_commit(ids: list[int]) -> None:
+    """Have the rows just committed delivered: each by its own task where tasks run
+    in this process as they are enqueued; else by a drain of the outbox, at most
+    two asked for a second (``OutboxWaker``). What is not enqueued (Redis down) is
+    found by the beat sweep."""
+    from notifications import tasks
+
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        for pk in ids:
+            enqueue(tasks.notification_deliver, pk)
+        return
+    countdown = _waker.countdown()
+    if countdown is not None and not enqueue(tasks.outbox_drain, countdown=countdown):
+        _waker.failed()
 
 
 def _guard(row: Notification) -> None:
@@ -306,6 +364,30 @@ def _cannot_be_cured(error: Exception) -> bool:
     if isinstance(error, smtplib.SMTPDataError):
         return error.smtp_code >= 500
     return isinstance(error, ValueError)
+
+
+def outbox_drain() -> dict[str, int]:
+    """Deliver the mail due now, the longest due first, DRAIN_BATCH rows at most (and
+    ask for another drain if there may be more): what a commit that queued mail
+    asks for. A row whose delivery raises is logged and put back SWEEP_LEASE, so
+    that it cannot hold up the rows behind it; the sweep tries it again."""
+    from notifications import tasks
+
+    due = list(Notification.objects.filter(status=Status.PENDING,
+                                           next_attempt_at__lte=timezone.now())
+               .order_by("next_attempt_at", "pk").values_list("pk", flat=True)[:DRAIN_BATCH])
+    done: Counter[str] = Counter()
+    for pk in due:
+        try:
+            done[notification_deliver(pk)] += 1
+        except Exception:  # a bug in one row's mail: the others still go
+            logger.exception("mail %s could not be delivered; the sweep tries it again", pk)
+            Notification.objects.filter(pk=pk, status=Status.PENDING).update(
+                next_attempt_at=timezone.now() + SWEEP_LEASE)
+            done["error"] += 1
+    if len(due) == DRAIN_BATCH:
+        enqueue(tasks.outbox_drain)
+    return dict(done)
 
 
 def outbox_sweep(*, now: datetime | None = None, after: timedelta = SWEEP_AFTER) -> dict[str, int]:

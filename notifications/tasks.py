@@ -19,6 +19,11 @@ def notification_deliver(notification_id: int) -> str:
 
 
 @shared_task(**IDEMPOTENT)
+def outbox_drain() -> dict[str, int]:
+    return services.outbox_drain()
+
+
+@shared_task(**IDEMPOTENT)
 def outbox_sweep() -> dict[str, int]:
     return services.outbox_sweep()
 
