@@ -83,6 +83,10 @@ once, then for one more at the end of this window for all the mail it commits
 within it: a busy server hands Celery at most two messages a second, not one a
 mail (an enqueue costs a web worker about a millisecond of CPU)."""
 DRAIN_BATCH = 200
+DRAIN_AHEAD = timedelta(seconds=5)
+"""A drain also takes rows due this soon: a row's time is the web machine's clock,
+the drain reads the worker's, and the two may differ a little. (A retry is
+minutes away, so none is taken early.)"""
 SWEEP_LEASE = timedelta(minutes=5)
 """A row the sweep enqueues is not due again for this long: if its task never
 completes (a worker lost with it), younger rows are reached first next time."""
@@ -169,7 +173,11 @@ def _deliver_after_commit(ids: list[int]) -> None:
             enqueue(tasks.notification_deliver, pk)
         return
     countdown = _waker.countdown()
-    if countdown is not None and not enqueue(tasks.outbox_drain, countdown=countdown):
+    if countdown is None:
+        return
+    if not enqueue(tasks.outbox_drain, countdown=countdown):
+        # (the publisher has retried already, settings.CELERY_BROKER_TRANSPORT_OPTIONS):
+        # the mail of this window waits for the sweep, as when Redis is down
         _waker.failed()
 
 
@@ -290,8 +298,11 @@ def _message(n: Notification) -> EmailMultiAlternatives:
     return message
 
 
-def notification_deliver(notification_id: int, *, now: datetime | None = None) -> str:
-    """Send one mail of the outbox if it is still due; the row's status after."""
+def notification_deliver(notification_id: int, *, now: datetime | None = None,
+                         due_by: datetime | None = None) -> str:
+    """Send one mail of the outbox if it is still due; the row's status after. With
+    ``due_by``, only a row due by then ("not_due" otherwise): a drain's list may be
+    out of date, another drain having tried the row and put it back for later."""
     now = now or timezone.now()
     with transaction.atomic():
         n = (Notification.objects.select_for_update(skip_locked=True)
@@ -300,6 +311,8 @@ def notification_deliver(notification_id: int, *, now: datetime | None = None) -
             return "locked"  # another worker holds it (or it is gone)
         if n.status != Status.PENDING:
             return n.status
+        if due_by is not None and n.next_attempt_at > due_by:
+            return "not_due"
         if n.kind == Kind.YOUR_TURN and n.attempts == 0 and not _turn_over(n):
             calls = webhooks.turn_calls(n)  # whatever becomes of the mail
             if calls:
@@ -373,13 +386,13 @@ def outbox_drain() -> dict[str, int]:
     that it cannot hold up the rows behind it; the sweep tries it again."""
     from notifications import tasks
 
-    due = list(Notification.objects.filter(status=Status.PENDING,
-                                           next_attempt_at__lte=timezone.now())
+    by = timezone.now() + DRAIN_AHEAD
+    due = list(Notification.objects.filter(status=Status.PENDING, next_attempt_at__lte=by)
                .order_by("next_attempt_at", "pk").values_list("pk", flat=True)[:DRAIN_BATCH])
     done: Counter[str] = Counter()
     for pk in due:
         try:
-            done[notification_deliver(pk)] += 1
+            done[notification_deliver(pk, due_by=by)] += 1
         except Exception:  # a bug in one row's mail: the others still go
             logger.exception("mail %s could not be delivered; the sweep tries it again", pk)
             Notification.objects.filter(pk=pk, status=Status.PENDING).update(

@@ -150,6 +150,28 @@ def test_after_each_commit_that_awaits_a_bot_its_task_moves_it(users, settings):
     assert {"ann", "Plover (computer, easy)"} <= actors
 
 
+@pytest.mark.django_db(transaction=True)
+def test_with_tasks_run_in_process_a_moves_answer_shows_the_computers_reply(users, settings):
+    """./dev run: the computer's task runs as the move commits, before the answer is
+    made, and the answer shows the game as it is by then, as a GET would."""
+    ann = users[0]
+    with eager_tasks(settings):
+        game = bot_seat_game(ann)
+        client = client_for(ann)
+        view = body(client.get(f"/api/games/{game.pk}/"))
+        while True:  # ann's moves until one hands the turn to the computer
+            answer = client.post(f"/api/games/{game.pk}/actions/",
+                                 {"seq": view["seq"], "action": view["legal_actions"][0]},
+                                 format="json")
+            assert answer.status_code == 201, answer.content
+            if body(answer)["awaiting"].get("player") == 1:
+                break
+            view = body(answer)["view"]
+    shown = body(answer)["view"]
+    assert shown["seq"] > body(answer)["seq"]  # the computer's events came after the move's
+    assert bot_events(game, "easy") and shown == body(client.get(f"/api/games/{game.pk}/"))
+
+
 @pytest.mark.django_db
 def test_the_task_run_twice_moves_once(users):
     ann = users[0]
