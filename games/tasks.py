@@ -32,6 +32,13 @@ def resolve_chance(game_id: int) -> int:
         return 0
 
 
+def run_inline() -> bool:
+    """Whether tasks run in this process as they are enqueued (``./dev run``,
+    CELERY_TASK_ALWAYS_EAGER): a task enqueued on a commit has run by the time the
+    commit returns."""
+    return bool(settings.CELERY_TASK_ALWAYS_EAGER)
+
+
 def enqueue(task: Any, *args: Any, countdown: float = 0) -> bool:
     """Hand a task to the broker, once, briefly, to run now or ``countdown`` seconds
     from now; False (and a log line) if it is down. Whatever is not enqueued is
@@ -39,7 +46,7 @@ def enqueue(task: Any, *args: Any, countdown: float = 0) -> bool:
     try:
         task.apply_async(args=args, countdown=countdown or None, retry=False)
     except Exception as error:  # kombu wraps every broker failure differently
-        if settings.CELERY_TASK_ALWAYS_EAGER and not _is_broker_error(error):
+        if run_inline() and not _is_broker_error(error):
             raise  # an eager task that fails is a bug to see, not a broker to wait for
         logger.warning("could not enqueue %s%s: %s; the outbox sweep will retry",
                        task.name, args, error)

@@ -55,7 +55,7 @@ from games.clocks import ClockChange
 from games.models import Clock, Event, Game
 from games.seating import seat_players
 from games.store import Batch
-from games.tasks import enqueue
+from games.tasks import enqueue, run_inline
 from notifications import board_mail, emails, signing, webhooks
 from notifications.mailsafe import address_problem, header_text, message_id_or_empty
 from notifications.models import (
@@ -168,7 +168,7 @@ def _deliver_after_commit(ids: list[int]) -> None:
     found by the beat sweep."""
     from notifications import tasks
 
-    if settings.CELERY_TASK_ALWAYS_EAGER:
+    if run_inline():
         for pk in ids:
             enqueue(tasks.notification_deliver, pk)
         return
@@ -379,6 +379,12 @@ def _cannot_be_cured(error: Exception) -> bool:
     return isinstance(error, ValueError)
 
 
+def _put_back(pks: Sequence[int], now: datetime) -> None:
+    """Leave these rows, still pending, to be due again SWEEP_LEASE from ``now``."""
+    Notification.objects.filter(pk__in=pks, status=Status.PENDING).update(
+        next_attempt_at=now + SWEEP_LEASE)
+
+
 def outbox_drain() -> dict[str, int]:
     """Deliver the mail due now, the longest due first, DRAIN_BATCH rows at most (and
     ask for another drain if there may be more): what a commit that queued mail
@@ -395,8 +401,7 @@ def outbox_drain() -> dict[str, int]:
             done[notification_deliver(pk, due_by=by)] += 1
         except Exception:  # a bug in one row's mail: the others still go
             logger.exception("mail %s could not be delivered; the sweep tries it again", pk)
-            Notification.objects.filter(pk=pk, status=Status.PENDING).update(
-                next_attempt_at=timezone.now() + SWEEP_LEASE)
+            _put_back([pk], timezone.now())
             done["error"] += 1
     if len(due) == DRAIN_BATCH:
         enqueue(tasks.outbox_drain)
@@ -419,7 +424,7 @@ def outbox_sweep(*, now: datetime | None = None, after: timedelta = SWEEP_AFTER)
         due = list(Notification.objects.select_for_update(skip_locked=True)
                    .filter(status=Status.PENDING, next_attempt_at__lte=now - after)
                    .order_by("next_attempt_at", "pk").values_list("pk", flat=True)[:SWEEP_BATCH])
-        Notification.objects.filter(pk__in=due).update(next_attempt_at=now + SWEEP_LEASE)
+        _put_back(due, now)
     mailed = sum(enqueue(tasks.notification_deliver, pk) for pk in due)
     waiting = list(Game.objects.filter(status=Game.Status.RUNNING,
                                        projection__awaiting__kind="chance")
