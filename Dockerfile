@@ -1,4 +1,5 @@
-# The marram service image: web (gunicorn), worker and beat (celery) all run it.
+# The marram service image: web (granian: marram_site/server.py), worker and beat
+# (celery) all run it.
 FROM python:3.11-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -21,4 +22,4 @@ RUN pip install -e . \
 
 USER marram
 EXPOSE 8000
-CMD ["gunicorn", "--config", "python:marram_site.gunicorn", "marram_site.wsgi"]
+CMD ["python", "-m", "marram_site.server"]

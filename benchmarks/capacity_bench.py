@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/capacity_bench.py [--games 10000] [--active 1000]
         [--pages 2000] [--seconds 120] [--runs 1] [--json FILE]
 
-Starts PostgreSQL, Redis and gunicorn as benchmarks/service_bench.py does
+Starts PostgreSQL, Redis and the web server as benchmarks/service_bench.py does
 (production settings, 3 workers x 2 threads), creates ``--games`` running games
 through the services, and measures two configurations in one invocation, against
 the same server, taking turns when ``--runs`` > 1:
@@ -24,16 +24,16 @@ the same server, taking turns when ``--runs`` > 1:
 
 Two pings under each load: service_bench's probe (one connection, a thread beside
 the 8 clients) and one from the pages' process (a coroutine in the pages' event
-loop, taking 9 connections in turn: one gthread worker serves a connection all
-its life, so one connection measures one worker's queue; and the pages' process
+loop, taking 9 connections in turn: one web server worker serves a connection
+all its life, so one connection measures one worker's queue; and the pages' process
 is not the one whose threads the clients keep busy). The polls are compared with
 both; the second is the like-for-like one.
 
 For each: moves/s, GET/POST p50/p95, the pings' p50 under the same load, the
-polls' p50/p95 and their ratio to the pings, the CPU gunicorn and PostgreSQL
-spent a move (in the big configuration that includes the polls), how busy the
+polls' p50/p95 and their ratio to the pings, the CPU the web server and
+PostgreSQL spent a move (in the big configuration that includes the polls), how busy the
 machine was, and the game state cache's hits, catch-ups and misses (each worker
-writes its counters to a file: benchmarks/gunicorn_counters.py); then each big
+writes its counters to a file: benchmarks/server_counters.py); then each big
 figure's ratio to the baseline's. Targets: moves/s no more than 20% below the
 baseline, polls' p50 at most 2x the ping's.
 """
@@ -174,13 +174,13 @@ def statements_top(url: str, moves: int, count: int = 12) -> list[dict]:
 
 
 class Counters:
-    """The state cache counters the workers write (benchmarks/gunicorn_counters.py)."""
+    """The state cache counters the workers write (benchmarks/server_counters.py)."""
 
     def __init__(self) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="marram-counters-"))
 
     def read(self) -> dict[str, int]:
-        workers = set(sb.children(sb.gunicorn.pid))  # type: ignore[attr-defined]
+        workers = set(sb.children(sb.web_server.pid))  # type: ignore[attr-defined]
         total = dict.fromkeys((*COUNTERS, "entries", "workers"), 0)
         for file in self.folder.glob("*.json"):
             if int(file.stem) not in workers:
@@ -208,7 +208,7 @@ async def _pinged_pages(port: int, polled: list[dict], cookies: dict[str, str],
     pings: list[tuple[int, float, float]] = []
 
     async def ping() -> None:
-        # several connections, taken in turn: gunicorn's gthread workers each keep
+        # several connections, taken in turn: the web server's workers each keep
         # the connections they accepted, and one connection sees one worker's queue
         connections = [await asyncio.open_connection("127.0.0.1", port)
                        for _ in range(PING_CONNECTIONS)]
@@ -275,11 +275,11 @@ async def _streamed_pages(port: int, polled: list[dict], cookies: dict[str, str]
 
 
 def worker_sockets() -> list[int]:
-    """The sockets each gunicorn worker holds, most first: its clients' connections
+    """The sockets each web server worker holds, most first: its clients' connections
     and a few of its own (the listener, PostgreSQL, Redis). The kernel hands a new
     connection to whichever worker accepts first; it stays with it."""
     out = []
-    for pid in sb.children(sb.gunicorn.pid):  # type: ignore[attr-defined]
+    for pid in sb.children(sb.web_server.pid):  # type: ignore[attr-defined]
         try:
             out.append(sum(1 for fd in Path(f"/proc/{pid}/fd").iterdir()
                            if os.readlink(fd).startswith("socket:")))
@@ -413,8 +413,7 @@ def main() -> int:
     parser.add_argument("--baseline-games", type=int, default=100)
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--workers", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=2, help="gunicorn threads per worker")
-    parser.add_argument("--worker-class", default="gthread", choices=("gthread", "sync"))
+    parser.add_argument("--threads", type=int, default=2, help="threads per worker")
     parser.add_argument("--events", type=int, default=150, help="events to play a game to")
     parser.add_argument("--seconds", type=float, default=120, help="longest load phase")
     parser.add_argument("--variant", default="animals",
@@ -488,12 +487,12 @@ def measure(args: argparse.Namespace, counters: Counters) -> int:
         connections.close_all()
 
         on_active = round(args.pages * args.active_pages) if args.active else 0
-        config = str(HERE / "gunicorn_counters.py")
+        script = HERE / "server_counters.py"
         with contextlib.ExitStack() as stack:
             if args.follow == "sse":
                 STREAM["port"], _ = stack.enter_context(stb.stream_server(url))
-            port = stack.enter_context(sb.gunicorn(url, args.workers, args.threads,
-                                                   args.worker_class, config))
+            port = stack.enter_context(sb.web_server(url, args.workers, args.threads,
+                                                     script))
             warm = sb.Client(port, {})
             for _ in range(300):
                 warm.request("ping_idle", "GET", "/api/ping/")
@@ -536,7 +535,7 @@ def measure(args: argparse.Namespace, counters: Counters) -> int:
           f"{args.games} games played, {args.pages} pages "
           + (f"polling every {args.interval:g} s " if args.follow == "poll"
              else "on the stream server's event streams ") +
-          f"({on_active} of them on played games); {args.clients} clients, gunicorn "
+          f"({on_active} of them on played games); {args.clients} clients, web server "
           f"{args.workers}x{args.threads}; median of {args.runs} run(s) each")
 
     def row(label: str, key: str, target: str = "", fmt: str = "{:.2f}") -> None:
@@ -568,7 +567,7 @@ def measure(args: argparse.Namespace, counters: Counters) -> int:
     if "page_state_reads" in big:
         row("pages' requests (stream: poll on connecting, reads)", "page_requests", "", "{:.0f}")
         row("pages' reads of moved games", "page_state_reads", "", "{:.0f}")
-    row("gunicorn CPU ms a move", "server_cpu_ms_per_move")
+    row("web server CPU ms a move", "server_cpu_ms_per_move")
     row("PostgreSQL CPU ms a move", "database_cpu_ms_per_move")
     row("machine busy %", "machine_busy_percent", "", "{:.1f}")
     row("  of it other work's %", "others_percent", "", "{:.1f}")
@@ -576,13 +575,13 @@ def measure(args: argparse.Namespace, counters: Counters) -> int:
     row("state cache misses % of lookups", "cache_miss_percent", "", "{:.1f}")
     row("state cache catch-ups", "cache_catch_ups", "", "{:.0f}")
     row("cold reads from a snapshot", "cache_snapshots", "", "{:.0f}")
-    print("sockets a gunicorn worker held at the end of each phase: baseline "
+    print("sockets a web server worker held at the end of each phase: baseline "
           f"{[r['worker_sockets'] for r in base_runs]}, big "
           f"{[r['worker_sockets'] for r in big_runs]}")
     print(f"errors: baseline {base['errors'] or 'none'}, big {big['errors'] or 'none'}; "
           f"poll answers {[r.get('poll_statuses') for r in big_runs]}; the pages' own "
           f"process used {big.get('pages_client_cpu_percent', 0)}% of a core; other work: "
-          "neither gunicorn, PostgreSQL nor this benchmark's processes")
+          "neither the web server, PostgreSQL nor this benchmark's processes")
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=1))
     return 0

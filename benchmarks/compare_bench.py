@@ -11,7 +11,7 @@ of their own, ``peer``, in the same cluster. Then ``--runs`` times, the two
 systems in turn (Marram first in odd runs, boardgame.io first in even ones),
 each on a server started afresh for the run and fresh games:
 
-- Marram: gunicorn with the production settings (as benchmarks/service_bench.py,
+- Marram: the web server with the production settings (as benchmarks/service_bench.py,
   whose set-up this reuses), ``--games`` Animals games. A client plays its games
   in turn, one move at a time: a POST of a random legal action for the player
   the game awaits. The POST's answer carries ``view``, the game as the mover
@@ -32,8 +32,8 @@ each on a server started afresh for the run and fresh games:
 
 Each run measures, for each system: moves per second with ``--clients``
 clients, the move round trip's p50 / p95 with them and with one client alone
-(on 8 other games, before the load), the server's CPU a move (gunicorn's
-processes, or node's; then PostgreSQL's, all its processes) from /proc, and
+(on 8 other games, before the load), the server's CPU a move (the web
+server's processes, or node's; then PostgreSQL's, all its processes) from /proc, and
 the memory an active game costs: the server's resident memory at its peak
 during the load, less before it (after the one-client warm-up), over the
 games. It prints each run, then the median of each figure over the runs beside
@@ -178,8 +178,8 @@ def play_marram(port: int, games: list[dict], target: int, deadline: float, seed
 def marram_run(url: str, args: argparse.Namespace, run: int) -> dict:
     games = sb.prepare(url, args.games, "animals")
     solo_games = sb.prepare(url, 8, "animals")
-    with sb.gunicorn(url, args.workers, args.threads, "gthread") as port:
-        pid = sb.gunicorn.pid  # type: ignore[attr-defined]
+    with sb.web_server(url, args.workers, args.threads) as port:
+        pid = sb.web_server.pid  # type: ignore[attr-defined]
         solo: dict[str, list[float]] = {}
         warm = sb.Client(port, {})
         for _ in range(100):
@@ -345,7 +345,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--workers", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=2, help="gunicorn threads per worker")
+    parser.add_argument("--threads", type=int, default=2, help="threads per worker")
     parser.add_argument("--events", type=int, default=150,
                         help="events to play a Marram game to (boardgame.io's play to the end)")
     parser.add_argument("--solo-moves", type=int, default=200,
@@ -374,7 +374,7 @@ def main() -> int:
     median = {s: {key: statistics.median(r[key] for r in rs) for _, key, _ in ROWS}
               for s, rs in runs.items()}
     m, b = runs["marram"], runs["boardgame.io"]
-    print(f"\nMarram ({args.games} Animals games, gunicorn {args.workers}x{args.threads}) "
+    print(f"\nMarram ({args.games} Animals games, web server {args.workers}x{args.threads}) "
           f"beside boardgame.io 0.50.2 ({args.games} placement matches, bgio-postgres), "
           f"median of {args.runs} alternating run(s)")
     print(f"{'':44}{'Marram':>10}{'bgio':>10}{'ratio':>8}  target")

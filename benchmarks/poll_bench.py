@@ -4,7 +4,7 @@
         [--seconds 30] [--rounds 5] [--server-root DIR]
 
 An open game page asks for the events since the seq it shows every few seconds;
-nearly always there are none. Starts PostgreSQL, Redis and gunicorn as
+nearly always there are none. Starts PostgreSQL, Redis and the web server as
 benchmarks/service_bench.py does (production settings, 3 workers x 2 threads),
 creates running 2-player games and a signed-in session for each player, then:
 
@@ -19,7 +19,7 @@ creates running 2-player games and a signed-in session for each player, then:
 2. ``--pages`` open pages, each with its own keep-alive connection polling one
    game every ``--interval`` seconds as the page's browser does (session
    cookie, If-None-Match), for ``--seconds``: the polls answered and their
-   latency, and the CPU gunicorn and PostgreSQL spent as a share of the
+   latency, and the CPU the web server and PostgreSQL spent as a share of the
    machine's cores (and a poll's CPU).
 
 ``--server-root`` serves another checkout of the project (the code before a
@@ -128,8 +128,7 @@ async def page(port: int, game: dict, cookie: str, interval: float, start: float
     """Poll as the page's browser does until ``stop``; each answer's (status,
     seconds, loop.time() when asked) goes to ``out``. Like the page, it asks from
     the seq of the last answer on: a game that moves is not sent its events again.
-    A connection the server closes (a gthread worker keeps at most
-    ``worker_connections`` minus its threads alive) is opened again, and counted
+    A connection the server closes is opened again, and counted
     in ``out`` as status -1."""
     loop = asyncio.get_running_loop()
     await asyncio.sleep(max(0.0, start - loop.time()))
@@ -196,10 +195,10 @@ def held(port: int, url: str, games: list[dict], cookies: dict[str, str],
         run = asyncio.ensure_future(pages(port, games, cookies, args.pages, args.interval,
                                           args.seconds + 2 * args.interval))
         await asyncio.sleep(2 * args.interval)
-        before.update(sb.cpu_snapshot(sb.gunicorn.pid, db_pid))  # type: ignore[attr-defined]
+        before.update(sb.cpu_snapshot(sb.web_server.pid, db_pid))  # type: ignore[attr-defined]
         await asyncio.sleep(args.seconds)
         before["after"] = 0.0
-        after = sb.cpu_snapshot(sb.gunicorn.pid, db_pid)  # type: ignore[attr-defined]
+        after = sb.cpu_snapshot(sb.web_server.pid, db_pid)  # type: ignore[attr-defined]
         before.update({f"{k}_after": v for k, v in after.items()})
         answers = await run
 
@@ -217,7 +216,7 @@ def held(port: int, url: str, games: list[dict], cookies: dict[str, str],
         "statuses": statuses,
         "p50_ms": round(sb.percentile(ms, 50), 2),
         "p95_ms": round(sb.percentile(ms, 95), 2),
-        "gunicorn_percent_of_machine": round(100 * spent["server"] / args.seconds / cores, 1),
+        "server_percent_of_machine": round(100 * spent["server"] / args.seconds / cores, 1),
         "postgres_percent_of_machine": round(100 * spent["database"] / args.seconds / cores, 1),
         "machine_busy_percent": round(100 * spent["busy"] / max(spent["total"], 1e-9), 1),
         "server_cpu_ms_per_poll": round(1000 * (spent["server"] + spent["database"]) / polls, 3),
@@ -246,7 +245,7 @@ def main() -> int:
         from django.db import connections
 
         connections.close_all()
-        with sb.gunicorn(url, 3, 2, "gthread") as port:
+        with sb.web_server(url, 3, 2) as port:
             first = games[0]
             rounds = solo(port, first, cookies[next(iter(first["tokens"]))], args.requests,
                           args.rounds)
@@ -268,7 +267,7 @@ def main() -> int:
     print(f"{h['pages']} open pages, a poll each {args.interval:g} s, {args.seconds:g} s "
           f"measured: {h['polls_per_s']} polls/s answered {h['statuses']}, p50 {h['p50_ms']} "
           f"ms, p95 {h['p95_ms']} ms")
-    print(f"CPU: gunicorn {h['gunicorn_percent_of_machine']}% and PostgreSQL "
+    print(f"CPU: web server {h['server_percent_of_machine']}% and PostgreSQL "
           f"{h['postgres_percent_of_machine']}% of the machine's {os.cpu_count()} cores "
           f"({h['server_cpu_ms_per_poll']} ms a poll); the machine was "
           f"{h['machine_busy_percent']}% busy in all")

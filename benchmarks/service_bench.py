@@ -1,13 +1,13 @@
-"""Service benchmark: the API under gunicorn, against PostgreSQL.
+"""Service benchmark: the API under the web server (granian), against PostgreSQL.
 
     .venv/bin/python benchmarks/service_bench.py [--games 100] [--clients 8] [--runs 3]
         [--workers 3] [--threads 2]
 
 Starts a throwaway PostgreSQL cluster and Redis (scripts/testservices.py) unless
-DATABASE_URL / REDIS_URL are set, migrates, creates the games, starts gunicorn
-(production settings, plain HTTP) on 127.0.0.1 on a free port, and plays the
-games through the HTTP API with
-concurrent clients (threads, one keep-alive connection each). Each move is
+DATABASE_URL / REDIS_URL are set, migrates, creates the games, starts the web
+server (marram_site/server.py, production settings, plain HTTP) on 127.0.0.1 on a
+free port, and plays the games through the HTTP API with concurrent clients
+(threads, one keep-alive connection each). Each move is
 ``GET /api/games/{id}/`` as the player the game awaits, then
 ``POST /api/games/{id}/actions/`` with a random legal action. The run stops
 when every game has ~``--events`` events or is over, or after ``--seconds``.
@@ -97,7 +97,7 @@ def server_env(url: str) -> dict[str, str]:
         "DJANGO_SECRET_KEY": SECRET_KEY,
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DJANGO_LOG_LEVEL": "WARNING",
-        "GUNICORN_ACCESS_LOG": "",
+        "MARRAM_WEB_ACCESS_LOG": "0",
         "REDIS_URL": BROKER_URL,
         "CELERY_TASK_ALWAYS_EAGER": "0",
         # the fly and frog drawn in the move's own transaction: no worker needed,
@@ -171,19 +171,19 @@ def wait_until_up(process: subprocess.Popen, port: int, path: str, what: str,
 
 
 @contextlib.contextmanager
-def gunicorn(url: str, workers: int, threads: int, worker_class: str,
-             config: str = "python:marram_site.gunicorn") -> Iterator[int]:
-    """``config``: gunicorn's settings (another benchmark adds hooks to them)."""
+def web_server(url: str, workers: int, threads: int, script: Path | None = None
+               ) -> Iterator[int]:
+    """The web server as production starts it (``python -m marram_site.server``),
+    ``workers`` processes of ``threads`` threads; or ``script``, another benchmark's,
+    which starts the same server around its own application factory."""
     port = free_port()
-    argv = [str(VENV_BIN / "gunicorn"), "-c", config,
-            "marram_site.wsgi:application",
-            "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
-            "--worker-class", worker_class, "--threads", str(threads),
-            "--log-level", "warning"]
-    process = subprocess.Popen(argv, cwd=ROOT, env=server_env(url))
-    gunicorn.pid = process.pid  # type: ignore[attr-defined]
+    argv = [sys.executable, *([str(script)] if script else ["-m", "marram_site.server"])]
+    env = {**server_env(url), "MARRAM_WEB_BIND": f"127.0.0.1:{port}",
+           "MARRAM_WEB_WORKERS": str(workers), "MARRAM_WEB_THREADS": str(threads)}
+    process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+    web_server.pid = process.pid  # type: ignore[attr-defined]
     try:
-        wait_until_up(process, port, "/api/ping/", "gunicorn")
+        wait_until_up(process, port, "/api/ping/", "the web server")
         yield port
     finally:
         from testservices import stop
@@ -247,7 +247,7 @@ def cpu_snapshot(server_pid: int, db_pid: int | None) -> dict[str, float]:
 
 class Client:
     """One keep-alive HTTP/1.1 connection; records the latency of each request by
-    kind. It writes requests and reads answers (gunicorn gives every one a
+    kind. It writes requests and reads answers (the service gives every one a
     Content-Length) on the socket itself: http.client's header parsing alone
     took a tenth of a core, and this client shares the server's two cores."""
 
@@ -400,7 +400,7 @@ def load_phase(port: int, url: str, games: list[dict], args: argparse.Namespace,
     pinger = threading.Thread(target=ping_under_load, args=(port, stop, timings))
     pinger.start()
     db_pid = postmaster(url)
-    cpu_before = cpu_snapshot(gunicorn.pid, db_pid)  # type: ignore[attr-defined]
+    cpu_before = cpu_snapshot(web_server.pid, db_pid)  # type: ignore[attr-defined]
     started = time.monotonic()
     deadline = started + args.seconds
     threads = [
@@ -413,7 +413,7 @@ def load_phase(port: int, url: str, games: list[dict], args: argparse.Namespace,
     for th in threads:
         th.join()
     elapsed = time.monotonic() - started
-    cpu_after = cpu_snapshot(gunicorn.pid, db_pid)  # type: ignore[attr-defined]
+    cpu_after = cpu_snapshot(web_server.pid, db_pid)  # type: ignore[attr-defined]
     stop.set()
     pinger.join()
     cpu = {k: cpu_after[k] - cpu_before[k] for k in cpu_before}
@@ -450,9 +450,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--workers", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=2, help="gunicorn threads per worker")
-    parser.add_argument("--worker-class", default="gthread", choices=("gthread", "sync"),
-                        help="gthread keeps connections alive; sync closes each one")
+    parser.add_argument("--threads", type=int, default=2, help="threads per worker")
     parser.add_argument("--events", type=int, default=150, help="events to play a game to")
     parser.add_argument("--solo-moves", type=int, default=200,
                         help="moves played first by one client alone (service times)")
@@ -473,7 +471,7 @@ def main() -> int:
         solo_games = prepare(url, args.clients, args.variant)
         print(f"prepared {args.runs} x {args.games} {args.variant} games in "
               f"{time.perf_counter() - t:.1f} s", file=sys.stderr)
-        with gunicorn(url, args.workers, args.threads, args.worker_class) as port:
+        with web_server(url, args.workers, args.threads) as port:
             timings: dict[str, list[float]] = {}
             idle = Client(port, timings)
             for _ in range(300):
@@ -497,7 +495,6 @@ def main() -> int:
         "clients": args.clients,
         "workers": args.workers,
         "threads_per_worker": args.threads,
-        "worker_class": args.worker_class,
         "runs": runs,
     }
     # each figure: the median over the runs (each run measured against its own ping)
@@ -511,7 +508,7 @@ def main() -> int:
         figures[f"{kind}_solo_p95_ms"] = round(percentile(ms[kind], 95), 2)
     ping_solo = figures["ping_idle_solo_p50_ms"]
 
-    print(f"{args.games} {args.variant} games, {args.clients} clients, gunicorn "
+    print(f"{args.games} {args.variant} games, {args.clients} clients, web server "
           f"{args.workers}x{args.threads}, median of {args.runs} run(s)"
           + (f" (moves/s from {min(r['moves_per_s'] for r in runs)} to "
              f"{max(r['moves_per_s'] for r in runs)})" if args.runs > 1 else ""))
@@ -534,7 +531,7 @@ def main() -> int:
     rate_ok = "ok" if figures["moves_per_s"] >= 200 else "MISS"
     print(f"moves/s {figures['moves_per_s']} (target >= 200: {rate_ok}); events/s "
           f"{figures['events_per_s']}; errors {figures['errors'] or 'none'}")
-    print(f"CPU a move: gunicorn {figures['server_cpu_ms_per_move']} ms, PostgreSQL "
+    print(f"CPU a move: web server {figures['server_cpu_ms_per_move']} ms, PostgreSQL "
           f"{figures['database_cpu_ms_per_move']} ms, this client "
           f"{figures['client_cpu_ms_per_move']} ms; the machine was "
           f"{figures['machine_busy_percent']}% busy, {figures['others_percent']}% of it "

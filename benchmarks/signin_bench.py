@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/signin_bench.py [--guessers 6] [--seconds 15]
 
-Starts a throwaway PostgreSQL and Redis (as service_bench.py does), gunicorn with
+Starts a throwaway PostgreSQL and Redis (as service_bench.py does), the web server with
 the production settings (3 workers x 2 threads, the real password hasher, the
 cache on Redis, 127.0.0.1 trusted as a proxy so that the guessers can speak for
 many clients), and an account. Then, while a probe GETs ``/api/ping/`` every 50 ms,
@@ -49,7 +49,7 @@ def server(url: str, redis_url: str, slots: int, wait: float) -> Iterator[int]:
     os.environ["MARRAM_TRUSTED_PROXIES"] = "127.0.0.1"
     os.environ["MARRAM_PASSWORD_HASHING_SLOTS"] = str(slots)
     os.environ["MARRAM_PASSWORD_HASHING_WAIT"] = str(wait)
-    with bench.gunicorn(url, WORKERS, THREADS, "gthread") as port:
+    with bench.web_server(url, WORKERS, THREADS) as port:
         yield port
 
 
@@ -146,7 +146,7 @@ def main() -> int:
                 timings, statuses = attack(port, args.guessers, args.seconds, spread)
             rows.append((label, idle, timings.get("ping_under_load", []), statuses))
             print(f"done: {label}", file=sys.stderr)
-    print(f"{args.guessers} guessers for {args.seconds:.0f} s, gunicorn {WORKERS}x{THREADS}")
+    print(f"{args.guessers} guessers for {args.seconds:.0f} s, web server {WORKERS}x{THREADS}")
     print(f"{'':46}{'idle p50':>9}{'p50':>8}{'p95':>8}   guesses answered")
     for label, idle, ping, statuses in rows:
         answers = ", ".join(f"{count} x {status}" for status, count in sorted(statuses.items()))

@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/stream_bench.py [--pages 1000] [--games 500]
         [--seconds 30] [--moves-per-s 2] [--rounds 2]
 
-Starts PostgreSQL, Redis and gunicorn as benchmarks/service_bench.py does
+Starts PostgreSQL, Redis and the web server as benchmarks/service_bench.py does
 (production settings, 3 workers x 2 threads, MARRAM_STREAM on so that every
 commit publishes its seq) and the stream server (uvicorn on
 marram_site/stream.py, as docker-compose runs it), then holds ``--pages`` open
@@ -19,7 +19,7 @@ one way, the modes taking turns within each round:
 
 In every mode a page that learns of a move reads the game as the page does
 (``/games/<id>/state.json``, session cookie). Printed for each mode: the CPU the
-server side spent (gunicorn, PostgreSQL, the stream server and Redis) as a share
+server side spent (the web server, PostgreSQL, the stream server and Redis) as a share
 of the machine's cores, its requests a second, and how long after a move's POST
 was sent its pages learned of it (median and p95 over the pages of the games
 moved; the POST's own time included). The pages and the mover are this process:
@@ -64,12 +64,12 @@ class Page:
         self.learned, self.counts = learned, counts
         self.web: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
         self.keep = True
-        """Whether the page keeps its connection to gunicorn open between requests:
+        """Whether the page keeps its connection to the web server open between requests:
         a polling page does; one that follows a stream opens one when it reads
-        (in production nginx keeps a few open to gunicorn for all of them)."""
+        (in production nginx keeps a few open to the web servers for all of them)."""
 
     async def get(self, path: str, etag: str | None = None) -> tuple[int, str, bytes]:
-        """A GET to gunicorn on the page's keep-alive connection."""
+        """A GET to the web server on the page's keep-alive connection."""
         if self.web is None:
             self.web = await asyncio.open_connection("127.0.0.1", self.web_port)
         reader, writer = self.web
@@ -271,9 +271,9 @@ def main() -> int:
 
         connections.close_all()
         with stream_server(url) as (stream_port, stream_pid), \
-                sb.gunicorn(url, 3, 2, "gthread") as web_port:
+                sb.web_server(url, 3, 2) as web_port:
             redis_port = int(redis_url.rsplit(":", 1)[1].split("/")[0])
-            pids = [sb.gunicorn.pid, sb.postmaster(url), stream_pid,  # type: ignore[attr-defined]
+            pids = [sb.web_server.pid, sb.postmaster(url), stream_pid,  # type: ignore[attr-defined]
                     pid_of(b"redis-server", redis_port)]
             pages = []
             for n in range(args.pages):
@@ -294,7 +294,7 @@ def main() -> int:
 
     print(f"\n{args.pages} open pages of {args.games} games, {args.moves_per_s:g} moves/s, "
           f"{args.seconds:g} s measured, medians of {args.rounds} rounds "
-          f"({os.cpu_count()} cores; server side: gunicorn 3x2, PostgreSQL, stream server, "
+          f"({os.cpu_count()} cores; server side: web server 3x2, PostgreSQL, stream server, "
           f"Redis)")
     print(f"{'':10}{'server CPU %':>14}{'requests/s':>12}{'heard p50 ms':>14}"
           f"{'heard p95 ms':>14}{'x poll CPU':>12}")

@@ -3,7 +3,7 @@
 The state of a game is a replay of its events; replaying a long game on every
 request would be wasteful, so each process keeps the latest state it has seen
 of each recent game. An entry is only ever served for the seq it was built at:
-a game that has moved on (another gunicorn worker took the move) is brought
+a game that has moved on (another web worker took the move) is brought
 up to date by folding just the newer events into a copy. A game not here at
 all starts from its newest stored snapshot (games.snapshots), if it has one.
 

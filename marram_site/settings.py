@@ -501,7 +501,7 @@ MARRAM_MAIL_INBOX_PAGE = env_bool("MARRAM_MAIL_INBOX_PAGE", default=True) and no
 # --- Production hardening -----------------------------------------------------
 
 if PRODUCTION:
-    # TLS ends at the proxy in front of gunicorn, which says so in this header.
+    # TLS ends at the proxy in front of the web server, which says so in this header.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
     SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)

@@ -1,5 +1,5 @@
-"""The production shape's front for tests: gunicorn with the production settings
-and marram_site/gunicorn.py on a loopback port, and Debian's nginx on
+"""The production shape's front for tests: the web server (marram_site/server.py)
+with the production settings on a loopback port, and Debian's nginx on
 deploy/nginx/marram.conf.template (the file docker-compose.yml mounts) in front
 of one or more of them. Used by test_proxy and test_two_servers."""
 
@@ -23,6 +23,8 @@ ROOT = Path(__file__).resolve().parents[2]
 NGINX = Path("/usr/sbin/nginx")
 TEMPLATE = ROOT / "deploy" / "nginx" / "marram.conf.template"
 STARTUP_SECONDS = 60
+SERVERS: dict[int, subprocess.Popen] = {}
+"""The web servers running, by port (web_server)."""
 
 
 def setting(name: str) -> str:
@@ -39,7 +41,7 @@ def seconds(value: str) -> float:
 
 def upstream_servers(addresses: Sequence[str]) -> str:
     """The template's ${MARRAM_UPSTREAM_SERVERS}: a ``server`` directive for each
-    gunicorn, as docker-compose.yml sets it."""
+    web server, as docker-compose.yml sets it."""
     return " ".join(f"server {address};" for address in addresses)
 
 
@@ -82,11 +84,11 @@ def stop(process: subprocess.Popen) -> None:
 
 
 @contextlib.contextmanager
-def gunicorn(workdir: Path, *, name: str = "gunicorn",
-             env: dict[str, str] | None = None) -> Iterator[int]:
-    """gunicorn as docker-compose starts it (production settings, the project's
-    gunicorn.py: 3 workers x 2 threads unless ``env`` says otherwise), on a
-    loopback port; its output in ``workdir/<name>.log``."""
+def web_server(workdir: Path, *, name: str = "web",
+               env: dict[str, str] | None = None) -> Iterator[int]:
+    """The web server as docker-compose starts it (production settings,
+    marram_site/server.py: 3 workers x 2 threads unless ``env`` says otherwise),
+    on a loopback port; its output in ``workdir/<name>.log``."""
     port = free_port()
     environment = {
         **os.environ,
@@ -94,22 +96,23 @@ def gunicorn(workdir: Path, *, name: str = "gunicorn",
         "DJANGO_SECRET_KEY": "proxy-test-only-" + uuid.uuid4().hex,
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DJANGO_LOG_LEVEL": "WARNING",
-        "GUNICORN_ACCESS_LOG": "",
+        "MARRAM_WEB_ACCESS_LOG": "0",
     }
-    environment.pop("GUNICORN_WORKERS", None)
-    environment.pop("GUNICORN_THREADS", None)
+    environment.pop("MARRAM_WEB_WORKERS", None)
+    environment.pop("MARRAM_WEB_THREADS", None)
     environment.update(env or {})
-    environment["GUNICORN_BIND"] = f"127.0.0.1:{port}"
+    environment["MARRAM_WEB_BIND"] = f"127.0.0.1:{port}"
     log = workdir / f"{name}.log"
     with log.open("w") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", "python:marram_site.gunicorn",
-             "marram_site.wsgi"], cwd=ROOT, env=environment, stdout=out,
+            [sys.executable, "-m", "marram_site.server"], cwd=ROOT, env=environment, stdout=out,
             stderr=subprocess.STDOUT)
+    SERVERS[port] = process
     try:
         wait_until_up(port, process, name, log)
         yield port
     finally:
+        del SERVERS[port]
         stop(process)
 
 
@@ -117,7 +120,7 @@ def gunicorn(workdir: Path, *, name: str = "gunicorn",
 def nginx(workdir: Path, upstreams: Sequence[str],
           streams: Sequence[str] = ("127.0.0.1:9",)) -> Iterator[int]:
     """Debian's nginx on the repository's config, filled in for loopback ports with
-    ``upstreams`` (gunicorns' host:port) as its upstream's servers and ``streams``
+    ``upstreams`` (web servers' host:port) as its upstream's servers and ``streams``
     as the stream servers' (by default a port nothing listens on); the rest of
     nginx.conf (what the nginx image has around its conf.d) is the least that runs
     it in a directory of its own."""

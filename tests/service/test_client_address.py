@@ -169,5 +169,5 @@ def test_docker_compose_believes_only_nginx(settings):
     gateway = str(next(ipaddress.ip_network(subnet).hosts()))
     assert address(nginx, f"6.6.6.6, {gateway}") == gateway
     assert address(nginx, "6.6.6.6, 203.0.113.9") == "203.0.113.9"
-    # and a request straight to gunicorn from inside the network proves nothing
+    # and a request straight to a web server from inside the network proves nothing
     assert address(gateway, "6.6.6.6") == gateway

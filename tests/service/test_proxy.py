@@ -1,9 +1,9 @@
 """The production shape's front: Debian's nginx on deploy/nginx/marram.conf.template
-(the file docker-compose.yml mounts), in front of gunicorn with the production
-settings and marram_site/gunicorn.py. Twelve clients that send a header line every
-two seconds would hold every one of gunicorn's six threads; behind nginx a
-normal request is still answered while they hang, and nginx closes them when
-its header timeout runs out. A body over the limit is refused by nginx itself."""
+(the file docker-compose.yml mounts), in front of the web server with the
+production settings (marram_site/server.py). Twelve clients that send a header
+line every two seconds, twice the server's 3 workers x 2 threads: behind nginx a
+normal request is still answered while they hang, and nginx closes them when its
+header timeout runs out. A body over the limit is refused by nginx itself."""
 
 from __future__ import annotations
 
@@ -19,19 +19,19 @@ from pathlib import Path
 
 import pytest
 
-from tests.service.proxy_kit import get, gunicorn, nginx, seconds, setting
+from tests.service.proxy_kit import get, nginx, seconds, setting, web_server
 
-SLOW_CLIENTS = 12  # twice gunicorn's 3 workers x 2 threads
+SLOW_CLIENTS = 12  # twice the web server's 3 workers x 2 threads
 TRICKLE_SECONDS = 2.0
 HEADER_TIMEOUT = seconds(setting("client_header_timeout"))
 
 
 @pytest.fixture(scope="module")
 def proxied() -> Iterator[int]:
-    """nginx's port, with gunicorn behind it."""
+    """nginx's port, with the web server behind it."""
     with tempfile.TemporaryDirectory(prefix="marram-proxy-") as name:
         workdir = Path(name)
-        with gunicorn(workdir) as upstream, nginx(workdir, [f"127.0.0.1:{upstream}"]) as port:
+        with web_server(workdir) as upstream, nginx(workdir, [f"127.0.0.1:{upstream}"]) as port:
             yield port
 
 
@@ -98,8 +98,8 @@ class SlowClients:
 def test_a_request_is_answered_while_slow_clients_hang_and_they_are_cut_off(proxied):
     slow = SlowClients(proxied, SLOW_CLIENTS)
     try:
-        # held by nginx, not by gunicorn: normal requests get through (straight to
-        # gunicorn, most of them would wait as long as the slow clients trickle)
+        # held by nginx: normal requests get through, and the web server never
+        # sees the slow clients' requests
         for _ in range(3):
             status, body = get(proxied, "/healthz", timeout=HEADER_TIMEOUT)
             assert status == 200 and json.loads(body)["status"] == "ok"

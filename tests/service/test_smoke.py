@@ -89,28 +89,79 @@ def test_production_settings_pass_the_deploy_check():
     assert result.returncode == 0, result.stderr + result.stdout
 
 
-def test_the_gunicorn_settings_load_the_application():
-    """The settings docker-compose and the Dockerfile start gunicorn with: valid, and
-    the application imports under them with production settings."""
+def test_the_web_server_settings_come_from_the_environment(monkeypatch):
+    """What docker-compose and the Dockerfile start (python -m marram_site.server):
+    the service's WSGI factory, with the layout and address the environment gives."""
+    from granian.constants import Interfaces
+
+    from marram_site import server
+
+    monkeypatch.setenv("MARRAM_WEB_BIND", "127.0.0.1:8123")
+    monkeypatch.setenv("MARRAM_WEB_WORKERS", "4")
+    monkeypatch.setenv("MARRAM_WEB_THREADS", "3")
+    monkeypatch.setenv("MARRAM_WEB_ACCESS_LOG", "0")
+    web = server.server()
+    assert (web.bind_addr, web.bind_port, web.workers, web.blocking_threads) == (
+        "127.0.0.1", 8123, 4, 3)
+    assert web.interface == Interfaces.WSGI and web.factory and web.target == server.APPLICATION
+    assert not web.log_access and web.respawn_failed_workers
+    for name in ("MARRAM_WEB_BIND", "MARRAM_WEB_WORKERS", "MARRAM_WEB_THREADS",
+                 "MARRAM_WEB_ACCESS_LOG"):
+        monkeypatch.delenv(name)
+    web = server.server()
+    assert (web.bind_addr, web.bind_port, web.workers, web.blocking_threads) == (
+        "0.0.0.0", 8000, 3, 2)
+    assert web.log_access
+
+
+def test_the_web_server_loads_the_application_under_production_settings():
+    """The factory each worker calls, in a fresh process with production settings:
+    it gives the application, with the games' rules and the views imported, frozen
+    out of the collector, which now runs less often."""
     env = {**os.environ, "DJANGO_ENV": "production", "DJANGO_SECRET_KEY": "x" * 50,
            "DJANGO_ALLOWED_HOSTS": "localhost"}
-    done = subprocess.run(
-        [str(Path(sys.executable).parent / "gunicorn"), "--config", "python:marram_site.gunicorn",
-         "--check-config", "marram_site.wsgi"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    check = (
+        "import gc, sys\n"
+        "from marram_site import server, wsgi\n"
+        "module, _, name = server.APPLICATION.partition(':')\n"
+        "app = getattr(sys.modules[module], name)()\n"
+        "assert app is wsgi.application\n"
+        "assert gc.get_threshold() == wsgi.GC_THRESHOLD, gc.get_threshold()\n"
+        "assert gc.get_freeze_count() > 100_000, gc.get_freeze_count()\n"
+        "assert 'games.api' in sys.modules and 'engine.marram.rules' in sys.modules\n"
+    )
+    done = subprocess.run([sys.executable, "-c", check], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_gunicorn_workers_collect_garbage_less_often(monkeypatch):
-    import gc
+def test_a_web_worker_that_dies_is_replaced_and_the_server_goes_on(tmp_path):
+    import signal
+    import time
 
-    from marram_site import gunicorn
+    from tests.service.proxy_kit import SERVERS, get, web_server
 
-    frozen = []
-    monkeypatch.setattr(gc, "freeze", lambda: frozen.append(True))
-    before = gc.get_threshold()
-    try:
-        gunicorn.post_worker_init(worker=None)
-        assert gc.get_threshold() == gunicorn.GC_THRESHOLD and frozen == [True]
-    finally:
-        gc.set_threshold(*before)
+    def workers(pid: int) -> set[int]:
+        tasks = Path(f"/proc/{pid}/task")
+        return {int(child) for task in tasks.iterdir()
+                for child in (task / "children").read_text().split()}
+
+    def started(count: int) -> None:
+        """Until the server's log says ``count`` workers have started serving."""
+        deadline = time.monotonic() + 30
+        while (tmp_path / "web.log").read_text().count("Started worker-") < count:
+            assert time.monotonic() < deadline, (tmp_path / "web.log").read_text()
+            time.sleep(0.1)
+
+    with web_server(tmp_path, env={"MARRAM_WEB_WORKERS": "2", "MARRAM_WEB_THREADS": "1"}) as port:
+        main = SERVERS[port].pid
+        started(2)
+        first = workers(main)
+        assert len(first) == 2
+        victim = min(first)
+        os.kill(victim, signal.SIGKILL)
+        started(3)
+        now = workers(main)
+        assert victim not in now and len(now) == 2
+        for _ in range(6):  # whichever worker takes the connection answers
+            assert get(port, "/api/ping/", timeout=10) == (200, b'{"ping":"pong"}')

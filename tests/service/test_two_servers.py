@@ -1,4 +1,4 @@
-"""Two web machines on one database: two gunicorns with the production settings
+"""Two web machines on one database: two web servers with the production settings
 on two loopback ports, both on the test database and the same Redis, and
 Debian's nginx on the repository's config with both as its upstream, as
 docker-compose.yml runs web and web2. Beside them a real Celery worker (it draws
@@ -39,7 +39,7 @@ from notifications.signing import reply_address
 from tests.service import test_celery_worker as real
 from tests.service.conftest import make_user, seat_user, start_game
 from tests.service.mail_kit import awaited
-from tests.service.proxy_kit import ROOT, TEMPLATE, gunicorn, nginx, upstream_servers
+from tests.service.proxy_kit import ROOT, TEMPLATE, nginx, upstream_servers, web_server
 from tests.service.test_celery_worker import wait_for
 
 worker, process_env, smtp, mailbox = real.worker, real.process_env, real.smtp, real.mailbox
@@ -63,16 +63,16 @@ class Servers:
 
 @pytest.fixture(scope="module")
 def servers(process_env) -> Iterator[Servers]:
-    """The two gunicorns (2 workers of 2 threads each, to spare the test machine)
+    """The two web servers (2 workers of 2 threads each, to spare the test machine)
     with one secret key, on what the worker uses (the test database, Redis, chance
     drawn by the worker), and nginx in front of both."""
     env = {name: value for name, value in process_env.items() if os.environ.get(name) != value}
-    env.update(GUNICORN_WORKERS="2", DJANGO_SECRET_KEY="two-servers-" + uuid.uuid4().hex)
+    env.update(MARRAM_WEB_WORKERS="2", DJANGO_SECRET_KEY="two-servers-" + uuid.uuid4().hex)
     # in /tmp, which nginx's workers (nobody, under root) may enter
     with tempfile.TemporaryDirectory(prefix="marram-two-servers-") as name:
         workdir = Path(name)
-        with gunicorn(workdir, name="web", env=env) as web, \
-                gunicorn(workdir, name="web2", env=env) as web2, \
+        with web_server(workdir, name="web", env=env) as web, \
+                web_server(workdir, name="web2", env=env) as web2, \
                 nginx(workdir, [f"127.0.0.1:{web}", f"127.0.0.1:{web2}"]) as front:
             yield Servers(web, web2, front)
 
@@ -222,7 +222,7 @@ def test_moves_taken_by_either_server_are_appended_read_and_mailed_once(servers,
 def test_docker_compose_runs_two_web_services_behind_nginx_and_one_beat():
     services = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
     web = [name for name, service in services.items()
-           if service.get("command", [""])[0] == "gunicorn"]
+           if service.get("command", [])[-1:] == ["marram_site.server"]]
     assert web == ["web", "web2"]
     assert services["web2"] == services["web"]  # the same image, command and settings
     front = services["nginx"]

@@ -1,10 +1,11 @@
-"""gunicorn's settings (marram_site/gunicorn.py) plus, in each worker, a thread
-that writes the game state cache's counters to ``$MARRAM_BENCH_COUNTERS/<pid>.json``
-twice a second, so that a benchmark can read them without server code:
+"""The web server (marram_site/server.py) around an application factory that also
+starts, in each worker, a thread that writes the game state cache's counters to
+``$MARRAM_BENCH_COUNTERS/<pid>.json`` twice a second, so that a benchmark can
+read them without server code:
 
-    gunicorn -c benchmarks/gunicorn_counters.py marram_site.wsgi
+    python benchmarks/server_counters.py
 
-Used by benchmarks/capacity_bench.py.
+Used by benchmarks/capacity_bench.py (through service_bench.web_server).
 """
 
 import json
@@ -14,20 +15,20 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from marram_site import gunicorn as base  # noqa: E402
-from marram_site.gunicorn import *  # noqa: E402, F403
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE.parent), str(HERE)]
 
 COUNTERS = ("hits", "catch_ups", "misses", "snapshots")
 """``snapshots``: cold reads started from a stored snapshot, where the server has them."""
 
 
-def post_worker_init(worker):
-    base.post_worker_init(worker)
+def counting_application():
+    from marram_site.wsgi import serving_application
+
+    application = serving_application()
     folder = os.environ.get("MARRAM_BENCH_COUNTERS")
     if not folder:
-        return
+        return application
     from games.state_cache import states
 
     target = Path(folder) / f"{os.getpid()}.json"
@@ -43,3 +44,11 @@ def post_worker_init(worker):
             time.sleep(0.5)
 
     threading.Thread(target=write, name="bench-counters", daemon=True).start()
+    return application
+
+
+if __name__ == "__main__":
+    from marram_site import server
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "marram_site.settings")
+    server.server("server_counters:counting_application").serve()

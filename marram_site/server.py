@@ -1,0 +1,73 @@
+"""The web service's HTTP server: granian, serving marram_site.wsgi. docker-compose,
+the Dockerfile, the proxy tests and the benchmarks start it so:
+
+    python -m marram_site.server
+
+Environment: ``MARRAM_WEB_BIND`` (``0.0.0.0:8000``), ``MARRAM_WEB_WORKERS`` (3
+processes), ``MARRAM_WEB_THREADS`` (2 a worker: one can run while another waits
+on the database), ``MARRAM_WEB_ACCESS_LOG`` (1: a line a request on standard
+output; 0: none).
+
+granian reads and writes HTTP in Rust, off the interpreter's lock; a worker's
+Python threads only run the application. Beside gunicorn's gthread worker (which
+parses in Python and hands each keep-alive request from its poller to a thread
+and back) a bare ``GET /api/ping/`` cost 0.94 ms of CPU against 1.09-1.66 ms and
+a state GET 2.80 ms against 3.64 ms, with the same 3 x 2 layout (docs/performance.md).
+On the 2-core benchmark machine 3 x 2 had also done best under gunicorn (GET state
+p50 medians of 9.68 and 10.06 ms against 10.65 ms for 6 x 1); about three threads
+a core is where to start.
+
+A worker that dies is started again, as gunicorn's arbiter did. A request that
+never ends holds its thread, as it did under gunicorn's gthread workers (their
+heartbeat comes from the worker's loop, not from its threads, so the arbiter's
+timeout never fired for one stuck thread): nginx's ``proxy_read_timeout``
+(deploy/nginx/) answers its client 504 after 60 s.
+"""
+
+from __future__ import annotations
+
+import os
+
+from granian import Granian
+from granian.constants import HTTPModes, Interfaces
+from granian.http import HTTP1Settings
+
+APPLICATION = "marram_site.wsgi:serving_application"
+"""A factory, called once in each worker before it serves (marram_site.wsgi)."""
+
+
+def server(target: str = APPLICATION) -> Granian:
+    """granian with the service's settings, read from the environment; ``target``
+    another factory (a benchmark's, which wraps this one's)."""
+    host, _, port = os.environ.get("MARRAM_WEB_BIND", "0.0.0.0:8000").rpartition(":")
+    return Granian(
+        target,
+        address=host or "0.0.0.0",
+        port=int(port),
+        interface=Interfaces.WSGI,
+        factory=True,
+        workers=int(os.environ.get("MARRAM_WEB_WORKERS", "3")),
+        blocking_threads=int(os.environ.get("MARRAM_WEB_THREADS", "2")),
+        # a thread keeps its database connection: let an idle one live long
+        blocking_threads_idle_timeout=600,
+        # nginx speaks HTTP/1.1 to its upstreams; no sniffing for HTTP/2
+        http=HTTPModes.http1,
+        websockets=False,
+        # keep-alive connections from nginx; a client that sends no header in 30 s
+        # is dropped (nginx has long had the whole request by then)
+        http1_settings=HTTP1Settings(keep_alive=True, header_read_timeout=30_000),
+        log_access=os.environ.get("MARRAM_WEB_ACCESS_LOG", "1") not in ("0", ""),
+        respawn_failed_workers=True,
+        respawn_interval=1.0,
+        # a stop waits this long for requests under way, then kills the workers
+        workers_kill_timeout=30,
+    )
+
+
+def main() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "marram_site.settings")
+    server().serve()
+
+
+if __name__ == "__main__":
+    main()
