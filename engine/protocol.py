@@ -457,6 +457,12 @@ class Game(Protocol[StateT, EventT]):
     def summary(self, state: StateT) -> JSONObject:
         ...
 
+    def view_tables(self) -> Mapping[str, JSONObject]:
+        """Tables the game's views refer to by key, fixed by the rules (Marram's
+        tile drawings): the API serves each once for browsers and clients to keep,
+        so that no view repeats them. By default none."""
+        return {}
+
     # -- snapshots (server-side only: they hold every secret)
 
     snapshot_version: int = 0

@@ -4,10 +4,12 @@ see ``exception_handler``."""
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.http import HttpResponse
 from django.utils.cache import patch_cache_control
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -405,6 +407,24 @@ class GameKinds(APIView):
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request) -> Response:
         return Response({"games": selectors.game_kinds()})
+
+
+class GameViewTable(APIView):
+    """A table the game's views refer to by key, fixed by its rules: Marram's
+    ``drawings``, each tile's terrain, regions, items and beasts as it lies, by the
+    ``drawing`` key of the board's tiles. Kept by the browser and asked again with
+    If-None-Match, answered 304 until a new version of the rules changes it."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: ERROR})
+    def get(self, request: Request, kind: str, name: str) -> HttpResponse:
+        table = selectors.view_table_get(kind, name)
+        response = HttpResponse(table, content_type="application/json")
+        response["ETag"] = f'"{hashlib.sha256(table).hexdigest()[:32]}"'
+        patch_cache_control(response, public=True, no_cache=True)
+        return response
 
 
 class GameScorePreview(_MoveQuery):

@@ -4,8 +4,10 @@ a future draw out of a game that is still running."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any, TypeVar
 
+import orjson
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Prefetch, QuerySet
 from django.urls import reverse
@@ -74,6 +76,17 @@ def game_kinds() -> list[dict[str, Any]]:
                           "choices": [{"value": c.value, "label": c.label} for c in o.choices]}
                          for o in g.options_declared]}
             for g in registry.games()]
+
+
+@functools.cache
+def view_table_get(kind: str, name: str) -> bytes:
+    """One of the tables a game's views refer to by key (``view_tables``: Marram's
+    tile drawings), as the JSON the API serves; the same for the process's life."""
+    games = {g.key: g for g in registry.games()}
+    table = games[kind].view_tables().get(name) if kind in games else None
+    if table is None:
+        raise NotFound(f"there is no table {name!r} of game {kind!r}")
+    return orjson.dumps(table)
 
 
 def _events_of(game: Game, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:

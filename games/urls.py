@@ -24,6 +24,8 @@ urlpatterns = [
     path("games/<id:game_id>/query/<str:name>/", api.GameQuery.as_view(),
          name="api-game-query"),
     path("games/kinds/", api.GameKinds.as_view(), name="api-game-kinds"),
+    path("games/kinds/<slug:kind>/tables/<slug:name>/", api.GameViewTable.as_view(),
+         name="api-game-view-table"),
     path("games/<id:game_id>/preview/", api.GameScorePreview.as_view(),
          name="api-game-preview"),
     path("games/<id:game_id>/events/", api.GameEvents.as_view(), name="api-game-events"),

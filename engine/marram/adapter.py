@@ -202,6 +202,9 @@ class Marram(Game[GameState, MarramEvent]):
     def summary(self, state: GameState) -> JSONObject:
         return view.summary(state)
 
+    def view_tables(self) -> Mapping[str, JSONObject]:
+        return {"drawings": cast(JSONObject, view.drawings(standard()))}
+
     def projection(self, state: GameState) -> Projection:
         left_alone = state.finished and len(state.active_seats()) == 1 and bool(state.resigned)
         return Projection(

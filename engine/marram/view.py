@@ -1,10 +1,16 @@
 """What players and tools see of a state: the replay summary and the player
-view. Hands are public (rule book); the deck order never leaves the engine."""
+view. Hands are public (rule book); the deck order never leaves the engine.
+
+A tile's drawing (its terrain, regions, items and beasts as it lies) is fixed by
+the tile, its face, its rotation and whether it was inverted: the player view's
+board names it (``drawing``, a key of ``drawings``) instead of repeating it, and
+pages and API clients fetch the table of drawings once."""
 from __future__ import annotations
 
 from typing import Any
 
 from .board import flipped_face
+from .catalogue import STANDARD, Catalogue
 from .features import Feature
 from .game import awaiting, flip_problem
 from .rules import RULES_VERSION
@@ -33,10 +39,65 @@ def summary(state: GameState) -> dict[str, Any]:
     }
 
 
+def board_tile(state: GameState, pos: tuple[int, int], t: Placed) -> dict[str, Any]:
+    """A laid tile as the player view's board has it: its drawing by key, and what
+    the game has changed on it. ``beasts``: the beasts still on the tile, each by
+    its index in the drawing's ``beasts`` (``segment``) with the type of the beast
+    it is part of (``feature_type``). A tile of a custom catalogue, which the
+    table of drawings does not hold, comes drawn in full (``tile_view``)."""
+    if state.config.catalogue.name != STANDARD:
+        return tile_view(state, pos, t)
+    feats = state.features
+    return {
+        "tile": t.tile.id, "face": t.face, "rotation": t.rotation, "inverted": t.inverted,
+        "drawing": drawing_key(t.tile.id, t.face, t.rotation, t.inverted),
+        "at": list(pos),
+        "beasts": [{"segment": i, "feature_type": feats.of(n).btype}
+                   for i, n in enumerate(t.seg_nodes) if n is not None],
+        "spade": t.spade,
+        "flips_left": _flips_left(state, t),
+        "token": _token(t),
+    }
+
+
+def _flips_left(state: GameState, t: Placed) -> int:
+    return max(0, state.rules.flips_per_tile - t.flips) if t.spade else 0
+
+
+def _token(t: Placed) -> dict[str, Any] | None:
+    return None if t.token is None else {
+        "seat": t.token[0], "kind": t.token[1], **_token_target(t, t.token[2])}
+
+
+def drawing_key(tile_id: str, face: str, rotation: int, inverted: bool = False) -> str:
+    """The key of a drawing in ``drawings``: ``T35.front.1``, ``T7.back.2.inverted``."""
+    return f"{tile_id}.{face}.{rotation}" + (".inverted" if inverted else "")
+
+
+DRAWN = ("terrain", "regions", "items", "beasts")
+"""What a drawing holds (the rest of ``oriented_view`` says which drawing it is)."""
+
+
+def drawings(catalogue: Catalogue) -> dict[str, dict[str, Any]]:
+    """Every drawing a tile of the catalogue can show on the board, by key: each
+    face at each rotation, and inverted too for a tile with a spade."""
+    table: dict[str, dict[str, Any]] = {}
+    for tile_id in sorted(catalogue.tiles):
+        tile = catalogue[tile_id]
+        for face in ("front", "back"):
+            for inverted in (False, True) if tile.spade else (False,):
+                for rotation in ROTATIONS:
+                    seen = oriented_view(tile, face, rotation, inverted)
+                    table[drawing_key(tile_id, face, rotation, inverted)] = {
+                        name: seen[name] for name in DRAWN}
+    return table
+
+
 def tile_view(state: GameState, pos: tuple[int, int], t: Placed,
               features: bool = False) -> dict[str, Any]:
-    """A laid tile as it lies; with ``features``, the id of the feature of each
-    region and segment (the keys of the player view's ``features``)."""
+    """A laid tile drawn in full, as it lies (the board's ``board_tile`` with its
+    drawing filled in, beasts whole); with ``features``, the id of the feature of
+    each region and segment (the keys of the player view's ``features``)."""
     feats = state.features
     static = _static_view(t)
     view = dict(static)
@@ -49,9 +110,8 @@ def tile_view(state: GameState, pos: tuple[int, int], t: Placed,
                       for b, n in zip(static["beasts"], t.seg_nodes, strict=True)
                       if n is not None]
     view["spade"] = t.spade
-    view["flips_left"] = max(0, state.rules.flips_per_tile - t.flips) if t.spade else 0
-    view["token"] = None if t.token is None else {
-        "seat": t.token[0], "kind": t.token[1], **_token_target(t, t.token[2])}
+    view["flips_left"] = _flips_left(state, t)
+    view["token"] = _token(t)
     return view
 
 
@@ -136,8 +196,10 @@ def feature_view(f: Feature) -> dict[str, Any]:
 
 def player_view(state: GameState, seat: Seat | None = None,
                 features: bool = False) -> dict[str, Any]:
-    """Everything a player (or a spectator, seat None) may see, as JSON; with
-    ``features``, also every patch and beast by id (complete, size, tokens)."""
+    """Everything a player (or a spectator, seat None) may see, as JSON, the board's
+    tiles by drawing (``board_tile``); with ``features``, each tile drawn in full
+    (``tile_view``) with the feature of each region and beast, and every patch and
+    beast by id (complete, size, tokens)."""
     cfg = state.config
     return {
         "rules_version": RULES_VERSION,
@@ -156,7 +218,8 @@ def player_view(state: GameState, seat: Seat | None = None,
         "resigned": sorted(state.resigned),
         "claim_tokens": claim_tokens(state),
         "moves_in_turn": state.moves_in_turn,
-        "board": [tile_view(state, p, state.board[p], features) for p in sorted(state.board)],
+        "board": [tile_view(state, p, state.board[p], True) if features
+                  else board_tile(state, p, state.board[p]) for p in sorted(state.board)],
         "creatures": {
             name: {"status": c.status, "at": list(c.at) if c.at else None, "hops": c.hops,
                    "guesses": {str(s): g for s, g in c.guesses.items()}, "outcome": c.outcome}

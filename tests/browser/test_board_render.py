@@ -55,9 +55,18 @@ PAGE = """<!doctype html>
 # ---------------------------------------------------------------------------
 # views from the engine
 
+def drawn_view(state: Any, seat: int | None = None) -> dict[str, Any]:
+    """The player view with each tile drawn in full, as a page has it once
+    drawings.js has filled in the drawings the board names."""
+    from engine import marram as engine
+    from engine.marram.view import tile_view
+
+    view = engine.player_view(state, seat)
+    return {**view, "board": [tile_view(state, p, state.board[p]) for p in sorted(state.board)]}
+
+
 @pytest.fixture(scope="module")
 def game() -> dict[str, Any]:
-    from engine import marram as engine
     from engine.marram.record import replay_events
     from engine.marram.selfplay import play
 
@@ -73,10 +82,10 @@ def game() -> dict[str, Any]:
             if all(c.status != "waiting" for c in s.creatures.values()):
                 break
     return {
-        "final": engine.player_view(state),
-        "mid": engine.player_view(mid, 0),
+        "final": drawn_view(state),
+        "mid": drawn_view(mid, 0),
         "mid_frontier": sorted(mid.frontier),
-        "critter": engine.player_view(critter) if critter is not None else None,
+        "critter": drawn_view(critter) if critter is not None else None,
         "mid_state": mid,
     }
 

@@ -10,7 +10,7 @@ import pytest
 
 from engine import marram as engine
 from engine.marram.actions import flips, placements
-from engine.marram.view import move_previews
+from engine.marram.view import move_previews, tile_view
 from games.selectors import game_state_get
 from tests.browser.conftest import DESKTOP
 from tests.service.conftest import make_user, play, seat_user, start_game
@@ -40,7 +40,7 @@ def test_the_flip_drawn_before_confirming_is_the_flip_made(visitors, live_server
     seat = next(s for s in (0, 1) if seat_user(game, s) == ann)
     state = game_state_get(game)
     previews = {tuple(f["at"]): f["rotations"] for f in move_previews(state, seat)["flip"]}
-    laid = {tuple(t["at"]): t for t in engine.player_view(state, seat)["board"]}
+    laid = {pos: tile_view(state, pos, placed) for pos, placed in state.board.items()}
 
     def looks(tile: dict[str, Any]) -> list[Any]:
         return [tile["regions"], tile["items"], [b["sides"] for b in tile["beasts"]]]

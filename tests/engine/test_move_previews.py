@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from engine.marram import GAME
-from engine.marram.view import move_previews, player_view
+from engine.marram.view import move_previews, tile_view
 from engine.replay import apply
 
 DRAWN = ("tile", "face", "rotation", "inverted", "terrain", "regions", "items", "spade",
@@ -26,7 +26,8 @@ def drawn(tile: dict[str, Any]) -> dict[str, Any]:
 
 
 def laid(state: Any, at: list[int]) -> dict[str, Any]:
-    return next(t for t in player_view(state)["board"] if t["at"] == at)
+    """The tile at ``at``, drawn in full."""
+    return tile_view(state, tuple(at), state.board[tuple(at)])
 
 
 def states_with_flips(variant: str, seed: str, wanted: int = 4) -> list[Any]:

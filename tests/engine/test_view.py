@@ -47,3 +47,67 @@ def test_features_on_request_name_every_region_and_are_complete_when_closed():
                        "bulges": 1, "gold": 0, "silver": 0, "flower": 1}
     # a grass patch still open somewhere is not complete
     assert any(not f["complete"] for f in view["features"].values())
+
+
+def played(events: int):
+    """A standard Animals game played by the engine's own random players."""
+    from engine.marram import new_game, step
+    from engine.marram.selfplay import play
+
+    _, record, _ = play("animals", "long", 2, 7)
+    state = new_game(record.config)
+    for event in record.events[:events]:
+        step(state, event)
+    return state
+
+
+def drawn(tile: dict, table: dict) -> dict:
+    """What a page makes of a board tile (ui/marram/static/marram/drawings.js)."""
+    d = table[tile["drawing"]]
+    out = {k: v for k, v in tile.items() if k != "drawing"}
+    return {**out, "terrain": d["terrain"], "regions": d["regions"], "items": d["items"],
+            "beasts": [{**d["beasts"][b["segment"]], "feature_type": b["feature_type"]}
+                       for b in tile["beasts"]]}
+
+
+def test_the_board_names_each_tiles_drawing_and_the_table_draws_it_in_full():
+    from engine.marram.catalogue import standard
+    from engine.marram.view import drawings, tile_view
+
+    table = drawings(standard())
+    for events in (1, 60, 150):
+        state = played(events)
+        view = player_view(state, 0)
+        assert len(view["board"]) == len(state.board) > 0
+        for tile in view["board"]:
+            at = tuple(tile["at"])
+            assert not {"terrain", "regions", "items"} & set(tile)
+            assert drawn(tile, table) == tile_view(state, at, state.board[at])
+    # a late board (96 tiles) is about half the size of its tiles drawn in full
+    full = [tile_view(state, p, state.board[p]) for p in sorted(state.board)]
+    assert len(json.dumps(view["board"])) < 0.55 * len(json.dumps(full))
+
+
+def test_the_table_holds_each_face_at_each_rotation_and_inverted_only_with_a_spade():
+    from engine.marram.catalogue import standard
+    from engine.marram.view import drawings
+
+    catalogue = standard()
+    table = drawings(catalogue)
+    spades = sum(1 for t in catalogue.tiles.values() if t.spade)
+    assert len(table) == 8 * len(catalogue.tiles) + 8 * spades
+    some = next(t for t in catalogue.tiles.values() if t.spade)
+    assert f"{some.id}.back.3.inverted" in table and f"{some.id}.front.0" in table
+    plain = next(t for t in catalogue.tiles.values() if not t.spade)
+    assert f"{plain.id}.front.1.inverted" not in table
+    # a quarter turn moves every arc on by two
+    turned = table[f"{plain.id}.front.1"]["terrain"]
+    assert turned == table[f"{plain.id}.front.0"]["terrain"][-2:] + \
+        table[f"{plain.id}.front.0"]["terrain"][:-2]
+
+
+def test_a_custom_catalogues_tiles_come_drawn_in_full():
+    state = replay(sand_circle()).state
+    assert state.config.catalogue.name == "custom"
+    board = player_view(state, 0)["board"]
+    assert all("drawing" not in t and "terrain" in t for t in board)

@@ -14,6 +14,7 @@ from django.test import Client
 from engine import marram as engine
 from engine.marram.notation import describe_event
 from engine.marram.preview import score_preview
+from engine.marram.view import tile_view
 from games import services
 from games.models import Event, Game
 from games.selectors import game_state_get
@@ -352,7 +353,11 @@ def test_every_picture_is_a_position_the_engine_replays():
         replay = engine.replay(record)
         assert replay.ok, (name, replay.error)
         seen = engine.player_view(replay.state, None)
-        assert pictures.picture(name)["board"] == seen["board"]
+        # each tile drawn in full (the picture is drawn where it stands in the page)
+        board = pictures.picture(name)["board"]
+        assert board == [tile_view(replay.state, tuple(t["at"]), replay.state.board[tuple(t["at"])])
+                         for t in seen["board"]]
+        assert all("terrain" in t and "drawing" not in t for t in board)
         laid = {tuple(t["at"]) for t in seen["board"]}
         assert all(tuple(p) in laid for p in record["outline"]), name
 

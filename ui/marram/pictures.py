@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import marram as engine
+from engine.marram.view import tile_view
 
 FOLDER = Path(__file__).resolve().parent / "data" / "pictures"
 
@@ -31,5 +32,8 @@ def picture(name: str) -> dict[str, Any]:
         raise RuntimeError(f"picture {name!r} does not replay: event {replay.error_index} "
                            f"is refused ({replay.error})")
     seen = engine.player_view(replay.state, None)
-    return {"players": seen["players"], "board": seen["board"],
+    # each tile drawn in full: a picture is drawn once, where it stands in the page
+    board = [tile_view(replay.state, pos, replay.state.board[pos])
+             for pos in sorted(replay.state.board)]
+    return {"players": seen["players"], "board": board,
             "creatures": seen["creatures"], "outline": record.get("outline", [])}

@@ -15,6 +15,7 @@
 
 import { renderBoard, tokenSpot, wireZoomButtons } from "./board.js";
 import { createClient } from "../games/client.js";
+import { drawnView, loadDrawings } from "./drawings.js";
 import { movedTile, posText, samePos } from "./moves.js";
 import {
   creatureLines, h, renderLog, renderPlayers, renderSince, renderStandings, scorePreviewLines,
@@ -48,7 +49,10 @@ const els = {
 
 const BEAST_NAMES = { blue: "blue snake", orange: "orange snake", worm: "worm", any: "Beastly beast" };
 
-let page = JSON.parse(document.getElementById("game-state").textContent);
+const drawings = await loadDrawings();
+/** The page's state as the server sends it, with its board's tiles drawn. */
+const drawnPage = (data) => ({ ...data, state: drawnView(data.state, drawings) });
+let page = drawnPage(JSON.parse(document.getElementById("game-state").textContent));
 let stateReadAt = Date.now();
 let ui = freshUi();
 let board = null;
@@ -438,7 +442,7 @@ function applyState(data, keepPlace) {
   // answers still on their way were asked of the old state: they no longer apply
   claimsRequest++;
   previewRequest++;
-  page = data;
+  page = drawnPage(data);
   stateReadAt = Date.now();
   ui = freshUi();
   // keep the player's place: the chosen tile, if it is still in hand and still fits

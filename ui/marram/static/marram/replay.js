@@ -8,9 +8,11 @@
 // viewer's pan and zoom from step to step (until they fit it again).
 
 import { renderBoard, wireZoomButtons } from "./board.js";
+import { drawnView, loadDrawings } from "./drawings.js";
 import { creatureLines, h, renderLog, renderPlayers, swatch } from "./panels.js";
 
 const drawn = new WeakMap(); // container -> its elements and the board's state
+const drawings = await loadDrawings();
 
 function build(container) {
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
@@ -71,7 +73,7 @@ function movedAt(event) {
 export function renderReplayStep(container, step) {
   const mine = drawn.get(container) || build(container);
   const { els } = mine;
-  const view = step.view;
+  const view = drawnView(step.view, drawings);
   const players = view.players;
   mine.board = renderBoard(els.svg, { players, board: view.board, creatures: view.creatures },
     { lastMove: movedAt(step.event), fit: !mine.userMoved });
