@@ -49,7 +49,11 @@ const els = {
 
 const BEAST_NAMES = { blue: "blue snake", orange: "orange snake", worm: "worm", any: "Beastly beast" };
 
-const drawings = await loadDrawings();
+const drawings = await loadDrawings().catch((e) => {
+  // without them no tile can be drawn: say so where the turn is told
+  els.status.textContent = "Could not load the tiles' drawings: reload the page to try again.";
+  throw e;
+});
 /** The page's state as the server sends it, with its board's tiles drawn. */
 const drawnPage = (data) => ({ ...data, state: drawnView(data.state, drawings) });
 let page = drawnPage(JSON.parse(document.getElementById("game-state").textContent));
