@@ -43,10 +43,8 @@ def board_tile(state: GameState, pos: tuple[int, int], t: Placed) -> dict[str, A
     """A laid tile as the player view's board has it: its drawing by key, and what
     the game has changed on it. ``beasts``: the beasts still on the tile, each by
     its index in the drawing's ``beasts`` (``segment``) with the type of the beast
-    it is part of (``feature_type``). A tile of a custom catalogue, which the
-    table of drawings does not hold, comes drawn in full (``tile_view``)."""
-    if state.config.catalogue.name != STANDARD:
-        return tile_view(state, pos, t)
+    it is part of (``feature_type``). Only for a tile of the standard catalogue,
+    the one the table of drawings holds."""
     feats = state.features
     return {
         "tile": t.tile.id, "face": t.face, "rotation": t.rotation, "inverted": t.inverted,
@@ -91,6 +89,11 @@ def drawings(catalogue: Catalogue) -> dict[str, dict[str, Any]]:
                     table[drawing_key(tile_id, face, rotation, inverted)] = {
                         name: seen[name] for name in DRAWN}
     return table
+
+
+def drawn_board(state: GameState, features: bool = False) -> list[dict[str, Any]]:
+    """Every laid tile drawn in full (``tile_view``), by position."""
+    return [tile_view(state, p, state.board[p], features) for p in sorted(state.board)]
 
 
 def tile_view(state: GameState, pos: tuple[int, int], t: Placed,
@@ -197,10 +200,12 @@ def feature_view(f: Feature) -> dict[str, Any]:
 def player_view(state: GameState, seat: Seat | None = None,
                 features: bool = False) -> dict[str, Any]:
     """Everything a player (or a spectator, seat None) may see, as JSON, the board's
-    tiles by drawing (``board_tile``); with ``features``, each tile drawn in full
-    (``tile_view``) with the feature of each region and beast, and every patch and
+    tiles by drawing (``board_tile``), or drawn in full (``drawn_board``) where the
+    table of drawings does not hold them (a custom catalogue); with ``features``,
+    drawn in full with the feature of each region and beast, and every patch and
     beast by id (complete, size, tokens)."""
     cfg = state.config
+    by_drawing = not features and cfg.catalogue.name == STANDARD
     return {
         "rules_version": RULES_VERSION,
         "variant": cfg.variant,
@@ -218,8 +223,8 @@ def player_view(state: GameState, seat: Seat | None = None,
         "resigned": sorted(state.resigned),
         "claim_tokens": claim_tokens(state),
         "moves_in_turn": state.moves_in_turn,
-        "board": [tile_view(state, p, state.board[p], True) if features
-                  else board_tile(state, p, state.board[p]) for p in sorted(state.board)],
+        "board": [board_tile(state, p, state.board[p]) for p in sorted(state.board)]
+        if by_drawing else drawn_board(state, features),
         "creatures": {
             name: {"status": c.status, "at": list(c.at) if c.at else None, "hops": c.hops,
                    "guesses": {str(s): g for s, g in c.guesses.items()}, "outcome": c.outcome}

@@ -59,10 +59,9 @@ def drawn_view(state: Any, seat: int | None = None) -> dict[str, Any]:
     """The player view with each tile drawn in full, as a page has it once
     drawings.js has filled in the drawings the board names."""
     from engine import marram as engine
-    from engine.marram.view import tile_view
+    from engine.marram.view import drawn_board
 
-    view = engine.player_view(state, seat)
-    return {**view, "board": [tile_view(state, p, state.board[p]) for p in sorted(state.board)]}
+    return {**engine.player_view(state, seat), "board": drawn_board(state)}
 
 
 @pytest.fixture(scope="module")

@@ -72,7 +72,7 @@ def drawn(tile: dict, table: dict) -> dict:
 
 def test_the_board_names_each_tiles_drawing_and_the_table_draws_it_in_full():
     from engine.marram.catalogue import standard
-    from engine.marram.view import drawings, tile_view
+    from engine.marram.view import drawings, drawn_board, tile_view
 
     table = drawings(standard())
     for events in (1, 60, 150):
@@ -84,8 +84,7 @@ def test_the_board_names_each_tiles_drawing_and_the_table_draws_it_in_full():
             assert not {"terrain", "regions", "items"} & set(tile)
             assert drawn(tile, table) == tile_view(state, at, state.board[at])
     # a late board (96 tiles) is about half the size of its tiles drawn in full
-    full = [tile_view(state, p, state.board[p]) for p in sorted(state.board)]
-    assert len(json.dumps(view["board"])) < 0.55 * len(json.dumps(full))
+    assert len(json.dumps(view["board"])) < 0.55 * len(json.dumps(drawn_board(state)))
 
 
 def test_the_table_holds_each_face_at_each_rotation_and_inverted_only_with_a_spade():

@@ -355,8 +355,8 @@ def test_every_picture_is_a_position_the_engine_replays():
         seen = engine.player_view(replay.state, None)
         # each tile drawn in full (the picture is drawn where it stands in the page)
         board = pictures.picture(name)["board"]
-        assert board == [tile_view(replay.state, tuple(t["at"]), replay.state.board[tuple(t["at"])])
-                         for t in seen["board"]]
+        assert board == [tile_view(replay.state, at, replay.state.board[at])
+                         for at in (tuple(t["at"]) for t in seen["board"])]
         assert all("terrain" in t and "drawing" not in t for t in board)
         laid = {tuple(t["at"]) for t in seen["board"]}
         assert all(tuple(p) in laid for p in record["outline"]), name

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import marram as engine
-from engine.marram.view import tile_view
+from engine.marram.view import drawn_board
 
 FOLDER = Path(__file__).resolve().parent / "data" / "pictures"
 
@@ -33,7 +33,5 @@ def picture(name: str) -> dict[str, Any]:
                            f"is refused ({replay.error})")
     seen = engine.player_view(replay.state, None)
     # each tile drawn in full: a picture is drawn once, where it stands in the page
-    board = [tile_view(replay.state, pos, replay.state.board[pos])
-             for pos in sorted(replay.state.board)]
-    return {"players": seen["players"], "board": board,
+    return {"players": seen["players"], "board": drawn_board(replay.state),
             "creatures": seen["creatures"], "outline": record.get("outline", [])}
