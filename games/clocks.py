@@ -101,7 +101,7 @@ def _stop(clock: Clock, game: Game, now: datetime, *, timed_out: bool,
         if timed_out:
             clock.bank = _day_count(game, 1)  # enough for one turn: miss it too and the seat goes
         else:
-            # store.clocks_of_game says whether a vacation overlaps the turn: most never do
+            # store.game_clocks says whether a vacation overlaps the turn: most never do
             vacations = None if getattr(clock, "vacationed", True) else ()
             left = max(clock_remaining(clock, now, vacations), timedelta(0))
             clock.bank = min(left + _day_count(game, 1), _day_count(game, 3))
@@ -145,7 +145,7 @@ def clocks_follow(
     rules = rules_of(game)
     if _turn_goes_on(rules, events, state, awaited_before):
         return None
-    clocks = {c.seat: c for c in store.clocks_of_game(game.pk, now)}
+    clocks = {c.seat: c for c in store.game_clocks(game, now)}
     fresh = not clocks
     if fresh:
         users = dict(Seat.objects.filter(game=game).values_list("index", "user_id"))

@@ -390,7 +390,7 @@ def _lock_with_seat(game: Game | int, user: AbstractBaseUser) -> tuple[Game, int
     """Lock the game row; the user's seat index (None if they have no seat, or
     before the start). One round trip (games.store)."""
     pk = game.pk if isinstance(game, Game) else game
-    found = store.game_locked_with_seat(pk, user.pk)
+    found = store.game_locked_with_seat(pk, user.pk, timezone.now())
     if found is None:
         raise NotFound(f"there is no game {pk}")
     return found

@@ -6,12 +6,13 @@ ORM's query building costs more Python than the database spends on them
 these, and only these, are written here:
 
 - ``game_locked_with_seat``: the game row, locked, the user's seat in it, the
-  seats computers hold and (on PostgreSQL) every seat with its player, in one
-  statement (the first of every move; its answer shows the game from it);
+  seats computers hold and (on PostgreSQL) every seat with its player and the
+  game's clocks, in one statement (the first of every move; its answer shows
+  the game from it);
 - ``game_with_seats``: a game with its creator and seats, in one statement
   (every GET of a game);
 - ``clocks_of_game``: a game's clocks and whether a vacation touches each
-  running one (the last move of a turn);
+  running one (the last move of a turn, where the lock did not read them);
 - ``game_seq``: a game's seq alone (every poll of a page that finds nothing
   new);
 - ``session_row``: a signed-in session (every request of a page);
@@ -40,7 +41,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
@@ -63,19 +64,32 @@ def columns(model: type[Model], alias: str, *, using: str = DEFAULT_DB_ALIAS) ->
     return ", ".join(f"{alias}.{quote(f.column)}" for f in model._meta.concrete_fields)
 
 
-def fetch(model: type[M], sql: str, params: Sequence[Any], *,
-          using: str = DEFAULT_DB_ALIAS) -> list[M]:
-    """Instances of ``model`` from a SELECT of your own, as the ORM would load them."""
+@dataclass(frozen=True)
+class _Plan:
+    """How the rows of one SELECT become instances: what ``fetch`` works out from
+    the statement's columns once, and every later run of it reuses."""
+
+    loaded: list[str]
+    """The model's fields the statement reads (the others are deferred)."""
+    slots: list[int | None]
+    """For each of the model's fields, its column in the row (None: not read)."""
+    convert: list[tuple[int, Any, Any]]
+    """(column, the field's Col, converter): what the ORM's compiler would apply,
+    the backend's converters, then the field's."""
+    extra: list[tuple[int, str]]
+    """Columns the model does not have, set on each instance as attributes."""
+
+
+_plans: dict[tuple[type[Model], str, str], _Plan] = {}
+
+
+def _plan(model: type[Model], names: Sequence[str], using: str) -> _Plan:
     connection = connections[using]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        names = [column[0] for column in cursor.description]
-        rows = cursor.fetchall()
     where = {name: i for i, name in enumerate(names)}
     fields = model._meta.concrete_fields
     slots = [where.get(f.column) for f in fields]
     loaded = [f.attname for f, i in zip(fields, slots, strict=True) if i is not None]
-    convert = []  # what the ORM's compiler would apply: the backend's, then the field's
+    convert = []
     for f, i in zip(fields, slots, strict=True):
         if i is not None:
             column = f.get_col(model._meta.db_table)
@@ -83,14 +97,32 @@ def fetch(model: type[M], sql: str, params: Sequence[Any], *,
             convert += [(i, column, c) for c in converters]
     own = {f.column for f in fields}
     extra = [(i, name) for i, name in enumerate(names) if name not in own]
+    return _Plan(loaded, slots, convert, extra)
+
+
+def fetch(model: type[M], sql: str, params: Sequence[Any], *,
+          using: str = DEFAULT_DB_ALIAS) -> list[M]:
+    """Instances of ``model`` from a SELECT of your own, as the ORM would load them.
+
+    The statement's columns are read from the first answer to it and the way
+    from them to instances kept (``_Plan``): a statement names its columns, so
+    they are the same at every run."""
+    connection = connections[using]
+    key = (model, sql, using)
+    plan = _plans.get(key)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        if plan is None:
+            plan = _plans[key] = _plan(model, [c[0] for c in cursor.description], using)
+        rows = cursor.fetchall()
     out = []
     for row in rows:
         values = list(row)
-        for i, column, converter in convert:
+        for i, column, converter in plan.convert:
             values[i] = converter(values[i], column, connection)
-        instance = model.from_db(using, loaded,
-                                 [DEFERRED if i is None else values[i] for i in slots])
-        for i, name in extra:
+        instance = model.from_db(using, plan.loaded,
+                                 [DEFERRED if i is None else values[i] for i in plan.slots])
+        for i, name in plan.extra:
             setattr(instance, name, values[i])
         out.append(instance)
     return out
@@ -242,8 +274,24 @@ _LOCK_WITH_SEAT = (
     "ON s.game_id = g.id AND s.user_id = %s WHERE g.id = %s{lock}"
 )
 
+_CLOCK_ROWS = """, COALESCE((
+    SELECT json_agg(json_build_object(
+        'id', k.id, 'seat', k.seat, 'user_id', k.user_id,
+        'bank_us', (EXTRACT(EPOCH FROM k.bank) * 1000000)::bigint,
+        'started_at', k.started_at, 'started_seq', k.started_seq,
+        'timeouts_in_row', k.timeouts_in_row,
+        'vacationed', EXISTS (
+            SELECT 1 FROM games_vacation v
+            WHERE v.user_id = k.user_id AND v.ends_at > k.started_at AND v.starts_at < %s),
+        'is_bot', EXISTS (SELECT 1 FROM bots_bot b WHERE b.user_id = k.user_id))
+        ORDER BY k.seat)
+    FROM games_clock k WHERE k.game_id = g.id), '[]') AS clock_rows"""
+"""The game ``g``'s clocks as ``clocks_of_game`` reads them, as one JSON list
+(PostgreSQL's); the interval ``bank`` in whole microseconds."""
 
-def game_locked_with_seat(game_id: int, user_id: Any) -> tuple[Game, int | None] | None:
+
+def game_locked_with_seat(game_id: int, user_id: Any, now: datetime
+                          ) -> tuple[Game, int | None] | None:
     """The game row, locked until the transaction ends, and the index of the
     user's seat in it (None if they have none, or before the start); None if
     there is no such game. The game comes with ``bot_seat_mask``: bit i set when
@@ -251,25 +299,46 @@ def game_locked_with_seat(game_id: int, user_id: Any) -> tuple[Game, int | None]
     again whether a computer is to move next (games.seating). Where the database
     gathers JSON (``can_read_game_with_seats``) it also comes with its creator and
     its seats, as ``game_with_seats`` reads them: the move's answer shows the game
-    without reading it again (``has_seats``)."""
+    without reading it again (``has_seats``); and with its clocks as
+    ``clocks_of_game`` reads them at ``now``: a move that ends a turn need not ask
+    for them (``game_clocks``)."""
     connection = connections[DEFAULT_DB_ALIAS]
     lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else ""
-    with_seats, creator = "", ""
+    with_seats, creator, params = "", "", [user_id, game_id]
     if can_read_game_with_seats():
         User = get_user_model()
         users, username = User._meta.db_table, User.USERNAME_FIELD
         with_seats = (f", c.{username} AS creator_name, "
-                      + _SEAT_ROWS.format(users=users, username=username))
+                      + _SEAT_ROWS.format(users=users, username=username) + _CLOCK_ROWS)
         creator = f" JOIN {users} c ON c.id = g.created_by_id"
+        params.insert(0, connection.ops.adapt_datetimefield_value(now))
     sql = _LOCK_WITH_SEAT.format(game_columns=columns(Game, "g"), lock=lock,
                                  with_seats=with_seats, creator=creator)
-    rows = fetch(Game, sql, [user_id, game_id])
+    rows = fetch(Game, sql, params)
     if not rows:
         return None
     game = rows[0]
     if with_seats:
         _attach_seats_read(game)
+        game.clocks_read = [_clock_read(game, raw) for raw in game.clock_rows]
     return game, game.seat_index
+
+
+def _clock_read(game: Game, raw: dict[str, Any]) -> Clock:
+    started = raw["started_at"]
+    bank = raw["bank_us"]
+    clock = Clock.from_db(
+        DEFAULT_DB_ALIAS,
+        ["id", "game_id", "seat", "user_id", "bank", "started_at", "started_seq",
+         "timeouts_in_row"],
+        [raw["id"], game.pk, raw["seat"], raw["user_id"],
+         None if bank is None else timedelta(microseconds=bank),
+         None if started is None else datetime.fromisoformat(started), raw["started_seq"],
+         raw["timeouts_in_row"]],
+    )
+    clock.game = game
+    clock.vacationed, clock.is_bot = raw["vacationed"], raw["is_bot"]
+    return clock
 
 
 _GAME_WITH_SEATS = """
@@ -355,6 +424,14 @@ def clocks_of_game(game_id: int, now: datetime) -> list[Clock]:
     connection = connections[DEFAULT_DB_ALIAS]
     sql = _CLOCKS_OF_GAME.format(clock_columns=columns(Clock, "c"))
     return fetch(Clock, sql, [connection.ops.adapt_datetimefield_value(now), game_id])
+
+
+def game_clocks(game: Game, now: datetime) -> list[Clock]:
+    """The clocks of a game read by ``game_locked_with_seat`` (under the lock, in
+    this transaction) when it read them; else ``clocks_of_game``. What the lock
+    read is given once: the caller is about to write the clocks."""
+    read = game.__dict__.pop("clocks_read", None)
+    return read if read is not None else clocks_of_game(game.pk, now)
 
 
 _GAME_SEQ = "SELECT g.seq FROM games_game g WHERE g.id = %s"

@@ -126,3 +126,48 @@ def test_sqlite_refuses_changes_to_events_too(tmp_path):
     out = subprocess.run([sys.executable, "manage.py", "shell", "-c", script], cwd=ROOT,
                          env=env, capture_output=True, text=True, timeout=120)
     assert out.stdout.count("refused games_event is append-only") == 2, out.stdout + out.stderr
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_clocks_read_with_the_lock_are_the_clocks_read_alone():
+    """A move's lock reads the game's clocks with it (games.store.game_clocks):
+    each field as the clocks' own statement reads it, to the microsecond, with
+    whether a vacation touches it and whether a computer holds it."""
+    from datetime import timedelta
+
+    from django.db import transaction
+    from django.utils import timezone
+
+    from bots.models import Bot
+    from games import store
+    from games.models import Clock, Vacation
+
+    ann, bob, cyd = make_user("ann"), make_user("bob"), make_user("cyd")
+    Bot.objects.create(user=cyd, level="easy")
+    game = start_game([ann, bob, cyd])
+    now = timezone.now()
+    Clock.objects.filter(game=game, seat=0).update(
+        bank=timedelta(days=2, seconds=3, microseconds=7), started_at=now - timedelta(hours=5),
+        started_seq=4, timeouts_in_row=1)
+    Clock.objects.filter(game=game, seat=1).update(bank=None, started_at=None)
+    Vacation.objects.create(user=game.seats.get(index=0).user, starts_at=now - timedelta(hours=1),
+                            ends_at=now + timedelta(days=1))
+    fields = ["id", "game_id", "seat", "user_id", "bank", "started_at", "started_seq",
+              "timeouts_in_row", "vacationed", "is_bot"]
+
+    def shown(clocks):
+        return sorted(tuple(getattr(c, f) for f in fields) for c in clocks)
+
+    with transaction.atomic():
+        locked, _ = store.game_locked_with_seat(game.pk, ann.pk, now)
+        with_lock = store.game_clocks(locked, now)
+        alone = store.clocks_of_game(game.pk, now)
+        assert store.game_clocks(locked, now) is not with_lock  # given once, then read
+    assert shown(with_lock) == shown(alone)
+    by_seat = {c.seat: c for c in with_lock}
+    assert by_seat[0].bank == timedelta(days=2, seconds=3, microseconds=7)
+    assert by_seat[0].started_at == now - timedelta(hours=5)
+    assert (by_seat[0].vacationed, by_seat[1].vacationed) == (True, False)
+    assert [by_seat[s].is_bot for s in range(3)] == [
+        game.seats.get(index=s).user_id == cyd.pk for s in range(3)]
+    assert by_seat[1].bank is None and by_seat[1].game is locked
