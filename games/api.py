@@ -29,7 +29,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
-from games import selectors, services
+from games import selectors, services, sessions
 from games.auth import LazyAuthentication, signed_in_user
 from games.bodies import MAX_QUERY_JSON, json_parse
 from games.errors import Invalid, NotFound
@@ -454,12 +454,20 @@ class GameEvents(LazyAuthentication, APIView):
         },
         operation_id="games_events_list",
     )
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        # the seq before the permission check: a page's poll reads its session
+        # with it, in one statement, and the check then asks nothing more
+        self.seq = sessions.poll_seq(request._request, kwargs["game_id"])
+        super().initial(request, *args, **kwargs)
+
     def get(self, request: Request, game_id: int) -> Response:
         try:
             since = max(int(request.query_params.get("since", 0)), 0)
         except ValueError:
             raise Invalid("'since' must be an integer", field="since") from None
-        seq = selectors.game_seq_get(game_id)
+        seq = self.seq
+        if seq is None:
+            raise NotFound(f"there is no game {game_id}")
         if since >= seq:
             # nothing new: the same answer for everyone who may ask, from the seq
             # alone (a page's poll, nearly always); 304 if the client has it

@@ -1,7 +1,8 @@
 """Django's database sessions, read with one statement of games.store: a page's
 every request reads its session, and the ORM's building of that one query cost
 more than the rest of an idle poll (benchmarks/poll_bench.py). A key that is not
-of the shape Django makes is no session, and costs no query."""
+of the shape Django makes is no session, and costs no query. A page's poll reads
+its session with the game's seq, in one statement (``poll_seq``)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import re
 
 from django.contrib.sessions.backends import db
 from django.contrib.sessions.models import Session
+from django.http import HttpRequest
 from django.utils import timezone
 
 from games import store
@@ -18,6 +20,23 @@ SESSION_KEY_SHAPE = re.compile(r"[a-z0-9]{8,40}")
 
 
 class SessionStore(db.SessionStore):
+    def key_to_read(self) -> str | None:
+        """The key whose row a first read of this session would ask for, or None
+        when that read would need no query (no key, a key of the wrong shape, or
+        the session already read)."""
+        key = self.session_key
+        if hasattr(self, "_session_cache") or not key or not SESSION_KEY_SHAPE.fullmatch(key):
+            return None
+        return key
+
+    def preload(self, row: Session | None) -> None:
+        """Take ``row`` (None: no such session, or expired), read by the caller
+        with ``key_to_read``, as the session's own first read: nothing more is
+        asked of the database for it."""
+        if row is None:
+            self._session_key = None
+        self._session_cache = self.decode(row.session_data) if row is not None else {}
+
     def _get_session_from_db(self) -> Session | None:
         key = self.session_key
         row = (store.session_row(key, timezone.now())
@@ -25,3 +44,21 @@ class SessionStore(db.SessionStore):
         if row is None:
             self._session_key = None
         return row
+
+
+def poll_seq(request: HttpRequest, game_id: int) -> int | None:
+    """The game's seq (None if there is no such game) for a poll by ``request``;
+    a request signed in by its session cookie alone (no Authorization header)
+    gets its session read in the same statement (games.store.game_seq_with_session),
+    so that the poll's permission check asks nothing more."""
+    session = getattr(request, "session", None)
+    key = session.key_to_read() if isinstance(session, SessionStore) else None
+    if not isinstance(session, SessionStore) or key is None \
+            or request.META.get("HTTP_AUTHORIZATION"):
+        return store.game_seq(game_id)
+    found = store.game_seq_with_session(game_id, key, timezone.now())
+    if found is None:
+        return None
+    seq, row = found
+    session.preload(row)
+    return seq

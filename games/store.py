@@ -16,6 +16,7 @@ these, and only these, are written here:
 - ``game_seq``: a game's seq alone (every poll of a page that finds nothing
   new);
 - ``session_row``: a signed-in session (every request of a page);
+- ``game_seq_with_session``: both of the last two at once (a page's poll);
 - ``database_reached``: the health check's round trip;
 - ``Batch``: everything a move writes (its events, the game row, the seats it
   now awaits (``seats_awaited``), the clocks, the mails in the outbox), sent in
@@ -457,6 +458,27 @@ def session_row(session_key: str, now: datetime) -> Session | None:
     sql = _SESSION.format(session_columns=columns(Session, "s"))
     rows = fetch(Session, sql, [session_key, connection.ops.adapt_datetimefield_value(now)])
     return rows[0] if rows else None
+
+
+_GAME_SEQ_WITH_SESSION = (
+    "SELECT g.seq, {session_columns} FROM games_game g LEFT JOIN django_session s "
+    "ON s.session_key = %s AND s.expire_date > %s WHERE g.id = %s"
+)
+
+
+def game_seq_with_session(game_id: int, session_key: str, now: datetime
+                          ) -> tuple[int, Session | None] | None:
+    """``game_seq`` and ``session_row`` in one statement: the game's seq and the
+    session of that key unless it has expired (None: no such session). None if
+    there is no such game."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    sql = _GAME_SEQ_WITH_SESSION.format(session_columns=columns(Session, "s"))
+    rows = fetch(Session, sql, [session_key, connection.ops.adapt_datetimefield_value(now),
+                                game_id])
+    if not rows:
+        return None
+    row = rows[0]
+    return int(row.seq), (row if row.session_key is not None else None)
 
 
 def database_reached() -> str:
