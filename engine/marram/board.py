@@ -153,15 +153,19 @@ def meets(state: GameState, o: Oriented, pos: Pos, need: Need) -> bool:
 
 def iter_placements(state: GameState, hand: list[str]) -> Iterator[tuple[str, str, int, Pos]]:
     """Every legal (tile, face, rotation, position) for the tiles of a hand."""
-    needs = frontier_needs(state)
+    # each position's first side (any one would do): most of the tried placements
+    # fail on it, and the test is cheaper here than in a call of ``meets``
+    needs = [(pos, need, need[0][0] if need else 0, need[0][1] if need else None)
+             for pos, need in frontier_needs(state)]
     catalogue = state.config.catalogue
     for tile_id in dict.fromkeys(hand):
         tile = catalogue[tile_id]
         for face in ("front", "back"):
             for rotation in range(4):
                 o = tile.oriented(face, rotation)
-                for pos, need in needs:
-                    if meets(state, o, pos, need):
+                sides = o.side_cw
+                for pos, need, side, terrain in needs:
+                    if (terrain is None or sides[side] == terrain) and meets(state, o, pos, need):
                         yield tile_id, face, rotation, pos
 
 
