@@ -442,6 +442,14 @@ class GameEvents(LazyAuthentication, APIView):
     """What happened since a seq: what a page polls. An answer carries an ETag, and
     a request whose If-None-Match names it gets a 304 (ConditionalGetMiddleware)."""
 
+    seq: int | None = None
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        # before the permission check: a page's poll reads its session with the
+        # seq, in one statement, and the check then asks nothing more
+        self.seq = sessions.seq_with_session(request._request, kwargs["game_id"])
+        super().initial(request, *args, **kwargs)
+
     @extend_schema(
         parameters=[OpenApiParameter("since", int, description="First seq to list")],
         responses={
@@ -454,20 +462,12 @@ class GameEvents(LazyAuthentication, APIView):
         },
         operation_id="games_events_list",
     )
-    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
-        # the seq before the permission check: a page's poll reads its session
-        # with it, in one statement, and the check then asks nothing more
-        self.seq = sessions.poll_seq(request._request, kwargs["game_id"])
-        super().initial(request, *args, **kwargs)
-
     def get(self, request: Request, game_id: int) -> Response:
         try:
             since = max(int(request.query_params.get("since", 0)), 0)
         except ValueError:
             raise Invalid("'since' must be an integer", field="since") from None
-        seq = self.seq
-        if seq is None:
-            raise NotFound(f"there is no game {game_id}")
+        seq = self.seq if self.seq is not None else selectors.game_seq_get(game_id)
         if since >= seq:
             # nothing new: the same answer for everyone who may ask, from the seq
             # alone (a page's poll, nearly always); 304 if the client has it

@@ -186,6 +186,14 @@ def game_get(game_id: int) -> Game:
     return game
 
 
+def game_seq_get(game_id: int) -> int:
+    """The game's seq alone, in one small read (games.store): what a poll asks first."""
+    seq = store.game_seq(game_id)
+    if seq is None:
+        raise NotFound(f"there is no game {game_id}")
+    return seq
+
+
 def invitation_url(token: str) -> str:
     """The invitation's page: what a mailed invitation and a link to pass on both give."""
     return site_url(reverse("pages:invitation", args=[token]))

@@ -2,7 +2,7 @@
 every request reads its session, and the ORM's building of that one query cost
 more than the rest of an idle poll (benchmarks/poll_bench.py). A key that is not
 of the shape Django makes is no session, and costs no query. A page's poll reads
-its session with the game's seq, in one statement (``poll_seq``)."""
+its session with the game's seq, in one statement (``seq_with_session``)."""
 
 from __future__ import annotations
 
@@ -46,16 +46,19 @@ class SessionStore(db.SessionStore):
         return row
 
 
-def poll_seq(request: HttpRequest, game_id: int) -> int | None:
-    """The game's seq (None if there is no such game) for a poll by ``request``;
-    a request signed in by its session cookie alone (no Authorization header)
-    gets its session read in the same statement (games.store.game_seq_with_session),
-    so that the poll's permission check asks nothing more."""
+def seq_with_session(request: HttpRequest, game_id: int) -> int | None:
+    """For a poll by ``request`` signed in by its session cookie alone (no
+    Authorization header) whose session is still to be read: the game's seq,
+    read in one statement with the session (games.store.game_seq_with_session),
+    which the session store takes as its own first read. None when it reads
+    nothing (any other request, or no such game): the caller reads the seq
+    alone, after checking who asks."""
     session = getattr(request, "session", None)
-    key = session.key_to_read() if isinstance(session, SessionStore) else None
-    if not isinstance(session, SessionStore) or key is None \
-            or request.META.get("HTTP_AUTHORIZATION"):
-        return store.game_seq(game_id)
+    if not isinstance(session, SessionStore) or request.META.get("HTTP_AUTHORIZATION"):
+        return None
+    key = session.key_to_read()
+    if key is None:
+        return None
     found = store.game_seq_with_session(game_id, key, timezone.now())
     if found is None:
         return None

@@ -40,6 +40,7 @@ model does not have become attributes), and written as ``bulk_create`` and
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -81,7 +82,15 @@ class _Plan:
     """Columns the model does not have, set on each instance as attributes."""
 
 
-_plans: dict[tuple[type[Model], str, str], _Plan] = {}
+class _Plans(threading.local):
+    """Each thread's plans, by (model, statement, alias): a plan's converters are
+    bound to the thread's own connection, as Django's connections are."""
+
+    def __init__(self) -> None:
+        self.by_statement: dict[tuple[type[Model], str, str], _Plan] = {}
+
+
+_plans = _Plans()
 
 
 def _plan(model: type[Model], names: Sequence[str], using: str) -> _Plan:
@@ -109,12 +118,13 @@ def fetch(model: type[M], sql: str, params: Sequence[Any], *,
     from them to instances kept (``_Plan``): a statement names its columns, so
     they are the same at every run."""
     connection = connections[using]
+    plans = _plans.by_statement
     key = (model, sql, using)
-    plan = _plans.get(key)
+    plan = plans.get(key)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         if plan is None:
-            plan = _plans[key] = _plan(model, [c[0] for c in cursor.description], using)
+            plan = plans[key] = _plan(model, [c[0] for c in cursor.description], using)
         rows = cursor.fetchall()
     out = []
     for row in rows:
