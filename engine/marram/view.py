@@ -160,8 +160,15 @@ def _token_target(t: Placed, node: int) -> dict[str, int]:
     return {"side": t.o.segments[i].sides[0]}
 
 
+def hand_face(tile: TileDef, face: str) -> dict[str, Any]:
+    """One face of a tile in a hand as the player view has it: its drawing as
+    printed (rotation 0) by key, and whether the tile has a spade. Only for a
+    tile of the standard catalogue, the one the table of drawings holds."""
+    return {"drawing": drawing_key(tile.id, face, 0), "spade": tile.spade}
+
+
 def face_view(tile: TileDef, face: str) -> dict[str, Any]:
-    """One face of a tile as printed (rotation 0), for drawing a hand."""
+    """One face of a tile as printed (rotation 0), drawn in full, for drawing a hand."""
     key = ("face", face)
     if key not in tile.views:
         tile.views[key] = _face_view(tile, face)
@@ -200,12 +207,14 @@ def feature_view(f: Feature) -> dict[str, Any]:
 def player_view(state: GameState, seat: Seat | None = None,
                 features: bool = False) -> dict[str, Any]:
     """Everything a player (or a spectator, seat None) may see, as JSON, the board's
-    tiles by drawing (``board_tile``), or drawn in full (``drawn_board``) where the
-    table of drawings does not hold them (a custom catalogue); with ``features``,
+    tiles and the hands' faces by drawing (``board_tile``, ``hand_face``), or drawn
+    in full (``drawn_board``, ``face_view``) where the table of drawings does not
+    hold them (a custom catalogue); with ``features``,
     drawn in full with the feature of each region and beast, and every patch and
     beast by id (complete, size, tokens)."""
     cfg = state.config
     by_drawing = not features and cfg.catalogue.name == STANDARD
+    face = hand_face if by_drawing else face_view
     return {
         "rules_version": RULES_VERSION,
         "variant": cfg.variant,
@@ -216,8 +225,7 @@ def player_view(state: GameState, seat: Seat | None = None,
         **summary(state),
         "hands": [list(h) for h in state.hands],
         "hand_tiles": {
-            t: {"front": face_view(cfg.catalogue[t], "front"),
-                "back": face_view(cfg.catalogue[t], "back")}
+            t: {"front": face(cfg.catalogue[t], "front"), "back": face(cfg.catalogue[t], "back")}
             for hand in state.hands for t in hand
         },
         "resigned": sorted(state.resigned),

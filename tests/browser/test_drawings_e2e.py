@@ -1,12 +1,12 @@
 """The game page, in Chromium, draws a standard game's tiles from the table of
-drawings its board names (ui/marram/static/marram/drawings.js), the same as the
+drawings its board and its hands name (ui/marram/static/marram/drawings.js), the same as the
 engine draws them; and says so when it cannot load that table."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine.marram.view import tile_view
+from engine.marram.view import face_view, tile_view
 from games.selectors import game_state_get
 from tests.browser.conftest import DESKTOP
 from tests.browser.test_guess_and_pass_e2e import open_game
@@ -29,6 +29,17 @@ def test_every_tile_of_a_standard_game_is_drawn_as_the_engine_draws_it(visitors,
         assert {k: tile[k] for k in ("terrain", "regions", "items", "beasts")} == {
             k: full[k] for k in ("terrain", "regions", "items", "beasts")}, at
     assert page.locator("svg#board g.tile").count() == len(state.board)
+    # and each face of each tile in hand, as printed
+    hands = page.evaluate("() => window.marramGame.page.state.hand_tiles")
+    assert set(hands) == {t for hand in state.hands for t in hand}
+    for tile_id, faces in hands.items():
+        for face, shown in faces.items():
+            full = face_view(state.config.catalogue[tile_id], face)
+            assert {k: shown[k] for k in ("terrain", "regions", "items", "beasts", "spade")} \
+                == {k: full[k] for k in ("terrain", "regions", "items", "beasts", "spade")}
+    mine = state.hands[page.evaluate("() => window.marramGame.page.you")]
+    assert page.locator("ul.hand li.hand-tile").count() == len(mine) > 0
+    assert page.locator("ul.hand svg").count() == 2 * len(mine)
 
 
 def test_a_page_that_cannot_load_the_drawings_says_so(visitors, live_server):

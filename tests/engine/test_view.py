@@ -87,6 +87,26 @@ def test_the_board_names_each_tiles_drawing_and_the_table_draws_it_in_full():
     assert len(json.dumps(view["board"])) < 0.55 * len(json.dumps(drawn_board(state)))
 
 
+def test_the_hands_name_each_faces_drawing_and_the_table_draws_it_as_printed():
+    from engine.marram.catalogue import standard
+    from engine.marram.view import drawings, face_view
+
+    catalogue = standard()
+    table = drawings(catalogue)
+    state = played(40)
+    view = player_view(state, 0)
+    assert set(view["hand_tiles"]) == {t for hand in state.hands for t in hand}
+    for tile_id, faces in view["hand_tiles"].items():
+        for face, shown in faces.items():
+            tile = catalogue[tile_id]
+            assert shown == {"drawing": f"{tile_id}.{face}.0", "spade": tile.spade}
+            # what the page draws (drawings.js drawnFace) is the face drawn in full
+            full = face_view(tile, face)
+            d = table[shown["drawing"]]
+            assert {**d, "spade": shown["spade"]} == {
+                k: full[k] for k in ("terrain", "regions", "items", "beasts", "spade")}
+
+
 def test_the_table_holds_each_face_at_each_rotation_and_inverted_only_with_a_spade():
     from engine.marram.catalogue import standard
     from engine.marram.view import drawings
@@ -108,5 +128,7 @@ def test_the_table_holds_each_face_at_each_rotation_and_inverted_only_with_a_spa
 def test_a_custom_catalogues_tiles_come_drawn_in_full():
     state = replay(sand_circle()).state
     assert state.config.catalogue.name == "custom"
-    board = player_view(state, 0)["board"]
-    assert all("drawing" not in t and "terrain" in t for t in board)
+    view = player_view(state, 0)
+    assert all("drawing" not in t and "terrain" in t for t in view["board"])
+    faces = [f for tile in view["hand_tiles"].values() for f in tile.values()]
+    assert faces and all("drawing" not in f and "terrain" in f for f in faces)

@@ -3,9 +3,18 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { DRAWINGS_URL, drawnTile, drawnView, loadDrawings } from "../../ui/marram/static/marram/drawings.js";
+import {
+  DRAWINGS_URL, drawnFace, drawnTile, drawnView, loadDrawings,
+} from "../../ui/marram/static/marram/drawings.js";
 
 const table = {
+  "T9.back.0": {
+    terrain: "GGSSGGGG",
+    regions: [{ arcs: [2, 3], terrain: "S", items: [] }, { arcs: [0, 1, 4, 5, 6, 7], terrain: "G", items: [] }],
+    items: [],
+    beasts: [{ type: "worm", kind: "end", sides: [3] }],
+  },
+  "T9.front.0": { terrain: "GGGGGGGG", regions: [], items: [], beasts: [] },
   "T9.back.1": {
     terrain: "SSGGGGSS",
     regions: [{ arcs: [0, 1, 6, 7], terrain: "S", items: ["gold"] }, { arcs: [2, 3, 4, 5], terrain: "G", items: [] }],
@@ -47,6 +56,28 @@ test("a view's board is drawn tile by tile; a view without a board is left alone
   assert.equal(drawnView(null, table), null);
   const waiting = { seq: 0, state: null };
   assert.equal(drawnView(waiting, table), waiting);
+});
+
+test("a hand's face is drawn from the table as printed, every beast on it", () => {
+  const face = drawnFace({ drawing: "T9.back.0", spade: true }, table);
+  assert.equal(face.terrain, "GGSSGGGG");
+  assert.deepEqual(face.beasts, [{ type: "worm", kind: "end", sides: [3] }]);
+  assert.equal(face.spade, true);
+  const own = { terrain: "GGGGGGGG", regions: [], items: [], beasts: [], spade: false };
+  assert.equal(drawnFace(own, table), own);
+  assert.throws(() => drawnFace({ drawing: "T9.back.2", spade: false }, table), /no T9\.back\.2/);
+});
+
+test("a view's hands are drawn face by face beside its board", () => {
+  const view = {
+    board: [laid],
+    hand_tiles: { T9: { front: { drawing: "T9.front.0", spade: false },
+      back: { drawing: "T9.back.0", spade: false } } },
+  };
+  const drawn = drawnView(view, table);
+  assert.equal(drawn.hand_tiles.T9.back.terrain, "GGSSGGGG");
+  assert.equal(drawn.hand_tiles.T9.front.terrain, "GGGGGGGG");
+  assert.equal(view.hand_tiles.T9.back.terrain, undefined); // the view itself is left as it came
 });
 
 test("the table is asked of the API, and a refusal says so", async () => {
