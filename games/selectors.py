@@ -82,8 +82,10 @@ def game_kinds() -> list[dict[str, Any]]:
 def view_table_get(kind: str, name: str) -> bytes:
     """One of the tables a game's views refer to by key (``view_tables``: Marram's
     tile drawings), as the JSON the API serves; the same for the process's life."""
-    games = {g.key: g for g in registry.games()}
-    table = games[kind].view_tables().get(name) if kind in games else None
+    try:
+        table = registry.get(kind).view_tables().get(name)
+    except registry.UnknownGame:
+        table = None
     if table is None:
         raise NotFound(f"there is no table {name!r} of game {kind!r}")
     return orjson.dumps(table)

@@ -24,10 +24,14 @@ class SessionStore(db.SessionStore):
         """The key whose row a first read of this session would ask for, or None
         when that read would need no query (no key, a key of the wrong shape, or
         the session already read)."""
-        key = self.session_key
-        if hasattr(self, "_session_cache") or not key or not SESSION_KEY_SHAPE.fullmatch(key):
+        if hasattr(self, "_session_cache"):
             return None
-        return key
+        return self._key_of_shape()
+
+    def _key_of_shape(self) -> str | None:
+        """The session's key if it has the shape Django makes (else no row has it)."""
+        key = self.session_key
+        return key if key and SESSION_KEY_SHAPE.fullmatch(key) else None
 
     def preload(self, row: Session | None) -> None:
         """Take ``row`` (None: no such session, or expired), read by the caller
@@ -38,9 +42,8 @@ class SessionStore(db.SessionStore):
         self._session_cache = self.decode(row.session_data) if row is not None else {}
 
     def _get_session_from_db(self) -> Session | None:
-        key = self.session_key
-        row = (store.session_row(key, timezone.now())
-               if key and SESSION_KEY_SHAPE.fullmatch(key) else None)
+        key = self._key_of_shape()
+        row = store.session_row(key, timezone.now()) if key else None
         if row is None:
             self._session_key = None
         return row

@@ -291,14 +291,24 @@ _CLOCK_ROWS = """, COALESCE((
         'bank_us', (EXTRACT(EPOCH FROM k.bank) * 1000000)::bigint,
         'started_at', k.started_at, 'started_seq', k.started_seq,
         'timeouts_in_row', k.timeouts_in_row,
-        'vacationed', EXISTS (
-            SELECT 1 FROM games_vacation v
-            WHERE v.user_id = k.user_id AND v.ends_at > k.started_at AND v.starts_at < %s),
-        'is_bot', EXISTS (SELECT 1 FROM bots_bot b WHERE b.user_id = k.user_id))
+        'vacationed', {vacationed}, 'is_bot', {is_bot})
         ORDER BY k.seat)
     FROM games_clock k WHERE k.game_id = g.id), '[]') AS clock_rows"""
 """The game ``g``'s clocks as ``clocks_of_game`` reads them, as one JSON list
 (PostgreSQL's); the interval ``bank`` in whole microseconds."""
+
+
+@functools.cache
+def _clock_flags(clock: str) -> dict[str, str]:
+    """What a read of the clocks says of each clock (the table's alias ``clock``)
+    besides its row: ``vacationed``, whether a vacation of its player overlaps the
+    time since it started, up to the moment given as the statement's first
+    parameter; ``is_bot``, whether its player is a computer (bots.models.Bot)."""
+    return {
+        "vacationed": f"EXISTS (SELECT 1 FROM games_vacation v WHERE v.user_id = "
+                      f"{clock}.user_id AND v.ends_at > {clock}.started_at AND v.starts_at < %s)",
+        "is_bot": f"EXISTS (SELECT 1 FROM bots_bot b WHERE b.user_id = {clock}.user_id)",
+    }
 
 
 def game_locked_with_seat(game_id: int, user_id: Any, now: datetime
@@ -320,7 +330,8 @@ def game_locked_with_seat(game_id: int, user_id: Any, now: datetime
         User = get_user_model()
         users, username = User._meta.db_table, User.USERNAME_FIELD
         with_seats = (f", c.{username} AS creator_name, "
-                      + _SEAT_ROWS.format(users=users, username=username) + _CLOCK_ROWS)
+                      + _SEAT_ROWS.format(users=users, username=username)
+                      + _CLOCK_ROWS.format(**_clock_flags("k")))
         creator = f" JOIN {users} c ON c.id = g.created_by_id"
         params.insert(0, connection.ops.adapt_datetimefield_value(now))
     sql = _LOCK_WITH_SEAT.format(game_columns=columns(Game, "g"), lock=lock,
@@ -417,12 +428,7 @@ def has_seats(game: Game) -> bool:
 
 
 _CLOCKS_OF_GAME = """
-SELECT {clock_columns}, EXISTS (
-    SELECT 1 FROM games_vacation v
-    WHERE v.user_id = c.user_id AND v.ends_at > c.started_at AND v.starts_at < %s
-) AS vacationed, EXISTS (
-    SELECT 1 FROM bots_bot b WHERE b.user_id = c.user_id
-) AS is_bot
+SELECT {clock_columns}, {vacationed} AS vacationed, {is_bot} AS is_bot
 FROM games_clock c WHERE c.game_id = %s
 """
 
@@ -433,7 +439,7 @@ def clocks_of_game(game_id: int, now: datetime) -> list[Clock]:
     vacations need not be read); and ``is_bot``: whether its player is a computer
     (bots.models.Bot), which is mailed nothing."""
     connection = connections[DEFAULT_DB_ALIAS]
-    sql = _CLOCKS_OF_GAME.format(clock_columns=columns(Clock, "c"))
+    sql = _CLOCKS_OF_GAME.format(clock_columns=columns(Clock, "c"), **_clock_flags("c"))
     return fetch(Clock, sql, [connection.ops.adapt_datetimefield_value(now), game_id])
 
 

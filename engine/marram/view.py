@@ -206,12 +206,12 @@ def feature_view(f: Feature) -> dict[str, Any]:
 
 def player_view(state: GameState, seat: Seat | None = None,
                 features: bool = False) -> dict[str, Any]:
-    """Everything a player (or a spectator, seat None) may see, as JSON, the board's
+    """Everything a player (or a spectator, seat None) may see, as JSON: the board's
     tiles and the hands' faces by drawing (``board_tile``, ``hand_face``), or drawn
     in full (``drawn_board``, ``face_view``) where the table of drawings does not
-    hold them (a custom catalogue); with ``features``,
-    drawn in full with the feature of each region and beast, and every patch and
-    beast by id (complete, size, tokens)."""
+    hold them (a custom catalogue). With ``features``, drawn in full with the
+    feature of each region and beast, and every patch and beast by id (complete,
+    size, tokens)."""
     cfg = state.config
     by_drawing = not features and cfg.catalogue.name == STANDARD
     face = hand_face if by_drawing else face_view
