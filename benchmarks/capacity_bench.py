@@ -412,8 +412,9 @@ def main() -> int:
     parser.add_argument("--interval", type=float, default=3.0, help="seconds between polls")
     parser.add_argument("--baseline-games", type=int, default=100)
     parser.add_argument("--clients", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=2, help="threads per worker")
+    parser.add_argument("--workers", type=int, default=sb.WORKERS,
+                        help="web server processes (the server's default: one a core)")
+    parser.add_argument("--threads", type=int, default=sb.THREADS, help="threads per worker")
     parser.add_argument("--events", type=int, default=150, help="events to play a game to")
     parser.add_argument("--seconds", type=float, default=120, help="longest load phase")
     parser.add_argument("--variant", default="animals",

@@ -344,8 +344,9 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--clients", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=2, help="threads per worker")
+    parser.add_argument("--workers", type=int, default=sb.WORKERS,
+                        help="web server processes (the server's default: one a core)")
+    parser.add_argument("--threads", type=int, default=sb.THREADS, help="threads per worker")
     parser.add_argument("--events", type=int, default=150,
                         help="events to play a Marram game to (boardgame.io's play to the end)")
     parser.add_argument("--solo-moves", type=int, default=200,

@@ -245,7 +245,7 @@ def main() -> int:
         from django.db import connections
 
         connections.close_all()
-        with sb.web_server(url, 3, 2) as port:
+        with sb.web_server(url, sb.WORKERS, sb.THREADS) as port:
             first = games[0]
             rounds = solo(port, first, cookies[next(iter(first["tokens"]))], args.requests,
                           args.rounds)

@@ -45,6 +45,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+from marram_site.server import THREADS, default_workers  # noqa: E402
+
+WORKERS = default_workers()
+"""The web server's layout unless a benchmark says otherwise: the service's own."""
+
 VENV_BIN = Path(sys.executable).parent
 
 
@@ -449,8 +454,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--clients", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=2, help="threads per worker")
+    parser.add_argument("--workers", type=int, default=WORKERS,
+                        help="web server processes (the server's default: one a core)")
+    parser.add_argument("--threads", type=int, default=THREADS, help="threads per worker")
     parser.add_argument("--events", type=int, default=150, help="events to play a game to")
     parser.add_argument("--solo-moves", type=int, default=200,
                         help="moves played first by one client alone (service times)")

@@ -271,7 +271,7 @@ def main() -> int:
 
         connections.close_all()
         with stream_server(url) as (stream_port, stream_pid), \
-                sb.web_server(url, 3, 2) as web_port:
+                sb.web_server(url, sb.WORKERS, sb.THREADS) as web_port:
             redis_port = int(redis_url.rsplit(":", 1)[1].split("/")[0])
             pids = [sb.web_server.pid, sb.postmaster(url), stream_pid,  # type: ignore[attr-defined]
                     pid_of(b"redis-server", redis_port)]
@@ -294,7 +294,8 @@ def main() -> int:
 
     print(f"\n{args.pages} open pages of {args.games} games, {args.moves_per_s:g} moves/s, "
           f"{args.seconds:g} s measured, medians of {args.rounds} rounds "
-          f"({os.cpu_count()} cores; server side: web server 3x2, PostgreSQL, stream server, "
+          f"({os.cpu_count()} cores; server side: web server {sb.WORKERS}x{sb.THREADS}, "
+          f"PostgreSQL, stream server, "
           f"Redis)")
     print(f"{'':10}{'server CPU %':>14}{'requests/s':>12}{'heard p50 ms':>14}"
           f"{'heard p95 ms':>14}{'x poll CPU':>12}")

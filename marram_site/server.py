@@ -3,19 +3,23 @@ the Dockerfile, the proxy tests and the benchmarks start it so:
 
     python -m marram_site.server
 
-Environment: ``MARRAM_WEB_BIND`` (``0.0.0.0:8000``), ``MARRAM_WEB_WORKERS`` (3
-processes), ``MARRAM_WEB_THREADS`` (2 a worker: one can run while another waits
-on the database), ``MARRAM_WEB_ACCESS_LOG`` (1: a line a request on standard
-output; 0: none).
+Environment: ``MARRAM_WEB_BIND`` (``0.0.0.0:8000``), ``MARRAM_WEB_WORKERS`` (a
+process for each core the server may use), ``MARRAM_WEB_THREADS`` (2 a worker:
+one can run while another waits on the database), ``MARRAM_WEB_ACCESS_LOG`` (1:
+a line a request on standard output; 0: none).
 
 granian reads and writes HTTP in Rust, off the interpreter's lock; a worker's
 Python threads only run the application. Beside gunicorn's gthread worker (which
 parses in Python and hands each keep-alive request from its poller to a thread
 and back) a bare ``GET /api/ping/`` cost 0.94 ms of CPU against 1.09-1.66 ms and
 a state GET 2.80 ms against 3.64 ms, with the same 3 x 2 layout (docs/performance.md).
-On the 2-core benchmark machine 3 x 2 had also done best under gunicorn (GET state
-p50 medians of 9.68 and 10.06 ms against 10.65 ms for 6 x 1); about three threads
-a core is where to start.
+On the 2-core benchmark machine, under benchmarks/compare_bench.py's load of 8
+clients moving as fast as they can, a process a core of 2 threads each (2 x 2)
+did best: 7.47 and 7.53 ms of server CPU a move and 191 and 193 moves/s, against
+8.52 ms and 174 moves/s for 3 x 2, 8.36 ms for 2 x 3, 8.13 ms for 2 x 1, 8.56 ms
+for 1 x 4, 9.28 ms for 4 x 1 (docs/performance.md). More processes than cores
+take turns on them, each with its own caches cold; fewer threads leave a core
+idle while a request waits on the database.
 
 A worker that dies is started again, as gunicorn's arbiter did. A request that
 never ends holds its thread, as it did under gunicorn's gthread workers (their
@@ -33,6 +37,14 @@ from granian.constants import HTTPModes, Interfaces
 from granian.http import HTTP1Settings
 
 APPLICATION = "marram_site.wsgi:serving_application"
+THREADS = 2
+"""Threads a worker, unless ``MARRAM_WEB_THREADS`` says otherwise."""
+
+
+def default_workers() -> int:
+    """Worker processes unless ``MARRAM_WEB_WORKERS`` says otherwise: one for each
+    core this process may run on."""
+    return len(os.sched_getaffinity(0))
 """A factory, called once in each worker before it serves (marram_site.wsgi)."""
 
 
@@ -46,8 +58,8 @@ def server(target: str = APPLICATION) -> Granian:
         port=int(port),
         interface=Interfaces.WSGI,
         factory=True,
-        workers=int(os.environ.get("MARRAM_WEB_WORKERS", "3")),
-        blocking_threads=int(os.environ.get("MARRAM_WEB_THREADS", "2")),
+        workers=int(os.environ.get("MARRAM_WEB_WORKERS") or default_workers()),
+        blocking_threads=int(os.environ.get("MARRAM_WEB_THREADS") or THREADS),
         # a thread keeps its database connection: let an idle one live long
         blocking_threads_idle_timeout=600,
         # nginx speaks HTTP/1.1 to its upstreams; no sniffing for HTTP/2

@@ -109,9 +109,12 @@ def test_the_web_server_settings_come_from_the_environment(monkeypatch):
                  "MARRAM_WEB_ACCESS_LOG"):
         monkeypatch.delenv(name)
     web = server.server()
+    # a process a core, as many as this process may run on
     assert (web.bind_addr, web.bind_port, web.workers, web.blocking_threads) == (
-        "0.0.0.0", 8000, 3, 2)
+        "0.0.0.0", 8000, len(os.sched_getaffinity(0)), 2)
     assert web.log_access
+    monkeypatch.setenv("MARRAM_WEB_WORKERS", "")  # docker-compose's default
+    assert server.server().workers == len(os.sched_getaffinity(0))
 
 
 def test_the_web_server_loads_the_application_under_production_settings():
