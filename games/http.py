@@ -12,6 +12,7 @@ import orjson
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from rest_framework import exceptions, renderers, status
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.utils import encoders
@@ -59,6 +60,25 @@ class FastJSONRenderer(renderers.JSONRenderer):
             return b""
         return orjson.dumps(data, default=self._fallback.default,
                             option=orjson.OPT_NON_STR_KEYS)
+
+
+class JSONFirstNegotiation(DefaultContentNegotiation):
+    """DRF's content negotiation, with the usual request decided at once: no
+    ``?format=``, and an Accept header that is absent, ``*/*`` or
+    ``application/json``, when the view's first renderer is JSON, gets that
+    renderer, as DRF's parse of the header would give it. Every other request is
+    negotiated in full."""
+
+    _PLAIN_ACCEPT = frozenset({"*/*", "application/json"})
+
+    def select_renderer(self, request, renderers, format_suffix=None):
+        first = renderers[0] if renderers else None
+        if (first is not None and first.media_type == "application/json"
+                and not format_suffix
+                and request.META.get("HTTP_ACCEPT", "*/*").strip() in self._PLAIN_ACCEPT
+                and self.settings.URL_FORMAT_OVERRIDE not in request.query_params):
+            return first, first.media_type
+        return super().select_renderer(request, renderers, format_suffix)
 
 
 def _first_problem(detail: Any, path: str = "") -> tuple[str, str]:

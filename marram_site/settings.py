@@ -330,6 +330,8 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # JSON only, refused with a 413 past DATA_UPLOAD_MAX_MEMORY_SIZE.
     "DEFAULT_PARSER_CLASSES": ["games.http.BoundedJSONParser"],
+    # DRF's negotiation, deciding the usual Accept header without parsing it
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "games.http.JSONFirstNegotiation",
     "DEFAULT_RENDERER_CLASSES": [
         "games.http.FastJSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
