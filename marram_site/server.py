@@ -13,13 +13,13 @@ Python threads only run the application. Beside gunicorn's gthread worker (which
 parses in Python and hands each keep-alive request from its poller to a thread
 and back) a bare ``GET /api/ping/`` cost 0.94 ms of CPU against 1.09-1.66 ms and
 a state GET 2.80 ms against 3.64 ms, with the same 3 x 2 layout (docs/performance.md).
-On the 2-core benchmark machine, under benchmarks/compare_bench.py's load of 8
-clients moving as fast as they can, a process a core of 2 threads each (2 x 2)
-did best: 7.47 and 7.53 ms of server CPU a move and 191 and 193 moves/s, against
-8.52 ms and 174 moves/s for 3 x 2, 8.36 ms for 2 x 3, 8.13 ms for 2 x 1, 8.56 ms
-for 1 x 4, 9.28 ms for 4 x 1 (docs/performance.md). More processes than cores
-take turns on them, each with its own caches cold; fewer threads leave a core
-idle while a request waits on the database.
+A process a core, each of 2 threads (one can run while the other waits on the
+database), fits any machine the service is put on, where a fixed count would
+not. On the 2-core benchmark machine it is as good as the 3 x 2 used before:
+seven alternating pairs of runs of the same work (benchmarks/compare_bench.py's
+Marram clients, 4,800 moves a run) gave 7.87 ms of server CPU a move for 2 x 2
+against 7.74 ms (the median of the pairs' ratios 0.96, from 0.81 to 1.08) and
+the server's peak resident memory fell from 362 to 264 MB (docs/performance.md).
 
 A worker that dies is started again, as gunicorn's arbiter did. A request that
 never ends holds its thread, as it did under gunicorn's gthread workers (their
