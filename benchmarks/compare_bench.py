@@ -175,6 +175,20 @@ def play_marram(port: int, games: list[dict], target: int, deadline: float, seed
                 break
 
 
+def marram_load(port: int, games: list[dict], clients: int, target: int, deadline: float,
+                seed: int, timings: dict[str, list[float]], counts: dict[str, int],
+                lock: threading.Lock, limit: int | None = None) -> None:
+    """``clients`` clients at once, each playing its share of the games
+    (``play_marram``, each with ``limit`` moves at most); returns when all are done."""
+    players = [threading.Thread(target=play_marram, args=(
+        port, games[i::clients], target, deadline, seed + i, timings, counts, lock, limit))
+        for i in range(clients)]
+    for player in players:
+        player.start()
+    for player in players:
+        player.join()
+
+
 def marram_run(url: str, args: argparse.Namespace, run: int) -> dict:
     games = sb.prepare(url, args.games, "animals")
     solo_games = sb.prepare(url, 8, "animals")
@@ -194,14 +208,9 @@ def marram_run(url: str, args: argparse.Namespace, run: int) -> dict:
         cpu_before = sb.cpu_snapshot(pid, db_pid)
         started = time.monotonic()
         deadline = started + args.seconds
-        threads = [threading.Thread(target=play_marram, args=(
-            port, games[i::args.clients], args.events, deadline, 1000 * run + i, timings,
-            counts, lock)) for i in range(args.clients)]
         with PeakMemory(pid) as memory:
-            for th in threads:
-                th.start()
-            for th in threads:
-                th.join()
+            marram_load(port, games, args.clients, args.events, deadline, 1000 * run, timings,
+                        counts, lock)
         elapsed = time.monotonic() - started
         cpu_after = sb.cpu_snapshot(pid, db_pid)
     ms = [v * 1000 for v in timings.get("post_action", [])]

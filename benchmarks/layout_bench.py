@@ -45,13 +45,8 @@ def run(url: str, workers: int, threads: int, clients: int, moves: int, seed: in
         counts, lock = {"moves": 0}, threading.Lock()
         before = sb.cpu_snapshot(pid, db_pid)
         started = time.monotonic()
-        players = [threading.Thread(target=cb.play_marram, args=(
-            port, games[i::clients], 150, started + 600, seed + i, {}, counts, lock, moves))
-            for i in range(clients)]
-        for player in players:
-            player.start()
-        for player in players:
-            player.join()
+        cb.marram_load(port, games, clients, 150, started + 600, seed, {}, counts, lock,
+                       limit=moves)
         elapsed = time.monotonic() - started
         after = sb.cpu_snapshot(pid, db_pid)
     figures = cb.cpu_figures(before, after, counts["moves"])
