@@ -1,6 +1,7 @@
 """Marram beside boardgame.io: the same machine, the same PostgreSQL, alternating runs.
 
     .venv/bin/python benchmarks/compare_bench.py [--runs 3] [--games 100] [--clients 8]
+        [--seconds 90] [--moves N]
 
 Installs boardgame.io's side first (``npm install --prefix benchmarks/peer``, into
 benchmarks/peer/node_modules, pinned by its package.json and package-lock.json;
@@ -29,6 +30,13 @@ each on a server started afresh for the run and fresh games:
   receives the server's update** (boardgame.io sends that update before it
   writes the move to PostgreSQL; the next move of the match waits for the
   write).
+
+A load phase ends after ``--seconds``, or with ``--moves`` once the clients have
+made that many moves in all. A move costs more as a game goes on (a bigger
+board, more placements to list), so in a phase of fixed seconds the faster
+system plays further into its games and pays more a move for it; ``--moves``
+(with seconds enough) gives both systems the same number of moves on the same
+number of games.
 
 Each run measures, for each system: moves per second with ``--clients``
 clients, the move round trip's p50 / p95 with them and with one client alone
@@ -134,7 +142,8 @@ def play_marram(port: int, games: list[dict], target: int, deadline: float, seed
                 limit: int | None = None) -> None:
     """Play these games in turn, one move at a time: a POST for the player the game
     awaits, from the view that player last had (a GET as that player when the
-    last answer was someone else's)."""
+    last answer was someone else's); until the deadline, or until the clients
+    sharing ``counts`` have made ``limit`` moves in all."""
     rng = random.Random(seed)
     client = sb.Client(port, timings)
     names = {g["id"]: list(g["tokens"]) for g in games}
@@ -142,8 +151,11 @@ def play_marram(port: int, games: list[dict], target: int, deadline: float, seed
     awaiting: dict[int, int | None] = {}
     views: dict[int, dict | None] = {}
     live = list(games)
-    moves = 0
-    while live and time.monotonic() < deadline and (limit is None or moves < limit):
+
+    def done() -> bool:
+        return time.monotonic() >= deadline or (limit is not None and counts["moves"] >= limit)
+
+    while live and not done():
         for game in list(live):
             gid = game["id"]
             view = views.get(gid)
@@ -166,12 +178,11 @@ def play_marram(port: int, games: list[dict], target: int, deadline: float, seed
                                                    counts, lock)
             views[gid] = None
             if status == 201:
-                moves += 1
                 awaiting[gid] = answer["awaiting"].get("player")
                 views[gid] = answer["view"]
                 if answer["status"] != "running":
                     live.remove(game)
-            if time.monotonic() >= deadline or (limit is not None and moves >= limit):
+            if done():
                 break
 
 
@@ -179,7 +190,7 @@ def marram_load(port: int, games: list[dict], clients: int, target: int, deadlin
                 seed: int, timings: dict[str, list[float]], counts: dict[str, int],
                 lock: threading.Lock, limit: int | None = None) -> None:
     """``clients`` clients at once, each playing its share of the games
-    (``play_marram``, each with ``limit`` moves at most); returns when all are done."""
+    (``play_marram``, ``limit`` moves in all at most); returns when all are done."""
     players = [threading.Thread(target=play_marram, args=(
         port, games[i::clients], target, deadline, seed + i, timings, counts, lock, limit))
         for i in range(clients)]
@@ -210,7 +221,7 @@ def marram_run(url: str, args: argparse.Namespace, run: int) -> dict:
         deadline = started + args.seconds
         with PeakMemory(pid) as memory:
             marram_load(port, games, args.clients, args.events, deadline, 1000 * run, timings,
-                        counts, lock)
+                        counts, lock, limit=args.moves)
         elapsed = time.monotonic() - started
         cpu_after = sb.cpu_snapshot(pid, db_pid)
     ms = [v * 1000 for v in timings.get("post_action", [])]
@@ -299,7 +310,7 @@ def peer_run(url: str, args: argparse.Namespace) -> dict:
         solo = finish_clients(start_clients(port, 1, 8, 60, args.solo_moves))
         before_rss = rss([server.pid])
         db_pid = sb.postmaster(url)
-        clients = start_clients(port, args.clients, args.games, args.seconds)
+        clients = start_clients(port, args.clients, args.games, args.seconds, args.moves or 0)
         cpu_before = sb.cpu_snapshot(server.pid, db_pid)
         with PeakMemory(server.pid) as memory:
             load = finish_clients(clients)
@@ -361,6 +372,9 @@ def main() -> int:
     parser.add_argument("--solo-moves", type=int, default=200,
                         help="moves of the one client alone, before each load")
     parser.add_argument("--seconds", type=float, default=90, help="longest load phase")
+    parser.add_argument("--moves", type=int, default=None,
+                        help="end each load phase after this many moves in all, so that both "
+                        "systems do the same work (with --seconds long enough for them)")
     parser.add_argument("--json", help="also write every run's figures to this file")
     args = parser.parse_args()
 
@@ -386,7 +400,8 @@ def main() -> int:
     m, b = runs["marram"], runs["boardgame.io"]
     print(f"\nMarram ({args.games} Animals games, web server {args.workers}x{args.threads}) "
           f"beside boardgame.io 0.50.2 ({args.games} placement matches, bgio-postgres), "
-          f"median of {args.runs} alternating run(s)")
+          f"median of {args.runs} alternating run(s), each load "
+          + (f"{args.moves} moves" if args.moves else f"{args.seconds:g} s"))
     print(f"{'':44}{'Marram':>10}{'bgio':>10}{'ratio':>8}  target")
     for label, key, target in ROWS:
         mv, bv = median["marram"][key], median["boardgame.io"][key]

@@ -46,7 +46,7 @@ def run(url: str, workers: int, threads: int, clients: int, moves: int, seed: in
         before = sb.cpu_snapshot(pid, db_pid)
         started = time.monotonic()
         cb.marram_load(port, games, clients, 150, started + 600, seed, {}, counts, lock,
-                       limit=moves)
+                       limit=clients * moves)
         elapsed = time.monotonic() - started
         after = sb.cpu_snapshot(pid, db_pid)
     figures = cb.cpu_figures(before, after, counts["moves"])
