@@ -4,7 +4,7 @@
         [--pages 2000] [--seconds 120] [--runs 1] [--json FILE]
 
 Starts PostgreSQL, Redis and the web server as benchmarks/service_bench.py does
-(production settings, 3 workers x 2 threads), creates ``--games`` running games
+(production settings, the server's own layout), creates ``--games`` running games
 through the services, and measures two configurations in one invocation, against
 the same server, taking turns when ``--runs`` > 1:
 

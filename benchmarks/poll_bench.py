@@ -5,7 +5,7 @@
 
 An open game page asks for the events since the seq it shows every few seconds;
 nearly always there are none. Starts PostgreSQL, Redis and the web server as
-benchmarks/service_bench.py does (production settings, 3 workers x 2 threads),
+benchmarks/service_bench.py does (production settings, the server's own layout),
 creates running 2-player games and a signed-in session for each player, then:
 
 1. One client alone, ``--rounds`` rounds of ``--requests`` requests of each kind,

@@ -4,7 +4,7 @@
         [--seconds 30] [--moves-per-s 2] [--rounds 2]
 
 Starts PostgreSQL, Redis and the web server as benchmarks/service_bench.py does
-(production settings, 3 workers x 2 threads, MARRAM_STREAM on so that every
+(production settings, the server's own layout, MARRAM_STREAM on so that every
 commit publishes its seq) and the stream server (uvicorn on
 marram_site/stream.py, as docker-compose runs it), then holds ``--pages`` open
 pages of ``--games`` running games while one player elsewhere makes
