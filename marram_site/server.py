@@ -37,6 +37,7 @@ from granian.constants import HTTPModes, Interfaces
 from granian.http import HTTP1Settings
 
 APPLICATION = "marram_site.wsgi:serving_application"
+"""A factory, called once in each worker before it serves (marram_site.wsgi)."""
 THREADS = 2
 """Threads a worker, unless ``MARRAM_WEB_THREADS`` says otherwise."""
 
@@ -45,7 +46,6 @@ def default_workers() -> int:
     """Worker processes unless ``MARRAM_WEB_WORKERS`` says otherwise: one for each
     core this process may run on."""
     return len(os.sched_getaffinity(0))
-"""A factory, called once in each worker before it serves (marram_site.wsgi)."""
 
 
 def server(target: str = APPLICATION) -> Granian:
