@@ -22,9 +22,9 @@ SESSION_KEY_SHAPE = re.compile(r"[a-z0-9]{8,40}")
 class SessionStore(db.SessionStore):
     def key_to_read(self) -> str | None:
         """The key whose row a first read of this session would ask for, or None
-        when that read would need no query (no key, a key of the wrong shape, or
-        the session already read)."""
-        if hasattr(self, "_session_cache"):
+        when that read would need no query (no key, a key of the wrong shape, the
+        session already read or preloaded)."""
+        if hasattr(self, "_session_cache") or "_preloaded" in self.__dict__:
             return None
         return self._key_of_shape()
 
@@ -35,15 +35,16 @@ class SessionStore(db.SessionStore):
 
     def preload(self, row: Session | None) -> None:
         """Take ``row`` (None: no such session, or expired), read by the caller
-        with ``key_to_read``, as the session's own first read: nothing more is
-        asked of the database for it."""
-        if row is None:
-            self._session_key = None
-        self._session_cache = self.decode(row.session_data) if row is not None else {}
+        with ``key_to_read``, as the answer to the session's first read: Django's
+        own loading of the session then asks nothing of the database."""
+        self._preloaded = row
 
     def _get_session_from_db(self) -> Session | None:
-        key = self._key_of_shape()
-        row = store.session_row(key, timezone.now()) if key else None
+        if "_preloaded" in self.__dict__:
+            row = self.__dict__.pop("_preloaded")
+        else:
+            key = self._key_of_shape()
+            row = store.session_row(key, timezone.now()) if key else None
         if row is None:
             self._session_key = None
         return row
