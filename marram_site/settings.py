@@ -207,7 +207,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "games.signin.SigninMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    # Django's, the store of notices made only for a request that uses it
+    "marram_site.messages.LazyMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 

@@ -1,0 +1,32 @@
+"""The one-time notices of the site's pages ("Signed out.", "Mail settings saved."),
+their store made only when a request uses it.
+
+Django's MessageMiddleware makes each request's store (a cookie store beside a
+session store, the cookie's signer with them) before the view runs: 7% of the
+CPU of a bare ``GET /api/ping/`` (441 against 415 µs in-process, the median of
+16 alternating rounds), for every API call, none of which shows a
+notice. Here the store is made the first time a view adds a notice or a page
+reads them; a request that did neither has nothing to store, as Django's own
+store would have found.
+"""
+
+from __future__ import annotations
+
+from django.contrib.messages.middleware import MessageMiddleware
+from django.contrib.messages.storage import default_storage
+from django.http import HttpRequest, HttpResponseBase
+from django.utils.functional import SimpleLazyObject, empty
+
+
+class LazyMessageMiddleware(MessageMiddleware):
+    def process_request(self, request: HttpRequest) -> None:
+        request._messages = SimpleLazyObject(  # type: ignore[attr-defined]
+            lambda: default_storage(request))
+
+    def process_response(self, request: HttpRequest, response: HttpResponseBase
+                         ) -> HttpResponseBase:
+        store = getattr(request, "_messages", None)
+        # type(), not isinstance: asking a lazy object its class would make the store
+        if type(store) is SimpleLazyObject and store._wrapped is empty:
+            return response
+        return super().process_response(request, response)
