@@ -1,7 +1,7 @@
 """Marram beside boardgame.io: the same machine, the same PostgreSQL, alternating runs.
 
     .venv/bin/python benchmarks/compare_bench.py [--runs 3] [--games 100] [--clients 8]
-        [--seconds 90] [--moves N]
+        [--seconds 90] [--moves N] [--game marram|pond|animals_on_board|make_a_snake]
 
 Installs boardgame.io's side first (``npm install --prefix benchmarks/peer``, into
 benchmarks/peer/node_modules, pinned by its package.json and package-lock.json;
@@ -13,7 +13,11 @@ systems in turn (Marram first in odd runs, boardgame.io first in even ones),
 each on a server started afresh for the run and fresh games:
 
 - Marram: the web server with the production settings (as benchmarks/service_bench.py,
-  whose set-up this reuses), ``--games`` Animals games. A client plays its games
+  whose set-up this reuses), ``--games`` games of two seats: Marram's Animals
+  variant, or with ``--game`` another game of the service, its options the
+  lobby's defaults. boardgame.io's side plays the same placement game for each:
+  the kind of work (a turn-based game, its legal moves listed after each move)
+  is the same, the rules are each game's own. A client plays its games
   in turn, one move at a time: a POST of a random legal action for the player
   the game awaits. The POST's answer carries ``view``, the game as the mover
   sees it; when the next move is someone else's, the client first GETs the
@@ -73,6 +77,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import service_bench as sb  # noqa: E402  (its directory first on the path)
 
 PEER = Path(__file__).resolve().parent / "peer"
+GAMES = {"marram": "Animals", "pond": "Pond", "animals_on_board": "Animals on Board",
+         "make_a_snake": "Make-a-snake"}
+"""The games Marram's side may play (``--game``), each as the summary names it."""
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
@@ -137,10 +144,18 @@ def cpu_figures(before: dict[str, float], after: dict[str, float], moves: int,
 
 # Marram ----------------------------------------------------------------------
 
+def awaited(awaiting: dict) -> list[int]:
+    """The seats a game awaits, from its ``awaiting``: the one seat, the seats
+    awaited at once (``several``), or none (chance, the end)."""
+    if "player" in awaiting:
+        return [awaiting["player"]]
+    return [task["seat"] for task in awaiting.get("seats", [])]
+
+
 def play_marram(port: int, games: list[dict], target: int, deadline: float, seed: int,
                 timings: dict[str, list[float]], counts: dict[str, int], lock: threading.Lock,
                 limit: int | None = None) -> None:
-    """Play these games in turn, one move at a time: a POST for the player the game
+    """Play these games in turn, one move at a time: a POST for a player the game
     awaits, from the view that player last had (a GET as that player when the
     last answer was someone else's); until the deadline, or until the clients
     sharing ``counts`` have made ``limit`` moves in all."""
@@ -148,7 +163,7 @@ def play_marram(port: int, games: list[dict], target: int, deadline: float, seed
     client = sb.Client(port, timings)
     names = {g["id"]: list(g["tokens"]) for g in games}
     seats: dict[int, dict[int, str]] = {}
-    awaiting: dict[int, int | None] = {}
+    awaiting: dict[int, list[int]] = {}
     views: dict[int, dict | None] = {}
     live = list(games)
 
@@ -160,17 +175,17 @@ def play_marram(port: int, games: list[dict], target: int, deadline: float, seed
             gid = game["id"]
             view = views.get(gid)
             if view is None:
-                name = seats.get(gid, {}).get(awaiting.get(gid)) or names[gid][0]
+                name = seats.get(gid, {}).get((awaiting.get(gid) or [None])[0]) or names[gid][0]
                 status, view = client.request("get_state", "GET", f"/api/games/{gid}/",
                                               game["tokens"][name])
                 assert status == 200, (status, view)
             seats[gid] = {p["seat"]: p["name"] for p in view["game"]["players"]}
-            if view["state"] is not None:
-                awaiting[gid] = view["state"]["awaiting"].get("player")
+            if view["game"]["projection"] is not None:  # every game's, as the lists show it
+                awaiting[gid] = awaited(view["game"]["projection"]["awaiting"])
             if view["status"] != "running" or view["seq"] >= target:
                 live.remove(game)
                 continue
-            if view["you"] != awaiting[gid] or not view["legal_actions"]:
+            if view["you"] not in awaiting[gid] or not view["legal_actions"]:
                 views[gid] = None  # someone else's move (or the server's): ask as them
                 continue
             name = seats[gid][view["you"]]
@@ -178,7 +193,7 @@ def play_marram(port: int, games: list[dict], target: int, deadline: float, seed
                                                    counts, lock)
             views[gid] = None
             if status == 201:
-                awaiting[gid] = answer["awaiting"].get("player")
+                awaiting[gid] = awaited(answer["awaiting"])
                 views[gid] = answer["view"]
                 if answer["status"] != "running":
                     live.remove(game)
@@ -201,8 +216,8 @@ def marram_load(port: int, games: list[dict], clients: int, target: int, deadlin
 
 
 def marram_run(url: str, args: argparse.Namespace, run: int) -> dict:
-    games = sb.prepare(url, args.games, "animals")
-    solo_games = sb.prepare(url, 8, "animals")
+    games = sb.prepare(url, args.games, "animals", args.game)
+    solo_games = sb.prepare(url, 8, "animals", args.game)
     with sb.web_server(url, args.workers, args.threads) as port:
         pid = sb.web_server.pid  # type: ignore[attr-defined]
         solo: dict[str, list[float]] = {}
@@ -367,6 +382,8 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=sb.WORKERS,
                         help="web server processes (the server's default: one a core)")
     parser.add_argument("--threads", type=int, default=sb.THREADS, help="threads per worker")
+    parser.add_argument("--game", default="marram", choices=GAMES,
+                        help="the game Marram's side plays (Marram: its Animals variant)")
     parser.add_argument("--events", type=int, default=150,
                         help="events to play a Marram game to (boardgame.io's play to the end)")
     parser.add_argument("--solo-moves", type=int, default=200,
@@ -398,7 +415,8 @@ def main() -> int:
     median = {s: {key: statistics.median(r[key] for r in rs) for _, key, _ in ROWS}
               for s, rs in runs.items()}
     m, b = runs["marram"], runs["boardgame.io"]
-    print(f"\nMarram ({args.games} Animals games, web server {args.workers}x{args.threads}) "
+    print(f"\nMarram ({args.games} {GAMES[args.game]} games, web server "
+          f"{args.workers}x{args.threads}) "
           f"beside boardgame.io 0.50.2 ({args.games} placement matches, bgio-postgres), "
           f"median of {args.runs} alternating run(s), each load "
           + (f"{args.moves} moves" if args.moves else f"{args.seconds:g} s"))

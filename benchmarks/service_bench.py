@@ -111,8 +111,10 @@ def server_env(url: str) -> dict[str, str]:
     }
 
 
-def prepare(url: str, games: int, variant: str) -> list[dict]:
-    """Migrate, then create the players and games directly through the services."""
+def prepare(url: str, games: int, variant: str | None, game: str = "marram") -> list[dict]:
+    """Migrate, then create the players and games directly through the services: two
+    seats each, ``game`` (a registry key) with its default options, Marram's
+    ``variant`` and long length for Marram."""
     os.environ.update(server_env(url))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "marram_site.settings")
     import django
@@ -137,10 +139,11 @@ def prepare(url: str, games: int, variant: str) -> list[dict]:
         a, b = players[g % 16], players[(g * 7 + 3) % 16 if (g * 7 + 3) % 16 != g % 16 else
                                         (g + 1) % 16]
         # three days a move, as the lobby page offers: the clocks run
-        game = services.game_create(user=a, variant=variant, length="long", seats=2,
+        options = {"variant": variant, "length": "long"} if game == "marram" else {}
+        made = services.game_create(user=a, game=game, options=options, seats=2,
                                     days_per_move=3)
-        services.game_join(game=game, user=b)
-        out.append({"id": game.pk, "tokens": {a.username: tokens[a.username],
+        services.game_join(game=made, user=b)
+        out.append({"id": made.pk, "tokens": {a.username: tokens[a.username],
                                               b.username: tokens[b.username]}})
     from django.db import connections
 
