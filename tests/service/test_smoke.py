@@ -128,7 +128,7 @@ def test_the_web_server_loads_the_application_under_production_settings():
         "from marram_site import server, wsgi\n"
         "module, _, name = server.APPLICATION.partition(':')\n"
         "app = getattr(sys.modules[module], name)()\n"
-        "assert app.__wrapped__ is wsgi.application\n"
+        "assert app is wsgi.application\n"
         "assert gc.get_threshold() == wsgi.GC_THRESHOLD, gc.get_threshold()\n"
         "assert gc.get_freeze_count() > 100_000, gc.get_freeze_count()\n"
         "assert 'games.api' in sys.modules and 'engine.marram.rules' in sys.modules\n"
@@ -136,54 +136,6 @@ def test_the_web_server_loads_the_application_under_production_settings():
     done = subprocess.run([sys.executable, "-c", check], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
-
-
-def wsgi_environ(path: str) -> dict:
-    import io
-
-    return {"REQUEST_METHOD": "GET", "PATH_INFO": path, "QUERY_STRING": "",
-            "SERVER_NAME": "testserver", "SERVER_PORT": "80", "SERVER_PROTOCOL": "HTTP/1.1",
-            "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(b""),
-            "wsgi.errors": sys.stderr, "HTTP_HOST": "testserver", "REMOTE_ADDR": "127.0.0.1"}
-
-
-def test_the_served_application_hands_over_a_whole_answer_already_finished():
-    """An answer that is not streamed comes as a list of its one body, and Django
-    has already finished the request (its database connections looked after)."""
-    from django.core.signals import request_finished, request_started
-    from django.db import close_old_connections
-
-    from marram_site.wsgi import application, whole_bodies
-
-    finished, started = [], []
-    # as Django's test client does: the test database stays as it is
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    request_finished.connect(lambda sender, **kwargs: finished.append(sender), weak=False,
-                             dispatch_uid="whole-bodies-test")
-    try:
-        body = whole_bodies(application)(wsgi_environ("/api/ping/"),
-                                         lambda status, headers: started.append(status))
-        assert body == [b'{"ping":"pong"}']
-        assert started == ["200 OK"]
-        assert len(finished) == 1
-    finally:
-        request_finished.disconnect(dispatch_uid="whole-bodies-test")
-        request_started.connect(close_old_connections)
-        request_finished.connect(close_old_connections)
-
-
-def test_the_served_application_hands_over_a_streamed_answer_as_it_is():
-    from django.http import StreamingHttpResponse
-
-    from marram_site.wsgi import whole_bodies
-
-    streamed = StreamingHttpResponse(iter([b"data: 1\n\n", b"data: 2\n\n"]))
-    closed = []
-    streamed._resource_closers.append(lambda: closed.append(True))
-    answer = whole_bodies(lambda environ, start_response: streamed)(wsgi_environ("/"), print)
-    assert answer is streamed and not closed  # the server reads it, then closes it
-    assert b"".join(answer) == b"data: 1\n\ndata: 2\n\n"
 
 
 def test_a_web_worker_that_dies_is_replaced_and_the_server_goes_on(tmp_path):
