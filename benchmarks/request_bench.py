@@ -1,0 +1,125 @@
+"""What a request costs outside the game: two parts of it, each beside what it
+replaced, in alternating rounds, in this process (CPU time).
+
+    .venv/bin/python benchmarks/request_bench.py [--rounds 8]
+
+- **The notices' store made when used** (``marram_site.messages``): a bare
+  ``GET /api/ping/`` through the application (production settings, a throwaway
+  PostgreSQL and Redis from scripts/testservices.py), its answer read and
+  closed as a server would, against the same application with Django's
+  ``MessageMiddleware``.
+- **Input fields copied** (``games.serializers._copied``): a move's body
+  validated by ``ActionSubmitSerializer``, against the same serializer with
+  DRF's copies of its fields.
+
+Prints each round, then each part's medians and the median over the rounds of
+the ratio new / old.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE.parent), str(HERE)]
+
+
+def ping_environ() -> dict:
+    return {"REQUEST_METHOD": "GET", "PATH_INFO": "/api/ping/", "QUERY_STRING": "",
+            "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "8000", "SERVER_PROTOCOL": "HTTP/1.1",
+            "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(b""), "wsgi.errors": sys.stderr,
+            "HTTP_HOST": "127.0.0.1", "REMOTE_ADDR": "127.0.0.1",
+            "HTTP_ACCEPT": "application/json"}
+
+
+def cpu_us(work: Callable[[], object], times: int) -> float:
+    started = time.process_time()
+    for _ in range(times):
+        work()
+    return 1e6 * (time.process_time() - started) / times
+
+
+def in_process_parts() -> dict[str, tuple[Callable[[], object], Callable[[], object], int]]:
+    """Each in-process part: (the new way, the old way, times a round)."""
+    from django.conf import settings
+    from django.core.handlers.wsgi import WSGIHandler
+    from django.test.utils import override_settings
+    from rest_framework import serializers
+
+    from games.serializers import ActionSubmitSerializer
+    from marram_site.wsgi import serving_application
+
+    lazy = serving_application()
+    django_messages = [m.replace("marram_site.messages.LazyMessageMiddleware",
+                                 "django.contrib.messages.middleware.MessageMiddleware")
+                       for m in settings.MIDDLEWARE]
+    with override_settings(MIDDLEWARE=django_messages):
+        eager = WSGIHandler()
+    drf_copies = type("DRFCopies", (ActionSubmitSerializer,),
+                      {"get_fields": serializers.Serializer.get_fields})
+    body = {"seq": 12, "idempotency_key": "0123456789abcdef0123456789abcdef",
+            "action": {"type": "place", "tile": "T12", "at": [1, 2], "rotation": 1}}
+
+    def ping(app: Callable) -> Callable[[], object]:
+        def work() -> bytes:
+            response = app(ping_environ(), lambda status, headers: None)
+            try:
+                return b"".join(response)
+            finally:
+                response.close()  # Django's request_finished, as a server calls it
+        return work
+
+    def validate(serializer_class: type) -> Callable[[], object]:
+        def work() -> object:
+            serializer = serializer_class(data=body)
+            serializer.is_valid(raise_exception=True)
+            return serializer.validated_data
+        return work
+
+    return {"ping in-process, notices' store (us)": (ping(lazy), ping(eager), 3000),
+            "a move's body validated (us)": (validate(ActionSubmitSerializer),
+                                             validate(drf_copies), 3000)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=8)
+    args = parser.parse_args()
+    import service_bench as sb
+
+    figures: dict[str, dict[str, list[float]]] = {}
+
+    def record(part: str, new: float, old: float, round_: int) -> None:
+        figures.setdefault(part, {"new": [], "old": []})
+        figures[part]["new"].append(new)
+        figures[part]["old"].append(old)
+        print(f"round {round_ + 1} {part}: {new:.3f} against {old:.3f}", file=sys.stderr,
+              flush=True)
+
+    with sb.database() as url, sb.broker() as redis_url:
+        sb.BROKER_URL = redis_url
+        sb.prepare(url, 0, None)  # migrate; production settings for this process too
+        parts = in_process_parts()
+        for round_ in range(args.rounds):
+            order = [True, False] if round_ % 2 == 0 else [False, True]
+            for part, (new, old, times) in parts.items():
+                took = {}
+                for is_new in order:
+                    took[is_new] = cpu_us(new if is_new else old, times)
+                record(part, took[True], took[False], round_)
+    print(f"\nmedians of {args.rounds} rounds{'':28}{'new':>9}{'old':>9}{'new/old':>9}")
+    for part, runs in figures.items():
+        ratio = statistics.median(n / o for n, o in zip(runs["new"], runs["old"], strict=True))
+        print(f"{part:62}{statistics.median(runs['new']):9.3f}"
+              f"{statistics.median(runs['old']):9.3f}{ratio:9.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
