@@ -1,7 +1,7 @@
 """What a request costs outside the game: two parts of it, each beside what it
 replaced, in alternating rounds, in this process (CPU time).
 
-    .venv/bin/python benchmarks/request_bench.py [--rounds 8]
+    .venv/bin/python benchmarks/request_bench.py [--rounds 60] [--calls 300]
 
 - **The notices' store made when used** (``marram_site.messages``): a bare
   ``GET /api/ping/`` through the application (production settings, a throwaway
@@ -12,8 +12,13 @@ replaced, in alternating rounds, in this process (CPU time).
   validated by ``ActionSubmitSerializer``, against the same serializer with
   DRF's copies of its fields.
 
-Prints each round, then each part's medians and the median over the rounds of
-the ratio new / old.
+Each round times both ways of a part, ``--calls`` calls each, in turn (the
+order swapped every other round): short rounds, so that the machine's drift
+falls on both. Prints each part's medians, the median over the rounds of the
+ratio new / old and in how many rounds the new way was cheaper; then, for
+scale, what one statement's round trip to PostgreSQL costs this process:
+``SELECT 1`` through Django's cursor, through psycopg alone, and libpq's own
+blocking call (the kernel's work on the socket).
 """
 
 from __future__ import annotations
@@ -45,8 +50,8 @@ def cpu_us(work: Callable[[], object], times: int) -> float:
     return 1e6 * (time.process_time() - started) / times
 
 
-def in_process_parts() -> dict[str, tuple[Callable[[], object], Callable[[], object], int]]:
-    """Each in-process part: (the new way, the old way, times a round)."""
+def in_process_parts() -> dict[str, tuple[Callable[[], object], Callable[[], object]]]:
+    """Each in-process part: (the new way, the old way)."""
     from django.conf import settings
     from django.core.handlers.wsgi import WSGIHandler
     from django.test.utils import override_settings
@@ -82,42 +87,59 @@ def in_process_parts() -> dict[str, tuple[Callable[[], object], Callable[[], obj
             return serializer.validated_data
         return work
 
-    return {"ping in-process, notices' store (us)": (ping(lazy), ping(eager), 3000),
+    return {"ping in-process, notices' store (us)": (ping(lazy), ping(eager)),
             "a move's body validated (us)": (validate(ActionSubmitSerializer),
-                                             validate(drf_copies), 3000)}
+                                             validate(drf_copies))}
+
+
+def round_trip_floor() -> dict[str, Callable[[], object]]:
+    """``SELECT 1`` three ways, each on its own connection to the same database."""
+    from django.db import connection
+
+    connection.ensure_connection()
+    raw = connection.connection
+
+    def django_cursor() -> object:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            return cursor.fetchall()
+
+    return {"SELECT 1, Django's cursor (us)": django_cursor,
+            "SELECT 1, psycopg alone (us)": lambda: raw.execute("SELECT 1").fetchall(),
+            "SELECT 1, libpq's blocking call (us)": lambda: raw.pgconn.exec_(b"SELECT 1")}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--rounds", type=int, default=60,
+                        help="rounds of each part (each round times both ways, in turn)")
+    parser.add_argument("--calls", type=int, default=300, help="calls of each way a round")
     args = parser.parse_args()
     import service_bench as sb
 
     figures: dict[str, dict[str, list[float]]] = {}
-
-    def record(part: str, new: float, old: float, round_: int) -> None:
-        figures.setdefault(part, {"new": [], "old": []})
-        figures[part]["new"].append(new)
-        figures[part]["old"].append(old)
-        print(f"round {round_ + 1} {part}: {new:.3f} against {old:.3f}", file=sys.stderr,
-              flush=True)
-
     with sb.database() as url, sb.broker() as redis_url:
         sb.BROKER_URL = redis_url
         sb.prepare(url, 0, None)  # migrate; production settings for this process too
-        parts = in_process_parts()
-        for round_ in range(args.rounds):
-            order = [True, False] if round_ % 2 == 0 else [False, True]
-            for part, (new, old, times) in parts.items():
-                took = {}
-                for is_new in order:
-                    took[is_new] = cpu_us(new if is_new else old, times)
-                record(part, took[True], took[False], round_)
-    print(f"\nmedians of {args.rounds} rounds{'':28}{'new':>9}{'old':>9}{'new/old':>9}")
+        for part, (new, old) in in_process_parts().items():
+            for _ in range(args.calls):  # warm both
+                new(), old()
+            runs = figures[part] = {"new": [], "old": []}
+            for round_ in range(args.rounds):
+                for is_new in (True, False) if round_ % 2 == 0 else (False, True):
+                    runs["new" if is_new else "old"].append(
+                        cpu_us(new if is_new else old, args.calls))
+        floor = {name: statistics.median(cpu_us(work, args.calls) for _ in range(args.rounds))
+                 for name, work in round_trip_floor().items()}
+    print(f"medians of {args.rounds} rounds of {args.calls} calls{'':16}"
+          f"{'new':>9}{'old':>9}{'new/old':>9}  new lower")
     for part, runs in figures.items():
-        ratio = statistics.median(n / o for n, o in zip(runs["new"], runs["old"], strict=True))
-        print(f"{part:62}{statistics.median(runs['new']):9.3f}"
-              f"{statistics.median(runs['old']):9.3f}{ratio:9.3f}")
+        ratios = [n / o for n, o in zip(runs["new"], runs["old"], strict=True)]
+        print(f"{part:62}{statistics.median(runs['new']):9.1f}"
+              f"{statistics.median(runs['old']):9.1f}{statistics.median(ratios):9.3f}"
+              f"  {sum(r < 1 for r in ratios)} of {len(ratios)}")
+    for name, took in floor.items():
+        print(f"{name:62}{took:9.1f}")
     return 0
 
 

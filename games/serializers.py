@@ -44,8 +44,8 @@ class StrictSerializer(serializers.Serializer):
 
 def _copied(field: serializers.Field) -> serializers.Field:
     """A declared field's copy for one serializer. DRF rebuilds every field from
-    its arguments (``deepcopy``): a move's body took 181 µs of CPU to validate so,
-    116 µs with these copies (benchmarks/request_bench.py, 12 rounds). A field
+    its arguments (``deepcopy``): a move's body took 131 µs of CPU to validate so,
+    83 µs with these copies (benchmarks/request_bench.py). A field
     with nothing inside it (no child field, not a serializer) is copied as it is
     instead: a declared field is never bound or used itself, and nothing in a
     field that its ``__init__`` set changes afterwards (binding sets the copy's
