@@ -16,9 +16,10 @@ Each round times both ways of a part, ``--calls`` calls each, in turn (the
 order swapped every other round): short rounds, so that the machine's drift
 falls on both. Prints each part's medians, the median over the rounds of the
 ratio new / old and in how many rounds the new way was cheaper; then, for
-scale, what one statement's round trip to PostgreSQL costs this process:
-``SELECT 1`` through Django's cursor, through psycopg alone, and libpq's own
-blocking call (the kernel's work on the socket).
+scale: resolving the addresses of a move, a game's read and a poll, all three;
+and what one statement's round trip to PostgreSQL costs this process, ``SELECT
+1`` through Django's cursor, through psycopg alone, and libpq's own blocking
+call (the kernel's work on the socket).
 """
 
 from __future__ import annotations
@@ -92,9 +93,13 @@ def in_process_parts() -> dict[str, tuple[Callable[[], object], Callable[[], obj
                                              validate(drf_copies))}
 
 
-def round_trip_floor() -> dict[str, Callable[[], object]]:
-    """``SELECT 1`` three ways, each on its own connection to the same database."""
+def for_scale() -> dict[str, Callable[[], object]]:
+    """A request's address resolved (a move's, a game's read, a poll's), and
+    ``SELECT 1`` three ways."""
     from django.db import connection
+    from django.urls import resolve
+
+    addresses = ("/api/games/5/actions/", "/api/games/5/", "/api/games/5/events/")
 
     connection.ensure_connection()
     raw = connection.connection
@@ -104,7 +109,9 @@ def round_trip_floor() -> dict[str, Callable[[], object]]:
             cursor.execute("SELECT 1")
             return cursor.fetchall()
 
-    return {"SELECT 1, Django's cursor (us)": django_cursor,
+    return {"a move's, a read's and a poll's address resolved (us)":
+            lambda: [resolve(address) for address in addresses],
+            "SELECT 1, Django's cursor (us)": django_cursor,
             "SELECT 1, psycopg alone (us)": lambda: raw.execute("SELECT 1").fetchall(),
             "SELECT 1, libpq's blocking call (us)": lambda: raw.pgconn.exec_(b"SELECT 1")}
 
@@ -130,7 +137,7 @@ def main() -> int:
                     runs["new" if is_new else "old"].append(
                         cpu_us(new if is_new else old, args.calls))
         floor = {name: statistics.median(cpu_us(work, args.calls) for _ in range(args.rounds))
-                 for name, work in round_trip_floor().items()}
+                 for name, work in for_scale().items()}
     print(f"medians of {args.rounds} rounds of {args.calls} calls{'':16}"
           f"{'new':>9}{'old':>9}{'new/old':>9}  new lower")
     for part, runs in figures.items():

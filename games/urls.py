@@ -6,6 +6,10 @@ from games import api
 from games.throttles import InviteThrottle, SignupThrottle, TokenThrottle
 
 urlpatterns = [
+    # a move and a game's reads first: the busiest addresses are found soonest
+    path("games/<id:game_id>/actions/", api.GameActions.as_view(), name="api-game-actions"),
+    path("games/<id:game_id>/", api.GameDetail.as_view(), name="api-game"),
+    path("games/<id:game_id>/events/", api.GameEvents.as_view(), name="api-game-events"),
     path("ping/", api.Ping.as_view(), name="api-ping"),
     # Throttled: accounts and tokens per address, invitations per player.
     path("auth/signup/", api.Signup.as_view(throttle_classes=[SignupThrottle]),
@@ -14,13 +18,11 @@ urlpatterns = [
          name="api-token"),
     path("games/", api.GameList.as_view(), name="api-games"),
     path("games/import/", api.GameImport.as_view(), name="api-game-import"),
-    path("games/<id:game_id>/", api.GameDetail.as_view(), name="api-game"),
     path("games/<id:game_id>/join/", api.GameJoin.as_view(), name="api-game-join"),
     path("games/<id:game_id>/leave/", api.GameLeave.as_view(), name="api-game-leave"),
     path("games/<id:game_id>/resign/", api.GameResign.as_view(), name="api-game-resign"),
     path("games/<id:game_id>/invite/", api.GameInvite.as_view(throttle_classes=[InviteThrottle]),
          name="api-game-invite"),
-    path("games/<id:game_id>/actions/", api.GameActions.as_view(), name="api-game-actions"),
     path("games/<id:game_id>/query/<str:name>/", api.GameQuery.as_view(),
          name="api-game-query"),
     path("games/kinds/", api.GameKinds.as_view(), name="api-game-kinds"),
@@ -28,11 +30,13 @@ urlpatterns = [
          name="api-game-view-table"),
     path("games/<id:game_id>/preview/", api.GameScorePreview.as_view(),
          name="api-game-preview"),
-    path("games/<id:game_id>/events/", api.GameEvents.as_view(), name="api-game-events"),
     path("games/<id:game_id>/record/", api.GameRecord.as_view(), name="api-game-record"),
-    # last of the game's addresses: any other name is one of the game's named
-    # queries about a move (the address keeps the name the game gives it)
+    path("invitations/<str:token>/", api.InvitationDetail.as_view(), name="api-invitation"),
+]
+
+named_query_urlpatterns = [
+    # after every app's addresses under a game: any other name is one of the
+    # game's named queries about a move (the address keeps the name the game gives it)
     path("games/<id:game_id>/<slug:name>/", api.GameNamedQuery.as_view(),
          name="api-game-named-query"),
-    path("invitations/<str:token>/", api.InvitationDetail.as_view(), name="api-invitation"),
 ]

@@ -10,6 +10,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 import marram_site.converters  # noqa: F401  (<id:...> for every app's URLs)
 from chat import urls as chat_urls
+from games import urls as games_urls
 from games.pages.views import login_view, logout_view
 from marram_site.csp import csp_update
 from marram_site.views import favicon, healthz
@@ -24,11 +25,12 @@ handler404 = "marram_site.views.not_found"
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    # before games.urls, whose /api/games/{id}/{name}/ takes any name for a game's query
+    path("api/", include("games.urls")),  # first: a move's and a game's addresses
     path("api/", include("ratings.api_urls")),
     path("api/", include(notes_urls.api_urlpatterns)),
     path("api/", include(chat_urls.api_urlpatterns)),
-    path("api/", include("games.urls")),
+    # after every app's: /api/games/{id}/{name}/ takes any name for a game's query
+    path("api/", include(games_urls.named_query_urlpatterns)),
     # Sign in and out of the browsable API (session auth): DRF's pages, reading
     # their forms as the site's own do.
     path("api/auth/", include(([
