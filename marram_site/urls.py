@@ -25,7 +25,7 @@ handler404 = "marram_site.views.not_found"
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("api/", include("games.urls")),  # first: a move's and a game's addresses
+    path("api/", include(games_urls.urlpatterns)),  # first: a move's and a game's addresses
     path("api/", include("ratings.api_urls")),
     path("api/", include(notes_urls.api_urlpatterns)),
     path("api/", include(chat_urls.api_urlpatterns)),
