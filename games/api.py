@@ -29,10 +29,11 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
-from games import selectors, services, sessions
+from games import live, selectors, services, sessions
 from games.auth import LazyAuthentication, signed_in_user
 from games.bodies import MAX_QUERY_JSON, json_parse
 from games.errors import Invalid, NotFound
+from games.http import FastJSONRenderer
 from games.mail import game_mail
 from games.models import Game
 from games.seating import seat_players
@@ -220,6 +221,25 @@ class GameDetail(APIView):
         return _polled(Response(_game_state(game, request.user)))
 
 
+class GameStream(APIView):
+    @extend_schema(
+        responses={200: inline_serializer("GameStream", {
+            "url": serializers.CharField(allow_null=True, help_text=(
+                "Server-sent events of the game (marram_site/stream.py), or null when "
+                "the site runs no stream server or the game is not running: `data: "
+                "<seq>` at each move; to a player, when it is their move, `event: view` "
+                "with what GET /api/games/{id}/ would answer them.")),
+        }), 404: ERROR},
+        description="Where to follow the game as it is played, instead of polling.",
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game = selectors.game_get(game_id)
+        url = ""
+        if game.status == Game.Status.RUNNING:
+            url = live.stream_url(game.pk, selectors.seat_index_of(game, request.user), "api")
+        return Response({"url": url or None})
+
+
 def _game_state(game: Game, user: Any) -> dict[str, Any]:
     """The game as the user sees it: GET /api/games/{id}/, and a move's ``view``."""
     return {
@@ -229,6 +249,15 @@ def _game_state(game: Game, user: Any) -> dict[str, Any]:
         "fairness": selectors.game_fairness(game),
         **selectors.game_state_view(game, user),
     }
+
+
+def seat_view(game: Game, user: Any) -> bytes:
+    """What ``GET /api/games/{id}/`` would give the player now, encoded as its
+    answer is: what their stream is sent when it is their move (games.live)."""
+    return _RENDERER.render(_game_state(game, user))
+
+
+_RENDERER = FastJSONRenderer()
 
 
 def _game_answer(game: Game, code: int = status.HTTP_200_OK) -> Response:

@@ -69,6 +69,9 @@ class _Appender:
 
     game: Game
     state: Any
+    mover: int | None = None
+    """The seat whose submission this is (None for the server's own events): its
+    answer carries its view, the stream need not (games.live)."""
     rows: list[Event] = field(default_factory=list)
     _owned: bool = False
     base: int = -1
@@ -128,7 +131,8 @@ class _Appender:
         _queue_events_and_game(game, self.rows, writes)
         # every time (it writes only flags that change): a flag left wrong, say by a
         # worker that ran older code, is put right by the game's next move
-        store.seats_awaited(writes, game.pk, awaited_seats(game))
+        awaited = awaited_seats(game)
+        store.seats_awaited(writes, game.pk, awaited)
         change = clocks.clocks_follow(game, self.rows, state, awaited_before=self.awaited_before,
                                       now=timezone.now(), writes=writes)
         if change is not None:  # a turn has begun or ended: mail may be due
@@ -143,7 +147,7 @@ class _Appender:
         # Only a committed state may be served to others.
         game_id, seq = game.pk, game.seq
         transaction.on_commit(lambda: states.put(game_id, seq, state))
-        live.publish_after_commit(game_id, seq)
+        live.publish_after_commit(game, seq, [s for s in awaited if s != self.mover])
         snapshots.game_snapshot_after_commit(game, self.base, self.rules, state)
         if game.projection["awaiting"]["kind"] == "chance":
             _draw_after_commit(game_id)
@@ -438,7 +442,7 @@ def action_submit(
                                    "game again in a moment", code="awaiting_chance")
                 if seat_index not in wait.players:
                     raise not_your_turn(rules, state)
-            app = _Appender(game, state)
+            app = _Appender(game, state, mover=seat_index)
             first = app.add(event, actor=user, key=idempotency_key)
             _append_automatic(app, cause=first.seq)
             app.commit()

@@ -10,6 +10,7 @@ urlpatterns = [
     path("games/<id:game_id>/actions/", api.GameActions.as_view(), name="api-game-actions"),
     path("games/<id:game_id>/", api.GameDetail.as_view(), name="api-game"),
     path("games/<id:game_id>/events/", api.GameEvents.as_view(), name="api-game-events"),
+    path("games/<id:game_id>/stream/", api.GameStream.as_view(), name="api-game-stream"),
     path("ping/", api.Ping.as_view(), name="api-ping"),
     # Throttled: accounts and tokens per address, invitations per player.
     path("auth/signup/", api.Signup.as_view(throttle_classes=[SignupThrottle]),

@@ -8,17 +8,22 @@ Behind the site's own address at ``MARRAM_STREAM_PATH`` (``/stream``; nginx
 routes it, deploy/nginx/), it answers
 
 - ``GET /stream/games/<id>/events?t=<token>``: server-sent events. ``data: <seq>``
-  whenever game ``<id>`` reaches a new seq, ``event: resync`` after the server
-  lost Redis for a while (the page then reads the game again), and a comment
-  every ``MARRAM_STREAM_HEARTBEAT`` seconds to keep the connection open;
+  whenever game ``<id>`` reaches a new seq, or, to a seat's token when the move
+  left that seat to move, ``event: view`` with ``data: <the seat's view>`` (what
+  its GET of the game would answer, seq included); ``event: resync`` after the
+  server lost Redis for a while (the page then reads the game again), and a
+  comment every ``MARRAM_STREAM_HEARTBEAT`` seconds to keep the connection open;
 - ``GET /stream/games/<id>/wait?t=<token>&since=<seq>``: a long poll. The
   answer ``{"seq": N}`` comes as soon as the game is past ``since``, or
   ``{"seq": null}`` after ``MARRAM_STREAM_WAIT`` seconds;
 - ``GET /stream/health``: ``{"connections": N}``.
 
-The token is the one the game page was given (games.live.stream_token), so only
-those who could open the page may listen; what is sent is the game's seq and
-nothing else. Each process holds at most ``MARRAM_STREAM_MAX_CONNECTIONS``
+The token is the one the game page (or the API's ``GET /api/games/<id>/stream/``)
+was given (games.live.stream_token), so only those who could open the page may
+listen; what is sent is the game's seq, and a seat's own view only to its
+player's token. While a process holds a seat's connection it keeps a note of it
+in Redis (games.live.LISTENING), renewed at each heartbeat: only then do the
+commits make that seat's views. Each process holds at most ``MARRAM_STREAM_MAX_CONNECTIONS``
 connections; beyond that a 503 tells the page to poll instead.
 
 One Redis subscription per process (games.live.CHANNEL, where every commit that
@@ -34,6 +39,8 @@ import json
 import logging
 import os
 import re
+import time
+import uuid
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,7 +53,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "marram_site.settings")
 
 from django.conf import settings  # noqa: E402  (after the settings module is named)
 
-from games.live import CHANNEL, token_game  # noqa: E402
+from games.live import CHANNEL, LISTENING, LISTENING_TTL, token_listening  # noqa: E402
 
 log = logging.getLogger("marram.stream")
 
@@ -61,11 +68,15 @@ REMEMBERED_GAMES = 100_000
 
 @dataclass(eq=False)
 class Listener:
-    """One held connection: the newest seq heard for its game, and a flag raised
-    when there is something to send (a seq, a resync, or the client left)."""
+    """One held connection: the newest seq heard for its game (and its seat's
+    view at that seq, if one came), and a flag raised when there is something to
+    send (a seq, a resync, or the client left)."""
 
     game: int
+    seat: int | None = None
+    kind: str | None = None
     seq: int = -1
+    view: bytes | None = None
     resync: bool = False
     gone: bool = False
     wake: asyncio.Event = field(default_factory=asyncio.Event)
@@ -80,44 +91,116 @@ class Hub:
         self.games: dict[int, set[Listener]] = {}
         self.latest: dict[int, int] = {}
         self.count = 0
-        self.reader: asyncio.Task[None] | None = None
+        self.seats: dict[tuple[int, int, str], int] = {}
+        """The connections held of each (game, seat, kind)."""
+        self.process = uuid.uuid4().hex
+        self.notes: aioredis.Redis | None = None
+        self.tasks: list[asyncio.Task[None]] = []
         self.subscribed = asyncio.Event()
 
     def start(self) -> None:
-        if self.reader is None:
-            self.reader = asyncio.create_task(self._read())
+        if not self.tasks:
+            self.notes = aioredis.Redis.from_url(self.url, socket_timeout=2,
+                                                 socket_connect_timeout=2)
+            self.tasks = [asyncio.create_task(self._read()), asyncio.create_task(self._renew())]
 
     async def stop(self) -> None:
-        if self.reader is not None:
-            self.reader.cancel()
+        for task in self.tasks:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self.reader
-            self.reader = None
+                await task
+        self.tasks = []
+        if self.notes is not None:
+            await self.notes.aclose()
+            self.notes = None
 
-    def join(self, game: int) -> Listener | None:
-        """A listener for ``game``, or None when the process holds all it may."""
+    def join(self, game: int, seat: int | None = None, kind: str | None = None
+             ) -> Listener | None:
+        """A listener for ``game`` (as the player of ``seat``, sent views in
+        ``kind``'s form), or None when the process holds all it may."""
         if self.count >= self.limit:
             return None
         self.start()
-        listener = Listener(game)
+        listener = Listener(game, seat, kind)
         self.games.setdefault(game, set()).add(listener)
         self.count += 1
+        if seat is not None and kind is not None:
+            key = (game, seat, kind)
+            self.seats[key] = self.seats.get(key, 0) + 1
         return listener
 
-    def leave(self, listener: Listener) -> None:
+    def leave(self, listener: Listener) -> bool:
+        """Forget the listener; True when it was the last of its seat here."""
         listeners = self.games.get(listener.game)
         if listeners is None or listener not in listeners:
-            return
+            return False
         listeners.discard(listener)
         if not listeners:
             del self.games[listener.game]
         self.count -= 1
+        if listener.seat is None or listener.kind is None:
+            return False
+        key = (listener.game, listener.seat, listener.kind)
+        self.seats[key] -= 1
+        if self.seats[key]:
+            return False
+        del self.seats[key]
+        return True
+
+    def _member(self, listener: Listener) -> str:
+        return f"{listener.seat} {listener.kind} {self.process}"
+
+    async def note(self, listener: Listener) -> None:
+        """Note in Redis that this process holds the listener's seat (before its
+        stream begins: the next commit that awaits the seat makes its view)."""
+        if listener.seat is None or self.notes is None:
+            return
+        key = LISTENING.format(game=listener.game)
+        try:
+            async with self.notes.pipeline(transaction=False) as pipe:
+                pipe.zadd(key, {self._member(listener): time.time() + LISTENING_TTL})
+                pipe.expire(key, int(LISTENING_TTL))
+                await pipe.execute()
+        except (RedisError, OSError) as error:  # the seq alone comes; the client asks
+            log.warning("could not note a listener of game %s (%s)", listener.game, error)
+
+    async def unnote(self, listener: Listener) -> None:
+        """The seat's last connection here closed: take the note back."""
+        if self.notes is None:
+            return
+        try:
+            await self.notes.zrem(LISTENING.format(game=listener.game), self._member(listener))
+        except (RedisError, OSError) as error:  # the note expires by itself
+            log.warning("could not take back a note of game %s (%s)", listener.game, error)
+
+    async def _renew(self) -> None:
+        """Every heartbeat, the notes of every seat held here."""
+        while True:
+            await asyncio.sleep(settings.MARRAM_STREAM_HEARTBEAT)
+            if not self.seats or self.notes is None:
+                continue
+            expires = time.time() + LISTENING_TTL
+            try:
+                async with self.notes.pipeline(transaction=False) as pipe:
+                    for game, seat, kind in list(self.seats):
+                        key = LISTENING.format(game=game)
+                        pipe.zadd(key, {f"{seat} {kind} {self.process}": expires})
+                        pipe.expire(key, int(LISTENING_TTL))
+                    await pipe.execute()
+            except (RedisError, OSError) as error:
+                log.warning("could not renew the notes of listeners (%s)", error)
 
     def deliver(self, message: bytes) -> None:
-        """A published ``"<game> <seq>"``: to every listener of that game."""
+        """A published ``"<game> <seq>"`` (then a line ``"<seat> <kind> <view>"``
+        for each seat sent its view): to every listener of that game."""
+        head, *lines = message.split(b"\n")
         try:
-            game_text, seq_text = message.decode("ascii").split()
+            game_text, seq_text = head.decode("ascii").split()
             game, seq = int(game_text), int(seq_text)
+            views = {}
+            for line in lines:
+                seat, kind, view = line.split(b" ", 2)
+                views[int(seat), kind.decode("ascii")] = view
         except (UnicodeDecodeError, ValueError):
             log.warning("ignored a message that is not '<game> <seq>': %r", message[:80])
             return
@@ -128,7 +211,9 @@ class Hub:
         if len(self.latest) > REMEMBERED_GAMES:
             del self.latest[next(iter(self.latest))]
         for listener in self.games.get(game, ()):
-            listener.seq = max(listener.seq, seq)
+            if seq > listener.seq:
+                listener.seq = seq
+                listener.view = views.get((listener.seat, listener.kind))  # type: ignore[arg-type]
             listener.wake.set()
 
     def resync_all(self) -> None:
@@ -205,7 +290,8 @@ async def _http(scope: Scope, receive: Receive, send: Send) -> None:
         return
     game, kind = int(found.group(1)), found.group(2)
     query = parse_qs(scope["query_string"].decode("latin-1"))
-    if token_game(query.get("t", [""])[0]) != game:
+    listening = token_listening(query.get("t", [""])[0])
+    if listening is None or listening.game != game:
         await _refuse(send, 403, "forbidden",
                       "this stream's token is missing, forged, expired or for another game")
         return
@@ -213,13 +299,16 @@ async def _http(scope: Scope, receive: Receive, send: Send) -> None:
     if kind == "wait" and not (since.isdigit() and len(since) <= 18):
         await _refuse(send, 400, "invalid", "since must be a seq: a whole number, 0 or more")
         return
-    listener = hub.join(game)
+    # a long poll answers the seq alone: only a stream is sent its seat's views
+    listener = (hub.join(game, listening.seat, listening.kind) if kind == "events"
+                else hub.join(game))
     if listener is None:
         await _refuse(send, 503, "busy", "this stream server holds all it may: poll instead",
                       [(b"retry-after", b"30")])
         return
     watcher = asyncio.create_task(_watch(receive, listener))
     try:
+        await hub.note(listener)
         if kind == "events":
             await _events(send, listener)
         else:
@@ -227,7 +316,8 @@ async def _http(scope: Scope, receive: Receive, send: Send) -> None:
     except OSError:
         pass  # the client went away while we wrote
     finally:
-        hub.leave(listener)
+        if hub.leave(listener):
+            await hub.unnote(listener)
         watcher.cancel()
 
 
@@ -262,7 +352,10 @@ async def _events(send: Send, listener: Listener) -> None:
             chunks.append(b"event: resync\ndata: \n\n")
         if listener.seq > sent:
             sent = listener.seq
-            chunks.append(b"data: %d\n\n" % sent)
+            if listener.view is not None:
+                chunks.append(b"event: view\ndata: %s\n\n" % listener.view)
+            else:
+                chunks.append(b"data: %d\n\n" % sent)
         await send({"type": "http.response.body", "body": b"".join(chunks), "more_body": True})
 
 

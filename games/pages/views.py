@@ -4,6 +4,7 @@ view checks who is asking, calls a service or a selector, and renders."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -13,6 +14,7 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import InvalidPage
+from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -268,7 +270,9 @@ def _game_page(request: HttpRequest, game: Game, invite_form: InviteForm,
         if seated and game.status == Game.Status.OPEN else [],
         "can_replay": _may_replay(game, request.user),
         "resign": reads.resign_outcome(game, request.user),
-        "stream_url": live.stream_url(game.pk) if game.status == Game.Status.RUNNING else "",
+        # a player's page is sent its views, when it is their move
+        "stream_url": live.stream_url(game.pk, you) if game.status == Game.Status.RUNNING
+        else "",
     }, status=status)
 
 
@@ -281,6 +285,12 @@ def game_state(request: HttpRequest, game_id: int) -> HttpResponse:
     response = JsonResponse(reads.page_state(game, request.user))
     patch_cache_control(response, private=True, no_cache=True)  # revalidated: ETag, 304
     return response
+
+
+def seat_view(game: Game, user: Any) -> bytes:
+    """What the page's ``state.json`` would give the player now, encoded as its
+    answer is: what the page's stream is sent when it is their move (games.live)."""
+    return json.dumps(reads.page_state(game, user), cls=DjangoJSONEncoder).encode()
 
 
 @extend_schema_view(post=extend_schema(exclude=True))

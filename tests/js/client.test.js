@@ -135,6 +135,27 @@ test("with a stream the page reads the game only when the stream says it moved o
   assert.deepEqual(asked, ["/events?since=5", "/state", "/events?since=7"]);
 });
 
+test("a view sent by the stream is drawn as it is, with no read of the game", async () => {
+  FakeSource.opened = [];
+  const asked = [];
+  let page = { seq: 5, status: "running" };
+  const fetcher = async (url) => {
+    asked.push(url);
+    return answer(200, { seq: page.seq, events: [] });
+  };
+  const states = [];
+  const client = createClient({ root: streamedPage("/stream/games/1/events?t=x"),
+    getPage: () => page, fetcher, EventSourceClass: FakeSource,
+    onState: (fresh, keep) => { states.push([fresh.seq, fresh.legal_actions, keep]); page = fresh; } });
+  const source = client.startPolling();
+  source.listeners.view({ data: JSON.stringify({ seq: 6, status: "running", legal_actions: ["a"] }) });
+  source.listeners.view({ data: JSON.stringify({ seq: 6, status: "running", legal_actions: [] }) });
+  source.listeners.view({ data: JSON.stringify({ seq: 4, status: "running", legal_actions: [] }) });
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.deepEqual(states, [[6, ["a"], true]]); // older or the same seq: left alone
+  assert.deepEqual(asked, []);
+});
+
 test("a stream refused for good falls back to polling; a dropped one reconnects", () => {
   FakeSource.opened = [];
   const intervals = [];

@@ -242,8 +242,8 @@ def test_bad_requests_are_refused_and_hold_nothing(stream):
     status, answer = request(stream, events_path(game), method="POST")
     assert (status, answer["code"]) == (405, "method_not_allowed")
     # an expired token: good for a while only
-    assert live.token_game(token, max_age=-1) is None
-    assert live.token_game(token) == game.pk
+    assert live.token_listening(token, max_age=-1) is None
+    assert live.token_listening(token) == live.Listening(game.pk)
     settled(stream, 0)
 
 

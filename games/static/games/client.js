@@ -160,15 +160,21 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
   }
 
   // The stream says each new seq of the game; the page reads the game when it is
-  // past the page's. On (re)connecting, and when the server lost track
-  // ("resync"), one poll covers what was said while nobody listened. A stream
-  // refused for good (the server is full, the token expired) leaves polling.
+  // past the page's. When the move is the player's, the stream sends the page's
+  // new state itself ("view"): nothing to read. On (re)connecting, and when the
+  // server lost track ("resync"), one poll covers what was said while nobody
+  // listened. A stream refused for good (the server is full, the token expired)
+  // leaves polling.
   function listen() {
     const source = new EventSourceClass(cfg.streamUrl);
     source.onopen = () => poll();
     source.onmessage = (message) => {
       if (Number(message.data) > getPage().seq) catchUp();
     };
+    source.addEventListener("view", (message) => {
+      const page = JSON.parse(message.data);
+      if (page.seq > getPage().seq && !busy) onState(page, true);
+    });
     source.addEventListener("resync", () => poll());
     source.onerror = () => {
       if (source.readyState === EventSourceClass.CLOSED) pollEvery();

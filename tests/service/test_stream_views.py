@@ -1,0 +1,198 @@
+"""A player's stream is sent their view when a move leaves them to move: what
+their GET of the game would answer, so that their client draws it without asking
+(games.live, marram_site/stream.py). The mover (whose answer carried its view)
+and everyone else hear the seq only; a seat's views go to its own token alone;
+the stream server keeps a note of the seats it holds in Redis only while it
+holds them."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+
+import pytest
+import redis
+from django.test import override_settings
+
+from games import live
+from games.models import Game
+from tests.service import test_stream
+from tests.service.conftest import body, client_for, make_user, signed_in, start_game
+from tests.service.test_stream import Held, events_path, request, settled
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# that module's Redis, stream server and publishing, for this module's tests
+own_redis, stream, publishing = test_stream.own_redis, test_stream.stream, test_stream.publishing
+
+
+def seats_by_turn(game: Game) -> tuple:
+    """(the user to move, the other player), as their GETs say."""
+    users = [s.user for s in game.seats.all()]
+    first = next(u for u in users
+                 if body(client_for(u).get(f"/api/games/{game.pk}/"))["legal_actions"])
+    return first, next(u for u in users if u != first)
+
+
+def move_until_the_turn_passes(game: Game, mover) -> list[int]:
+    """``mover`` plays its first legal action until the game awaits someone else;
+    the seq after each move."""
+    api = client_for(mover)
+    seqs = []
+    while True:
+        view = body(api.get(f"/api/games/{game.pk}/"))
+        action = dict(view["legal_actions"][0])
+        action.pop("player")
+        answer = api.post(f"/api/games/{game.pk}/actions/",
+                          {"seq": view["seq"], "action": action}, format="json")
+        assert answer.status_code == 201, answer.content
+        seqs.append(body(answer)["seq"])
+        if not body(answer)["view"]["legal_actions"]:
+            return seqs
+
+
+def read_view(held: Held, within: float = 10) -> dict:
+    """The data of the first ``view`` event (within ``within`` seconds)."""
+    _, rest = held.read_until(b"event: view\ndata: ", within=within)
+    deadline = time.monotonic() + within
+    while b"\n\n" not in rest:
+        assert time.monotonic() < deadline, f"a view cut short: {rest[-300:]!r}"
+        chunk = held.sock.recv(65536)
+        assert chunk, "closed within a view"
+        held.seen += chunk
+        rest += chunk
+    return json.loads(rest.split(b"\n\n", 1)[0])
+
+
+def test_the_player_left_to_move_is_sent_their_view_the_others_the_seq(
+        stream, own_redis, publishing):
+    ann, bob, cat = make_user("ann"), make_user("bob"), make_user("cat")
+    game = start_game([ann, bob])
+    mover, waiter = seats_by_turn(game)
+    urls = {u: body(client_for(u).get(f"/api/games/{game.pk}/stream/"))["url"]
+            for u in (mover, waiter, cat)}
+    # a player's token names their seat; a watcher's names the game alone
+    assert live.token_listening(urls[cat].split("t=")[1]) == live.Listening(game.pk)
+    seat_of = {s.user_id: s.index for s in game.seats.all()}
+    assert live.token_listening(urls[waiter].split("t=")[1]) == live.Listening(
+        game.pk, seat_of[waiter.pk], "api")
+    held = {u: Held(stream, url) for u, url in urls.items()}
+    try:
+        for page in held.values():
+            page.read_until(b"retry: 3000\n\n")
+        settled(stream, 3)
+        notes = redis.Redis.from_url(own_redis)
+        assert live.listening(notes, game.pk) == {(seat_of[mover.pk], "api"),
+                                                  (seat_of[waiter.pk], "api")}
+
+        seqs = move_until_the_turn_passes(game, mover)
+        view = read_view(held[waiter])
+        # what the waiter's GET answers now, secrets of their own seat and no other's
+        assert view == body(client_for(waiter).get(f"/api/games/{game.pk}/"))
+        assert view["seq"] == seqs[-1] and view["you"] == seat_of[waiter.pk]
+        assert view["legal_actions"] and all(
+            a["player"] == seat_of[waiter.pk] for a in view["legal_actions"])
+        # the moves that left the mover to move again: the seq alone, to everyone
+        assert held[waiter].events() == [f"data: {s}" for s in seqs[:-1]] + ["event: view"]
+        for user in (mover, cat):
+            held[user].read_until(b"data: %d\n\n" % seqs[-1])
+            assert held[user].events() == [f"data: {s}" for s in seqs]
+            assert b"legal_actions" not in held[user].seen
+    finally:
+        for page in held.values():
+            page.close()
+    # the last connection of each seat closed: its note is taken back
+    settled(stream, 0)
+    deadline = time.monotonic() + 5
+    while live.listening(notes, game.pk) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert live.listening(notes, game.pk) == set()
+
+
+def test_a_players_page_is_sent_what_its_state_json_would_answer(
+        stream, own_redis, publishing):
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start_game([ann, bob])
+    mover, waiter = seats_by_turn(game)
+    page = signed_in(waiter)
+    with override_settings(MARRAM_STREAM=True, REDIS_URL=own_redis):
+        html = page.get(f"/games/{game.pk}/").content.decode()
+    [url] = re.findall(r'data-stream-url="([^"]+)"', html)
+    seat = next(s.index for s in game.seats.all() if s.user_id == waiter.pk)
+    assert live.token_listening(url.replace("&amp;", "&").split("t=")[1]) == \
+        live.Listening(game.pk, seat, "page")
+    held = Held(stream, url.replace("&amp;", "&"))
+    try:
+        held.read_until(b"retry: 3000\n\n")
+        settled(stream, 1)
+        move_until_the_turn_passes(game, mover)
+        view = read_view(held)
+        assert view == body(page.get(f"/games/{game.pk}/state.json"))
+        assert view["you"] == seat and view["status_text"]
+    finally:
+        held.close()
+
+
+def test_notes_of_listening_expire_unless_renewed(stream, own_redis):
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start_game([ann, bob])
+    notes = redis.Redis.from_url(own_redis)
+    held = Held(stream, events_path(game, live.stream_token(game.pk, 1, "api")))
+    try:
+        held.read_until(b"retry: 3000\n\n")
+        assert live.listening(notes, game.pk) == {(1, "api")}
+        # a process that stopped without taking its note back: gone once it expires
+        later = time.time() + live.LISTENING_TTL + 1
+        assert live.listening(notes, game.pk, now=later) == set()
+        # renewed at each heartbeat (a second here)
+        first = notes.zrange(live.LISTENING.format(game=game.pk), 0, -1, withscores=True)
+        time.sleep(1.5)
+        again = notes.zrange(live.LISTENING.format(game=game.pk), 0, -1, withscores=True)
+        assert again[0][1] > first[0][1]
+    finally:
+        held.close()
+
+
+def test_a_seats_token_is_good_for_its_game_alone_and_a_wait_makes_no_note(
+        stream, own_redis):
+    ann, bob = make_user("ann"), make_user("bob")
+    game, other = start_game([ann, bob]), start_game([ann, bob])
+    token = live.stream_token(game.pk, 0, "api")
+    forged = token.replace(f"{game.pk}.0.api", f"{game.pk}.1.api")
+    for path in (events_path(other, token), events_path(game, forged)):
+        status, answer = request(stream, path)
+        assert (status, answer["code"]) == (403, "forbidden"), path
+    with pytest.raises(ValueError):
+        live.stream_token(game.pk, 0, "mail")
+    # a long poll answers the seq alone: no note is made, so no view
+    answers: list = []
+    waiting = threading.Thread(target=lambda: answers.append(
+        request(stream, f"/stream/games/{game.pk}/wait?t={token}&since={game.seq}")))
+    waiting.start()
+    settled(stream, 1)
+    assert live.listening(redis.Redis.from_url(own_redis), game.pk) == set()
+    waiting.join(10)
+    assert answers == [(200, {"seq": None})]
+
+
+def test_the_apis_stream_address(own_redis):
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start_game([ann, bob])
+    path = f"/api/games/{game.pk}/stream/"
+    with override_settings(MARRAM_STREAM=False):
+        assert body(client_for(ann).get(path)) == {"url": None}
+    with override_settings(MARRAM_STREAM=True, REDIS_URL=own_redis):
+        url = body(client_for(ann).get(path))["url"]
+        assert url.startswith(f"/stream/games/{game.pk}/events?t=")
+        seat = next(s.index for s in game.seats.all() if s.user_id == ann.pk)
+        assert live.token_listening(url.split("t=")[1]) == live.Listening(game.pk, seat, "api")
+        assert body(client_for(ann).get(f"/api/games/{game.pk + 1000}/stream/"))["code"] \
+            == "not_found"
+        assert client_for(ann).post(path, {}, format="json").status_code == 405
+        from rest_framework.test import APIClient
+
+        assert APIClient().get(path).status_code in (401, 403)
+        Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+        assert body(client_for(ann).get(path)) == {"url": None}
