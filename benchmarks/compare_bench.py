@@ -65,6 +65,7 @@ import json
 import os
 import random
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -75,6 +76,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import service_bench as sb  # noqa: E402  (its directory first on the path)
+import stream_bench as stb  # noqa: E402
 
 PEER = Path(__file__).resolve().parent / "peer"
 GAMES = {"marram": "Animals", "pond": "Pond", "animals_on_board": "Animals on Board",
@@ -152,19 +154,95 @@ def awaited(awaiting: dict) -> list[int]:
     return [task["seat"] for task in awaiting.get("seats", [])]
 
 
+class SeatStream:
+    """A seat's server-sent events (``GET /api/games/<id>/stream/`` gives the
+    address), read on a socket of its own as they come: the views its client is
+    sent when a move leaves it to move."""
+
+    VIEW = b"event: view\ndata: "
+
+    def __init__(self, port: int, path: str) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                          "Accept: text/event-stream\r\n\r\n".encode())
+        self.raw = b""
+        self.body = b""
+        while b"\r\n\r\n" not in self.raw:
+            self._recv()
+        head, self.raw = self.raw.split(b"\r\n\r\n", 1)
+        if b" 200 " not in head.split(b"\r\n", 1)[0] + b" ":
+            raise RuntimeError(f"the stream refused a seat: {head[:200]!r}")
+        self._unchunk()
+        while b"\n\n" not in self.body:  # "retry: 3000": the seat is noted as listening
+            self._recv()
+            self._unchunk()
+
+    def _recv(self) -> None:
+        chunk = self.sock.recv(1 << 20)
+        if not chunk:
+            raise ConnectionError("the stream closed")
+        self.raw += chunk
+
+    def _unchunk(self) -> None:
+        """Move the complete chunks of the chunked answer into ``body``."""
+        while True:
+            line_end = self.raw.find(b"\r\n")
+            if line_end < 0:
+                return
+            size = int(self.raw[:line_end], 16)
+            end = line_end + 2 + size
+            if len(self.raw) < end + 2:
+                return
+            self.body += self.raw[line_end + 2:end]
+            self.raw = self.raw[end + 2:]
+
+    def view(self, seq: int) -> dict:
+        """The first view sent at ``seq`` or later (older events are passed over)."""
+        while True:
+            while b"\n\n" in self.body:
+                event, self.body = self.body.split(b"\n\n", 1)
+                if event.startswith(self.VIEW):
+                    view = json.loads(event[len(self.VIEW):])
+                    if view["seq"] >= seq:
+                        return view
+            self._recv()
+            self._unchunk()
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def open_streams(port: int, stream_port: int, games: list[dict]) -> dict[tuple[int, str],
+                                                                        SeatStream]:
+    """A stream for every seat of these games, by (game, player), each as the
+    seat's client asks for it."""
+    client = sb.Client(port, {})
+    streams = {}
+    for game in games:
+        for name, token in game["tokens"].items():
+            status, answer = client.request("stream_url", "GET",
+                                            f"/api/games/{game['id']}/stream/", token)
+            assert status == 200 and answer["url"], (status, answer)
+            streams[game["id"], name] = SeatStream(stream_port, answer["url"])
+    return streams
+
+
 def play_marram(port: int, games: list[dict], target: int, deadline: float, seed: int,
                 timings: dict[str, list[float]], counts: dict[str, int], lock: threading.Lock,
-                limit: int | None = None) -> None:
+                limit: int | None = None,
+                streams: dict[tuple[int, str], SeatStream] | None = None) -> None:
     """Play these games in turn, one move at a time: a POST for a player the game
-    awaits, from the view that player last had (a GET as that player when the
-    last answer was someone else's); until the deadline, or until the clients
-    sharing ``counts`` have made ``limit`` moves in all."""
+    awaits, from the view that player last had: the mover's answer, or when the
+    last answer was someone else's, the view their stream was sent (with
+    ``streams``), else a GET as that player; until the deadline, or until the
+    clients sharing ``counts`` have made ``limit`` moves in all."""
     rng = random.Random(seed)
     client = sb.Client(port, timings)
     names = {g["id"]: list(g["tokens"]) for g in games}
     seats: dict[int, dict[int, str]] = {}
     awaiting: dict[int, list[int]] = {}
     views: dict[int, dict | None] = {}
+    sent: dict[int, int] = {}  # the seq a game's view is to be sent at, by its stream
     live = list(games)
 
     def done() -> bool:
@@ -176,9 +254,14 @@ def play_marram(port: int, games: list[dict], target: int, deadline: float, seed
             view = views.get(gid)
             if view is None:
                 name = seats.get(gid, {}).get((awaiting.get(gid) or [None])[0]) or names[gid][0]
-                status, view = client.request("get_state", "GET", f"/api/games/{gid}/",
-                                              game["tokens"][name])
-                assert status == 200, (status, view)
+                if streams is not None and gid in sent:
+                    started = time.perf_counter()
+                    view = streams[gid, name].view(sent.pop(gid))
+                    timings.setdefault("stream_view", []).append(time.perf_counter() - started)
+                else:
+                    status, view = client.request("get_state", "GET", f"/api/games/{gid}/",
+                                                  game["tokens"][name])
+                    assert status == 200, (status, view)
             seats[gid] = {p["seat"]: p["name"] for p in view["game"]["players"]}
             if view["game"]["projection"] is not None:  # every game's, as the lists show it
                 awaiting[gid] = awaited(view["game"]["projection"]["awaiting"])
@@ -195,6 +278,8 @@ def play_marram(port: int, games: list[dict], target: int, deadline: float, seed
             if status == 201:
                 awaiting[gid] = awaited(answer["awaiting"])
                 views[gid] = answer["view"]
+                if answer["view"]["you"] not in awaiting[gid] and awaiting[gid]:
+                    sent[gid] = answer["seq"]  # the next player's stream is sent its view
                 if answer["status"] != "running":
                     live.remove(game)
             if done():
@@ -203,12 +288,13 @@ def play_marram(port: int, games: list[dict], target: int, deadline: float, seed
 
 def marram_load(port: int, games: list[dict], clients: int, target: int, deadline: float,
                 seed: int, timings: dict[str, list[float]], counts: dict[str, int],
-                lock: threading.Lock, limit: int | None = None) -> None:
+                lock: threading.Lock, limit: int | None = None,
+                streams: dict[tuple[int, str], SeatStream] | None = None) -> None:
     """``clients`` clients at once, each playing its share of the games
     (``play_marram``, ``limit`` moves in all at most); returns when all are done."""
     players = [threading.Thread(target=play_marram, args=(
-        port, games[i::clients], target, deadline, seed + i, timings, counts, lock, limit))
-        for i in range(clients)]
+        port, games[i::clients], target, deadline, seed + i, timings, counts, lock, limit,
+        streams)) for i in range(clients)]
     for player in players:
         player.start()
     for player in players:
@@ -218,29 +304,46 @@ def marram_load(port: int, games: list[dict], clients: int, target: int, deadlin
 def marram_run(url: str, args: argparse.Namespace, run: int) -> dict:
     games = sb.prepare(url, args.games, "animals", args.game)
     solo_games = sb.prepare(url, 8, "animals", args.game)
-    with sb.web_server(url, args.workers, args.threads) as port:
+    streamed = args.follow == "stream"
+    with contextlib.ExitStack() as stack:
+        stream_port, stream_pid = (stack.enter_context(stb.stream_server(url)) if streamed
+                                   else (None, None))
+        port = stack.enter_context(sb.web_server(url, args.workers, args.threads))
         pid = sb.web_server.pid  # type: ignore[attr-defined]
+        # beside the web server: the stream server and Redis (its pub/sub, Celery's queue)
+        helpers = [p for p in (stream_pid, stb.pid_of(b"redis-server",
+                                                      int(sb.BROKER_URL.rsplit(":", 1)[1]
+                                                          .split("/")[0]))) if p]
+        streams = {}
+        if stream_port is not None:
+            streams = open_streams(port, stream_port, [*games, *solo_games])
+            stack.callback(lambda: [s.close() for s in streams.values()])
         solo: dict[str, list[float]] = {}
         warm = sb.Client(port, {})
         for _ in range(100):
             warm.request("ping", "GET", "/api/ping/")
         play_marram(port, solo_games, 10**6, time.monotonic() + 60, 99 + run, solo,
-                    {"moves": 0}, threading.Lock(), limit=args.solo_moves)
+                    {"moves": 0}, threading.Lock(), limit=args.solo_moves,
+                    streams=streams if streamed else None)
         before_rss = rss(tree(pid))
         timings: dict[str, list[float]] = {}
         counts = {"moves": 0}
         lock = threading.Lock()
         db_pid = sb.postmaster(url)
         cpu_before = sb.cpu_snapshot(pid, db_pid)
+        helpers_before = stb.server_cpu(helpers)
         started = time.monotonic()
         deadline = started + args.seconds
         with PeakMemory(pid) as memory:
             marram_load(port, games, args.clients, args.events, deadline, 1000 * run, timings,
-                        counts, lock, limit=args.moves)
+                        counts, lock, limit=args.moves, streams=streams if streamed else None)
         elapsed = time.monotonic() - started
         cpu_after = sb.cpu_snapshot(pid, db_pid)
+        helpers_cpu = stb.server_cpu(helpers) - helpers_before
+        cpu_after["server"] += helpers_cpu  # the server side is all three
     ms = [v * 1000 for v in timings.get("post_action", [])]
     gets = [v * 1000 for v in timings.get("get_state", [])]
+    pushed = [v * 1000 for v in timings.get("stream_view", [])]
     solo_ms = [v * 1000 for v in solo.get("post_action", [])]
     return {
         "moves": counts["moves"],
@@ -252,6 +355,9 @@ def marram_run(url: str, args: argparse.Namespace, run: int) -> dict:
         "solo_p95_ms": round(sb.percentile(solo_ms, 95), 2),
         "get_p50_ms": round(sb.percentile(gets, 50), 2),
         "gets_per_move": round(len(gets) / max(counts["moves"], 1), 2),
+        "views_per_move": round(len(pushed) / max(counts["moves"], 1), 2),
+        "view_wait_p50_ms": round(sb.percentile(pushed, 50), 2) if pushed else 0.0,
+        "helpers_cpu_ms": round(helpers_cpu * 1000 / max(counts["moves"], 1), 2),
         "errors": {k: v for k, v in counts.items() if k.startswith("http_")},
         **cpu_figures(cpu_before, cpu_after, counts["moves"]),
         "kb_per_game": round((memory.peak - before_rss) / 1024 / args.games, 1),
@@ -392,10 +498,16 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=None,
                         help="end each load phase after this many moves in all, so that both "
                         "systems do the same work (with --seconds long enough for them)")
+    parser.add_argument("--follow", choices=("stream", "get"), default="stream",
+                        help="how Marram's next player learns the game: its seat's stream, "
+                        "sent its view (the stream server running, MARRAM_STREAM on), or a "
+                        "GET (no stream server)")
     parser.add_argument("--json", help="also write every run's figures to this file")
     args = parser.parse_args()
 
     npm_install()
+    if args.follow == "stream":
+        os.environ["MARRAM_STREAM"] = "1"  # the web server publishes each commit
     runs: dict[str, list[dict]] = {"marram": [], "boardgame.io": []}
     with sb.database() as url, sb.broker() as redis_url:
         sb.BROKER_URL = redis_url
@@ -434,7 +546,12 @@ def main() -> int:
         print(f"{label.format(clients=args.clients):44}{mv:10.2f}{bv:10.2f}{ratio:8.2f}  {note}")
     print(f"Marram: a move's round trip is its POST (the answer carries the mover's view); "
           f"{statistics.median(r['gets_per_move'] for r in m):.2f} GETs a move as the next "
-          f"player, p50 {statistics.median(r['get_p50_ms'] for r in m):.2f} ms; errors "
+          f"player, p50 {statistics.median(r['get_p50_ms'] for r in m):.2f} ms; "
+          f"{statistics.median(r['views_per_move'] for r in m):.2f} views a move from the "
+          f"next player's stream, waited for p50 "
+          f"{statistics.median(r['view_wait_p50_ms'] for r in m):.2f} ms; of the server CPU "
+          f"a move, the stream server and Redis "
+          f"{statistics.median(r['helpers_cpu_ms'] for r in m):.2f} ms; errors "
           f"{[r['errors'] for r in m if r['errors']] or 'none'}")
     print("boardgame.io: a move's round trip is the emit to the mover's socket receiving "
           "the update; matches finished per run "
