@@ -78,6 +78,8 @@ class Listener:
     seq: int = -1
     view: bytes | None = None
     resync: bool = False
+    beat: bool = False
+    """A heartbeat is due (the hub raises it for every listener at once)."""
     gone: bool = False
     wake: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -102,7 +104,7 @@ class Hub:
         if not self.tasks:
             self.notes = aioredis.Redis.from_url(self.url, socket_timeout=2,
                                                  socket_connect_timeout=2)
-            self.tasks = [asyncio.create_task(self._read()), asyncio.create_task(self._renew())]
+            self.tasks = [asyncio.create_task(self._read()), asyncio.create_task(self._beat())]
 
     async def stop(self) -> None:
         for task in self.tasks:
@@ -173,10 +175,15 @@ class Hub:
         except (RedisError, OSError) as error:  # the note expires by itself
             log.warning("could not take back a note of game %s (%s)", listener.game, error)
 
-    async def _renew(self) -> None:
-        """Every heartbeat, the notes of every seat held here."""
+    async def _beat(self) -> None:
+        """Every heartbeat: a comment due on every stream held here (one timer for
+        them all, not one a connection), and the notes of every seat renewed."""
         while True:
             await asyncio.sleep(settings.MARRAM_STREAM_HEARTBEAT)
+            for listeners in self.games.values():
+                for listener in listeners:
+                    listener.beat = True
+                    listener.wake.set()
             if not self.seats or self.notes is None:
                 continue
             expires = time.time() + LISTENING_TTL
@@ -197,7 +204,7 @@ class Hub:
         try:
             game_text, seq_text = head.decode("ascii").split()
             game, seq = int(game_text), int(seq_text)
-            views = {}
+            views: dict[tuple[int | None, str | None], bytes] = {}
             for line in lines:
                 seat, kind, view = line.split(b" ", 2)
                 views[int(seat), kind.decode("ascii")] = view
@@ -213,7 +220,7 @@ class Hub:
         for listener in self.games.get(game, ()):
             if seq > listener.seq:
                 listener.seq = seq
-                listener.view = views.get((listener.seat, listener.kind))  # type: ignore[arg-type]
+                listener.view = views.get((listener.seat, listener.kind))
             listener.wake.set()
 
     def resync_all(self) -> None:
@@ -337,12 +344,7 @@ async def _events(send: Send, listener: Listener) -> None:
     await send({"type": "http.response.body", "body": b"retry: 3000\n\n", "more_body": True})
     sent = -1
     while True:
-        try:
-            await asyncio.wait_for(listener.wake.wait(), settings.MARRAM_STREAM_HEARTBEAT)
-        except TimeoutError:
-            await send({"type": "http.response.body", "body": b": still here\n\n",
-                        "more_body": True})
-            continue
+        await listener.wake.wait()
         listener.wake.clear()
         if listener.gone:
             return
@@ -356,22 +358,27 @@ async def _events(send: Send, listener: Listener) -> None:
                 chunks.append(b"event: view\ndata: %s\n\n" % listener.view)
             else:
                 chunks.append(b"data: %d\n\n" % sent)
-        await send({"type": "http.response.body", "body": b"".join(chunks), "more_body": True})
+        if listener.beat:
+            listener.beat = False
+            if not chunks:
+                chunks.append(b": still here\n\n")
+        if chunks:
+            await send({"type": "http.response.body", "body": b"".join(chunks),
+                        "more_body": True})
 
 
 async def _wait(send: Send, listener: Listener, since: int) -> None:
     listener.seq = hub.latest.get(listener.game, -1)
     if listener.seq <= since:
-        while True:
-            try:
-                await asyncio.wait_for(listener.wake.wait(), settings.MARRAM_STREAM_WAIT)
-            except TimeoutError:
-                break
-            listener.wake.clear()
-            if listener.gone:
-                return
-            if listener.seq > since or listener.resync:
-                break
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(settings.MARRAM_STREAM_WAIT):
+                while True:
+                    await listener.wake.wait()
+                    listener.wake.clear()
+                    if listener.gone:
+                        return
+                    if listener.seq > since or listener.resync:
+                        break
     await _json(send, 200, {"seq": listener.seq if listener.seq > since else None})
 
 
