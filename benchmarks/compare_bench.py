@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/compare_bench.py [--runs 3] [--games 100] [--clients 8]
         [--seconds 90] [--moves N] [--game marram|pond|animals_on_board|make_a_snake]
+        [--follow stream|get]
 
 Installs boardgame.io's side first (``npm install --prefix benchmarks/peer``, into
 benchmarks/peer/node_modules, pinned by its package.json and package-lock.json;
@@ -20,10 +21,15 @@ each on a server started afresh for the run and fresh games:
   is the same, the rules are each game's own. A client plays its games
   in turn, one move at a time: a POST of a random legal action for the player
   the game awaits. The POST's answer carries ``view``, the game as the mover
-  sees it; when the next move is someone else's, the client first GETs the
-  game as that player (its legal actions), as that player's own client would
-  on hearing of the move. **A move's round trip is the POST alone** (the GET,
-  when there is one, is timed apart and shown beside it).
+  sees it. Each seat's client holds its seat's stream (the stream server,
+  marram_site/stream.py, started here with MARRAM_STREAM on; the address from
+  ``GET /api/games/<id>/stream/``), as the next player's browser would: when
+  the next move is someone else's, that player's view (its legal actions) is
+  the one its stream was sent. With ``--follow get`` there is no stream server,
+  and the client GETs the game as that player instead. **A move's round trip
+  is the POST alone** (the wait for the stream's view, or the GET, is timed
+  apart and shown beside it). The server's CPU is the web server's, the
+  stream server's and Redis's (its pub/sub and Celery's queue).
 - boardgame.io: benchmarks/peer/server.js (boardgame.io's Server, its socket.io
   transport, bgio-postgres), ``--games`` matches of benchmarks/peer/game.js, a
   100-tile placement game whose server checks each placement's edges, scores
@@ -311,9 +317,9 @@ def marram_run(url: str, args: argparse.Namespace, run: int) -> dict:
         port = stack.enter_context(sb.web_server(url, args.workers, args.threads))
         pid = sb.web_server.pid  # type: ignore[attr-defined]
         # beside the web server: the stream server and Redis (its pub/sub, Celery's queue)
-        helpers = [p for p in (stream_pid, stb.pid_of(b"redis-server",
-                                                      int(sb.BROKER_URL.rsplit(":", 1)[1]
-                                                          .split("/")[0]))) if p]
+        redis_pid = stb.pid_of(b"redis-server",
+                               int(sb.BROKER_URL.rsplit(":", 1)[1].split("/")[0]))
+        helpers = {"stream": stream_pid, "redis": redis_pid}
         streams = {}
         if stream_port is not None:
             streams = open_streams(port, stream_port, [*games, *solo_games])
@@ -331,7 +337,7 @@ def marram_run(url: str, args: argparse.Namespace, run: int) -> dict:
         lock = threading.Lock()
         db_pid = sb.postmaster(url)
         cpu_before = sb.cpu_snapshot(pid, db_pid)
-        helpers_before = stb.server_cpu(helpers)
+        helpers_before = {k: stb.server_cpu([p]) for k, p in helpers.items() if p}
         started = time.monotonic()
         deadline = started + args.seconds
         with PeakMemory(pid) as memory:
@@ -339,8 +345,8 @@ def marram_run(url: str, args: argparse.Namespace, run: int) -> dict:
                         counts, lock, limit=args.moves, streams=streams if streamed else None)
         elapsed = time.monotonic() - started
         cpu_after = sb.cpu_snapshot(pid, db_pid)
-        helpers_cpu = stb.server_cpu(helpers) - helpers_before
-        cpu_after["server"] += helpers_cpu  # the server side is all three
+        helpers_cpu = {k: stb.server_cpu([helpers[k]]) - v for k, v in helpers_before.items()}
+        cpu_after["server"] += sum(helpers_cpu.values())  # the server side is all three
     ms = [v * 1000 for v in timings.get("post_action", [])]
     gets = [v * 1000 for v in timings.get("get_state", [])]
     pushed = [v * 1000 for v in timings.get("stream_view", [])]
@@ -357,7 +363,8 @@ def marram_run(url: str, args: argparse.Namespace, run: int) -> dict:
         "gets_per_move": round(len(gets) / max(counts["moves"], 1), 2),
         "views_per_move": round(len(pushed) / max(counts["moves"], 1), 2),
         "view_wait_p50_ms": round(sb.percentile(pushed, 50), 2) if pushed else 0.0,
-        "helpers_cpu_ms": round(helpers_cpu * 1000 / max(counts["moves"], 1), 2),
+        **{f"{k}_cpu_ms": round(v * 1000 / max(counts["moves"], 1), 2)
+           for k, v in helpers_cpu.items()},
         "errors": {k: v for k, v in counts.items() if k.startswith("http_")},
         **cpu_figures(cpu_before, cpu_after, counts["moves"]),
         "kb_per_game": round((memory.peak - before_rss) / 1024 / args.games, 1),
@@ -550,8 +557,9 @@ def main() -> int:
           f"{statistics.median(r['views_per_move'] for r in m):.2f} views a move from the "
           f"next player's stream, waited for p50 "
           f"{statistics.median(r['view_wait_p50_ms'] for r in m):.2f} ms; of the server CPU "
-          f"a move, the stream server and Redis "
-          f"{statistics.median(r['helpers_cpu_ms'] for r in m):.2f} ms; errors "
+          f"a move, the stream server's "
+          f"{statistics.median(r.get('stream_cpu_ms', 0.0) for r in m):.2f} ms and Redis's "
+          f"{statistics.median(r.get('redis_cpu_ms', 0.0) for r in m):.2f} ms; errors "
           f"{[r['errors'] for r in m if r['errors']] or 'none'}")
     print("boardgame.io: a move's round trip is the emit to the mover's socket receiving "
           "the update; matches finished per run "

@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 import redis
 from django.conf import settings
 from django.core import signing
+from django.core.signals import request_finished, request_started
 from django.db import transaction
 from django.utils.module_loading import import_string
 
@@ -166,7 +167,40 @@ def publish(game: Any, seq: int, to_move: Collection[int] = ()) -> None:
 
 
 def publish_after_commit(game: Any, seq: int, to_move: Collection[int] = ()) -> None:
-    """After the commit: ``publish``. ``game`` is the game as the commit left it,
-    with its seats."""
+    """After the commit: ``publish``; in a request, once its answer is on its way
+    (``request_finished``), so that the views made for the others do not hold up
+    the mover's answer. ``game`` is the game as the commit left it, with its
+    seats."""
     if enabled():
-        transaction.on_commit(lambda: publish(game, seq, to_move))
+        transaction.on_commit(lambda: _publish_soon(game, seq, to_move))
+
+
+class _Pending(threading.local):
+    """What the request this thread serves has to publish once it is answered
+    (None outside a request: a task publishes at once)."""
+
+    queue: list[tuple[Any, int, Collection[int]]] | None = None
+
+
+_pending = _Pending()
+
+
+def _publish_soon(game: Any, seq: int, to_move: Collection[int]) -> None:
+    if _pending.queue is None:
+        publish(game, seq, to_move)
+    else:
+        _pending.queue.append((game, seq, to_move))
+
+
+def _request_started(**kwargs: Any) -> None:
+    _pending.queue = []
+
+
+def _request_finished(**kwargs: Any) -> None:
+    queue, _pending.queue = _pending.queue, None
+    for game, seq, to_move in queue or ():
+        publish(game, seq, to_move)
+
+
+request_started.connect(_request_started, dispatch_uid="games.live.request_started")
+request_finished.connect(_request_finished, dispatch_uid="games.live.request_finished")

@@ -16,7 +16,7 @@ import pytest
 import redis
 from django.test import override_settings
 
-from games import live
+from games import live, services
 from games.models import Game
 from tests.service import test_stream
 from tests.service.conftest import body, client_for, make_user, signed_in, start_game
@@ -196,3 +196,34 @@ def test_the_apis_stream_address(own_redis):
         assert APIClient().get(path).status_code in (401, 403)
         Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
         assert body(client_for(ann).get(path)) == {"url": None}
+
+
+def test_in_a_request_the_move_is_published_once_its_answer_is_sent(own_redis, publishing):
+    from django.core.signals import request_finished, request_started
+
+    from tests.service.test_polling import first_move
+
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start_game([ann, bob])
+    listener = redis.Redis.from_url(own_redis).pubsub()
+    listener.subscribe(live.CHANNEL)
+    assert listener.get_message(timeout=5)["type"] == "subscribe"
+    mover, _ = seats_by_turn(game)
+    view = body(client_for(mover).get(f"/api/games/{game.pk}/"))
+    action = dict(view["legal_actions"][0])
+    action.pop("player")
+    request_started.send(sender=None)
+    try:  # committed while a request is served
+        services.action_submit(game=game.pk, user=mover, action=action,
+                               expected_seq=view["seq"])
+        assert listener.get_message(timeout=0.5) is None
+    finally:
+        request_finished.send(sender=None)  # the answer is sent: now
+    game.refresh_from_db()
+    message = listener.get_message(timeout=5)
+    assert message is not None and message["data"] == b"%d %d" % (game.pk, game.seq)
+    first_move(game)  # outside a request (a task): at once
+    game.refresh_from_db()
+    message = listener.get_message(timeout=5)
+    assert message is not None and message["data"] == b"%d %d" % (game.pk, game.seq)
+    listener.close()
