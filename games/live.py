@@ -8,7 +8,8 @@ stream server keeps a note in Redis of which seats listen (``listening``). When
 a commit leaves a listening seat to move (and it was not that seat's own move,
 whose answer carried its view), the commit's message carries that seat's view
 too, what its GET would give it: the player's client draws it without asking.
-Everyone else hears the seq only, which every viewer of the game may know.
+Everyone else hears the seq only, which every viewer of the game may know. A
+request's commits are published once its answer is on its way, a task's at once.
 
 A page gets a signed token for its game's stream with the page, so the stream
 server checks who may listen without reading the database.
@@ -23,7 +24,7 @@ import logging
 import threading
 import time
 from collections.abc import Collection
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import redis
 from django.conf import settings
@@ -31,6 +32,9 @@ from django.core import signing
 from django.core.signals import request_finished, request_started
 from django.db import transaction
 from django.utils.module_loading import import_string
+
+if TYPE_CHECKING:
+    from games.models import Game
 
 log = logging.getLogger(__name__)
 
@@ -132,7 +136,7 @@ def listening(client: redis.Redis, game_id: int, now: float | None = None
     return found
 
 
-def seat_view(game: Any, seat: int, kind: str) -> bytes | None:
+def seat_view(game: Game, seat: int, kind: str) -> bytes | None:
     """What the player of ``seat`` would GET of the game now, in ``kind``'s form
     (None if the seat has no player, or the view could not be made: the seq
     alone then goes out, and the client asks). Their client has the game in
@@ -151,7 +155,7 @@ def seat_view(game: Any, seat: int, kind: str) -> bytes | None:
     return made
 
 
-def publish(game: Any, seq: int, to_move: Collection[int] = ()) -> None:
+def publish(game: Game, seq: int, to_move: Collection[int] = ()) -> None:
     """Tell the stream servers that ``game`` is at ``seq``, with the views of
     those of the seats ``to_move`` that listen. A failure is logged, never
     raised: the move is committed, and pages still poll on reconnecting."""
@@ -166,7 +170,7 @@ def publish(game: Any, seq: int, to_move: Collection[int] = ()) -> None:
         log.warning("could not publish game %s at seq %s", game.pk, seq, exc_info=True)
 
 
-def publish_after_commit(game: Any, seq: int, to_move: Collection[int] = ()) -> None:
+def publish_after_commit(game: Game, seq: int, to_move: Collection[int] = ()) -> None:
     """After the commit: ``publish``; in a request, once its answer is on its way
     (``request_finished``), so that the views made for the others do not hold up
     the mover's answer. ``game`` is the game as the commit left it, with its
@@ -179,13 +183,13 @@ class _Pending(threading.local):
     """What the request this thread serves has to publish once it is answered
     (None outside a request: a task publishes at once)."""
 
-    queue: list[tuple[Any, int, Collection[int]]] | None = None
+    queue: list[tuple[Game, int, Collection[int]]] | None = None
 
 
 _pending = _Pending()
 
 
-def _publish_soon(game: Any, seq: int, to_move: Collection[int]) -> None:
+def _publish_soon(game: Game, seq: int, to_move: Collection[int]) -> None:
     if _pending.queue is None:
         publish(game, seq, to_move)
     else:

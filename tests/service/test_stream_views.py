@@ -227,3 +227,24 @@ def test_in_a_request_the_move_is_published_once_its_answer_is_sent(own_redis, p
     message = listener.get_message(timeout=5)
     assert message is not None and message["data"] == b"%d %d" % (game.pk, game.seq)
     listener.close()
+
+
+def refusing_view(game, user) -> bytes:
+    raise RuntimeError("a view that cannot be made")
+
+
+def test_a_view_that_cannot_be_made_leaves_the_seq_and_the_move_stands(
+        stream, own_redis, publishing, monkeypatch):
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start_game([ann, bob])
+    mover, waiter = seats_by_turn(game)
+    url = body(client_for(waiter).get(f"/api/games/{game.pk}/stream/"))["url"]
+    monkeypatch.setitem(live.VIEWS, "api", f"{__name__}.refusing_view")
+    held = Held(stream, url)
+    try:
+        held.read_until(b"retry: 3000\n\n")
+        seqs = move_until_the_turn_passes(game, mover)  # every answer a 201
+        held.read_until(b"data: %d\n\n" % seqs[-1])
+        assert held.events() == [f"data: {s}" for s in seqs]
+    finally:
+        held.close()
