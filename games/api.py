@@ -251,13 +251,13 @@ def _game_state(game: Game, user: Any) -> dict[str, Any]:
     }
 
 
+_RENDERER = FastJSONRenderer()
+
+
 def seat_view(game: Game, user: Any) -> bytes:
     """What ``GET /api/games/{id}/`` would give the player now, encoded as its
     answer is: what their stream is sent when it is their move (games.live)."""
     return _RENDERER.render(_game_state(game, user))
-
-
-_RENDERER = FastJSONRenderer()
 
 
 def _game_answer(game: Game, code: int = status.HTTP_200_OK) -> Response:
