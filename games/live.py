@@ -123,6 +123,11 @@ def _redis() -> redis.Redis:
         return client
 
 
+def listening_member(seat: int, kind: str, process: str) -> str:
+    """A stream process's note that it holds a stream of ``seat`` (``LISTENING``)."""
+    return f"{seat} {kind} {process}"
+
+
 def listening(client: redis.Redis, game_id: int, now: float | None = None
               ) -> set[tuple[int, str]]:
     """The seats of the game that some stream process holds a connection of,

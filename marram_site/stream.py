@@ -53,7 +53,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "marram_site.settings")
 
 from django.conf import settings  # noqa: E402  (after the settings module is named)
 
-from games.live import CHANNEL, LISTENING, LISTENING_TTL, token_listening  # noqa: E402
+from games.live import (  # noqa: E402
+    CHANNEL,
+    LISTENING,
+    LISTENING_TTL,
+    listening_member,
+    token_listening,
+)
 
 log = logging.getLogger("marram.stream")
 
@@ -149,29 +155,36 @@ class Hub:
         del self.seats[key]
         return True
 
-    def _member(self, listener: Listener) -> str:
-        return f"{listener.seat} {listener.kind} {self.process}"
-
     async def note(self, listener: Listener) -> None:
         """Note in Redis that this process holds the listener's seat (before its
         stream begins: the next commit that awaits the seat makes its view)."""
-        if listener.seat is None or self.notes is None:
+        if listener.seat is not None and listener.kind is not None:
+            await self._note([(listener.game, listener.seat, listener.kind)])
+
+    async def _note(self, seats: list[tuple[int, int, str]]) -> None:
+        """Note (or note again) that this process holds these (game, seat, kind)
+        for LISTENING_TTL seconds more. A failure is logged: the seq alone
+        comes, and the client asks."""
+        if not seats or self.notes is None:
             return
-        key = LISTENING.format(game=listener.game)
+        expires = time.time() + LISTENING_TTL
         try:
             async with self.notes.pipeline(transaction=False) as pipe:
-                pipe.zadd(key, {self._member(listener): time.time() + LISTENING_TTL})
-                pipe.expire(key, int(LISTENING_TTL))
+                for game, seat, kind in seats:
+                    key = LISTENING.format(game=game)
+                    pipe.zadd(key, {listening_member(seat, kind, self.process): expires})
+                    pipe.expire(key, int(LISTENING_TTL))
                 await pipe.execute()
-        except (RedisError, OSError) as error:  # the seq alone comes; the client asks
-            log.warning("could not note a listener of game %s (%s)", listener.game, error)
+        except (RedisError, OSError) as error:
+            log.warning("could not note %d listening seats (%s)", len(seats), error)
 
     async def unnote(self, listener: Listener) -> None:
         """The seat's last connection here closed: take the note back."""
-        if self.notes is None:
+        if self.notes is None or listener.seat is None or listener.kind is None:
             return
+        member = listening_member(listener.seat, listener.kind, self.process)
         try:
-            await self.notes.zrem(LISTENING.format(game=listener.game), self._member(listener))
+            await self.notes.zrem(LISTENING.format(game=listener.game), member)
         except (RedisError, OSError) as error:  # the note expires by itself
             log.warning("could not take back a note of game %s (%s)", listener.game, error)
 
@@ -184,18 +197,7 @@ class Hub:
                 for listener in listeners:
                     listener.beat = True
                     listener.wake.set()
-            if not self.seats or self.notes is None:
-                continue
-            expires = time.time() + LISTENING_TTL
-            try:
-                async with self.notes.pipeline(transaction=False) as pipe:
-                    for game, seat, kind in list(self.seats):
-                        key = LISTENING.format(game=game)
-                        pipe.zadd(key, {f"{seat} {kind} {self.process}": expires})
-                        pipe.expire(key, int(LISTENING_TTL))
-                    await pipe.execute()
-            except (RedisError, OSError) as error:
-                log.warning("could not renew the notes of listeners (%s)", error)
+            await self._note(list(self.seats))
 
     def deliver(self, message: bytes) -> None:
         """A published ``"<game> <seq>"`` (then a line ``"<seat> <kind> <view>"``
