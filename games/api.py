@@ -240,10 +240,16 @@ class GameStream(APIView):
         return Response({"url": url or None})
 
 
+_GAME = GameSerializer()
+_ACTION_RESULT = ActionResultSerializer()
+"""Made once: what every move's answer and every read of a game show through
+(their ``to_representation`` keeps nothing between calls)."""
+
+
 def _game_state(game: Game, user: Any) -> dict[str, Any]:
     """The game as the user sees it: GET /api/games/{id}/, and a move's ``view``."""
     return {
-        "game": GameSerializer(game).data,
+        "game": _GAME.to_representation(game),
         "seq": game.seq,
         "status": game.status,
         "fairness": selectors.game_fairness(game),
@@ -353,7 +359,7 @@ class GameActions(APIView):
             expected_seq=data["seq"],
             idempotency_key=data["idempotency_key"],
         )
-        answer = ActionResultSerializer(result).data
+        answer = _ACTION_RESULT.to_representation(result)
         # the game as the mover sees it now: no GET need follow a move
         game = result.game if result.game is not None else selectors.game_get(game_id)
         answer["view"] = self.answer_view(game, request.user)

@@ -6,7 +6,7 @@ each stack holds, never which.
 """
 from __future__ import annotations
 
-from typing import cast
+from typing import NamedTuple, cast
 
 from ..protocol import JSON, JSONObject
 from .exact import Q2, round_hundredths
@@ -27,8 +27,10 @@ def _rounded(x: Q2) -> float:
 
 def open_end(snake: Snake) -> list[JSON]:
     """``[x, y, heading]`` of the end of the last tile (the tail not counted)."""
-    (x, y), heading = snake.open_end()
-    return [_rounded(x), _rounded(y), heading]
+    if not snake.tiles:
+        (x, y), heading = snake.open_end()
+        return [_rounded(x), _rounded(y), heading]
+    return list(_drawn(snake.tiles[-1]).end)
 
 
 def summary(state: State) -> JSONObject:
@@ -75,14 +77,49 @@ def part_view(part: Placed) -> JSONObject:
 
 
 def piece_view(laid: Laid) -> JSONObject:
-    return {"tile": laid.tile, "side": laid.side,
-            "colour": None if laid.tile == "tail" else laid.colour,
-            "parts": [part_view(p) for p in laid.parts]}
+    """A laid tile for drawing (the same object every time for the same piece:
+    read it, never change it)."""
+    return _drawn(laid).piece
+
+
+class _Drawn(NamedTuple):
+    laid: Laid
+    """Held, so that its id names no other piece while the entry lives."""
+    piece: JSONObject
+    """``piece_view``."""
+    end: tuple[float, float, int]
+    """``open_end`` of a snake that ends with it."""
+
+
+DRAWN_KEPT = 4096
+"""Pieces whose drawings are kept (a few games' worth): each view draws every
+piece on the table again, and its exact coordinates cost more to round than the
+rest of the view to make. A laid piece never changes (``Laid`` is frozen), so its
+drawing is made once; the states of a game, one move apart, share their pieces."""
+_drawings: dict[int, _Drawn] = {}
+
+
+def _drawn(laid: Laid) -> _Drawn:
+    found = _drawings.get(id(laid))
+    if found is not None and found.laid is laid:
+        return found
+    (x, y) = laid.end
+    made = _Drawn(laid, {"tile": laid.tile, "side": laid.side,
+                         "colour": None if laid.tile == "tail" else laid.colour,
+                         "parts": [part_view(p) for p in laid.parts]},
+                  (_rounded(x), _rounded(y), laid.heading))
+    if len(_drawings) >= DRAWN_KEPT:
+        _drawings.clear()
+    _drawings[id(laid)] = made
+    return made
+
+
+_HEAD = part_view(HEAD)
 
 
 def snake_view(snake: Snake, colour: str) -> JSONObject:
     return {"colour": colour,
-            "head": {"parts": [part_view(HEAD)], "length": HEAD_LENGTH,
+            "head": {"parts": [_HEAD], "length": HEAD_LENGTH,
                      "tongue": list(TONGUE_TIP)},
             "tiles": [piece_view(t) for t in snake.tiles],
             "tail": None if snake.tail is None else piece_view(snake.tail),
