@@ -1,0 +1,191 @@
+"""A move's CPU in the web application itself, beside another revision's, in
+alternating runs.
+
+    .venv/bin/python benchmarks/move_bench.py [--game marram|pond|animals_on_board|make_a_snake]
+        [--against REV] [--rounds 4] [--games 20] [--moves 40]
+
+The whole-server comparison (benchmarks/compare_bench.py) moves by 10-20% from
+one run to the next on a shared machine, more than most single changes to a
+move's path are worth. This measures that path alone, in one process: the
+application (marram_site.wsgi, production settings, a throwaway PostgreSQL and
+Redis from scripts/testservices.py) is called directly, no server and no
+threads, and each move's POST is timed in CPU time of the process (user and
+system), from the request to its answer read and closed, so with the view
+pushed to the next player after it (``MARRAM_STREAM`` on, both seats of every
+game noted as listening, as their streams would be). The move is a random legal
+action of the player the game awaits, from the answer's view or, when the
+turn passed, from a GET as that player (not timed).
+
+Each run is a process of its own, on ``--games`` fresh games of two seats (the
+lobby's default options; Marram's Animals variant) played ``--moves`` moves
+deep. With ``--against REV``, REV is checked out into a temporary worktree and
+each round runs this checkout's code and REV's in turn (the order swapped every
+other round); prints each run's mean and median CPU a move, then the medians of
+the runs and the median over the rounds of the ratio this / REV.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+GAMES = ("marram", "pond", "animals_on_board", "make_a_snake")
+
+
+# ---------------------------------------------------------------- one run (a child process)
+
+def child(root: Path, game: str, games: int, moves: int, seed: int) -> dict:
+    """Play the moves with ``root``'s code; the CPU a move, in microseconds."""
+    sys.path[:0] = [str(root), str(root / "benchmarks")]
+    os.chdir(root)
+    import service_bench as sb
+
+    sb.BROKER_URL = os.environ["REDIS_URL"]
+    os.environ["MARRAM_STREAM"] = "1"  # each commit is published, with the next player's view
+    prepared = sb.prepare(os.environ["DATABASE_URL"], games,
+                          "animals" if game == "marram" else None, game)
+    from games import live
+    from marram_site.wsgi import serving_application
+
+    app = serving_application()
+    redis = live._redis()
+    for g in prepared:  # both seats listen, as their streams would say
+        for seat in (0, 1):
+            redis.zadd(live.LISTENING.format(game=g["id"]),
+                       {live.listening_member(seat, "api", "move_bench"): time.time() + 3600})
+
+    def call(method: str, path: str, token: str, body: bytes = b"") -> tuple[str, dict]:
+        environ = {
+            "REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": "",
+            "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "8000", "SERVER_PROTOCOL": "HTTP/1.1",
+            "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(body),
+            "wsgi.errors": sys.stderr, "HTTP_HOST": "127.0.0.1", "REMOTE_ADDR": "127.0.0.1",
+            "HTTP_ACCEPT": "application/json", "CONTENT_TYPE": "application/json",
+            "CONTENT_LENGTH": str(len(body)), "HTTP_AUTHORIZATION": f"Token {token}"}
+        status: list[str] = []
+        answer = app(environ, lambda s, headers, exc=None: status.append(s))
+        content = b"".join(answer)
+        answer.close()  # as a server does: request_finished, then the publish
+        return status[0], json.loads(content)
+
+    views = {}
+    for g in prepared:
+        token = next(iter(g["tokens"].values()))
+        _, view = call("GET", f"/api/games/{g['id']}/", token)
+        seats = {p["username"]: p["seat"] for p in view["game"]["players"]}
+        g["by_seat"] = {seats[name]: t for name, t in g["tokens"].items()}
+        views[g["id"]] = view
+    rng = random.Random(seed)
+    cpu: list[float] = []
+    refused = 0
+    for _ in range(moves):
+        for g in prepared:
+            view = views[g["id"]]
+            awaited = view["game"]["projection"].get("to_act") or []
+            if view["status"] != "running" or not awaited:
+                continue
+            seat, path = awaited[0], f"/api/games/{g['id']}"
+            if view.get("you") != seat or not view["legal_actions"]:
+                view = call("GET", f"{path}/", g["by_seat"][seat])[1]
+            if not view["legal_actions"]:
+                continue
+            body = json.dumps({"action": rng.choice(view["legal_actions"]),
+                               "seq": view["seq"]}).encode()
+            started = time.process_time()
+            status, answer = call("POST", f"{path}/actions/", g["by_seat"][seat], body)
+            cpu.append(time.process_time() - started)
+            if status.startswith("201"):
+                views[g["id"]] = answer["view"]
+            else:  # chance drawn in between, say: read the game again
+                refused += 1
+                views[g["id"]] = call("GET", f"{path}/", g["by_seat"][seat])[1]
+    return {"moves": len(cpu), "refused": refused,
+            "mean_us": round(1e6 * statistics.mean(cpu)),
+            "median_us": round(1e6 * statistics.median(cpu))}
+
+
+# ---------------------------------------------------------------- the runs
+
+@contextlib.contextmanager
+def worktree(rev: str) -> Iterator[Path]:
+    with tempfile.TemporaryDirectory(prefix="move-bench-") as tmp:
+        path = Path(tmp) / "tree"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(path),
+                        rev], check=True)
+        try:
+            yield path
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
+                            str(path)], check=False)
+
+
+def run(root: Path, args: argparse.Namespace, seed: int, env: dict[str, str]) -> dict:
+    argv = [sys.executable, str(Path(__file__).resolve()), "--child", str(root),
+            "--game", args.game, "--games", str(args.games), "--moves", str(args.moves),
+            "--seed", str(seed)]
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise SystemExit(f"the run of {root} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default="marram", choices=GAMES)
+    parser.add_argument("--against", help="a git revision to run beside this checkout")
+    parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--moves", type=int, default=40, help="moves deep into each game")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(child(Path(args.child), args.game, args.games, args.moves, args.seed)))
+        return 0
+
+    sys.path.insert(0, str(HERE))
+    import service_bench as sb
+
+    with contextlib.ExitStack() as stack:
+        url = stack.enter_context(sb.database())
+        redis_url = stack.enter_context(sb.broker())
+        env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": redis_url}
+        trees = {"this": ROOT}
+        if args.against:
+            trees[args.against] = stack.enter_context(worktree(args.against))
+        runs: dict[str, list[dict]] = {name: [] for name in trees}
+        for round_ in range(args.rounds):
+            order = list(trees) if round_ % 2 == 0 else list(trees)[::-1]
+            for name in order:
+                r = run(trees[name], args, args.seed + round_, env)
+                runs[name].append(r)
+                print(f"round {round_ + 1} {name}: {r['moves']} moves, CPU a move mean "
+                      f"{r['mean_us']} us, median {r['median_us']} us"
+                      + (f" ({r['refused']} refused)" if r["refused"] else ""),
+                      file=sys.stderr, flush=True)
+    print(f"\n{args.game}: {args.games} games x {args.moves} moves a run, {args.rounds} rounds")
+    print(f"{'code':12}{'mean us':>10}{'median us':>12}{'ratio of means':>16}")
+    base = runs.get(args.against or "", runs["this"])
+    for name, rs in runs.items():
+        ratio = statistics.median(r["mean_us"] / b["mean_us"] for r, b in zip(rs, base,
+                                                                                 strict=True))
+        print(f"{name:12}{statistics.median(r['mean_us'] for r in rs):10.0f}"
+              f"{statistics.median(r['median_us'] for r in rs):12.0f}{ratio:16.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
