@@ -56,6 +56,8 @@ from games.serializers import (
     SignedUpSerializer,
     SignupSerializer,
     StrictSerializer,
+    action_result_json,
+    game_json,
 )
 from games.throttles import GameCreateThrottle
 
@@ -210,7 +212,7 @@ class GameList(APIView):
             days_per_move=data["days_per_move"],
             extra={"bots": data["bots"], "takeover": data["takeover"]},
         )
-        return Response(GameSerializer(game).data, status=status.HTTP_201_CREATED)
+        return Response(game_json(game), status=status.HTTP_201_CREATED)
 
 
 class GameDetail(APIView):
@@ -240,16 +242,10 @@ class GameStream(APIView):
         return Response({"url": url or None})
 
 
-_GAME = GameSerializer()
-_ACTION_RESULT = ActionResultSerializer()
-"""Made once: what every move's answer and every read of a game show through
-(their ``to_representation`` keeps nothing between calls)."""
-
-
 def _game_state(game: Game, user: Any) -> dict[str, Any]:
     """The game as the user sees it: GET /api/games/{id}/, and a move's ``view``."""
     return {
-        "game": _GAME.to_representation(game),
+        "game": game_json(game),
         "seq": game.seq,
         "status": game.status,
         "fairness": selectors.game_fairness(game),
@@ -268,7 +264,7 @@ def seat_view(game: Game, user: Any) -> bytes:
 
 def _game_answer(game: Game, code: int = status.HTTP_200_OK) -> Response:
     game = selectors.game_get(game.pk)
-    return Response(GameSerializer(game).data, status=code)
+    return Response(game_json(game), status=code)
 
 
 class GameJoin(APIView):
@@ -291,7 +287,7 @@ class GameResign(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         _valid(EmptySerializer, _body(request))
         result = services.game_resign(game=game_id, user=request.user)
-        return Response(ActionResultSerializer(result).data)
+        return Response(action_result_json(result))
 
 
 class GameInvite(APIView):
@@ -318,7 +314,7 @@ class InvitationDetail(APIView):
 
     @extend_schema(responses=GameSerializer)
     def get(self, request: Request, token: str) -> Response:
-        return Response(GameSerializer(selectors.invitation_get(token).game).data)
+        return Response(game_json(selectors.invitation_get(token).game))
 
     @extend_schema(request=EmptySerializer, responses={200: GameSerializer, 409: ERROR})
     def post(self, request: Request, token: str) -> Response:
@@ -359,7 +355,7 @@ class GameActions(APIView):
             expected_seq=data["seq"],
             idempotency_key=data["idempotency_key"],
         )
-        answer = _ACTION_RESULT.to_representation(result)
+        answer = action_result_json(result)
         # the game as the mover sees it now: no GET need follow a move
         game = result.game if result.game is not None else selectors.game_get(game_id)
         answer["view"] = self.answer_view(game, request.user)

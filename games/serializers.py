@@ -350,6 +350,16 @@ class GameSerializer(serializers.ModelSerializer):
         }
 
 
+def game_json(game: Game) -> dict[str, Any]:
+    """The game as ``GameSerializer`` shows it, through one serializer made once
+    (a serializer costs several microseconds to make; every move's answer, its
+    pushed view and every read of a game show the game)."""
+    return _GAME.to_representation(game)
+
+
+_GAME = GameSerializer()
+
+
 class EventSerializer(serializers.ModelSerializer):
     """An event as players see it: the record's event, who sent it, and when.
     Chance events exist only once drawn, so every stored event may be shown."""
@@ -399,6 +409,15 @@ class ActionResultSerializer(serializers.Serializer):
             "events": [event.to_representation(e) for e in result.events],
             "repeated": result.repeated,
         }
+
+
+def action_result_json(result: Any) -> dict[str, Any]:
+    """A move's answer without its view, as ``ActionResultSerializer`` shows it
+    (see ``game_json``)."""
+    return _ACTION_RESULT.to_representation(result)
+
+
+_ACTION_RESULT = ActionResultSerializer()
 
 
 class GameStateSerializer(serializers.Serializer):

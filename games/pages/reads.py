@@ -40,7 +40,7 @@ from games.selectors import (
     rules_of,
     seat_index_of,
 )
-from games.serializers import GameSerializer
+from games.serializers import game_json
 from ui import ui_for
 
 # ---------------------------------------------------------------- lists
@@ -329,7 +329,7 @@ def page_state(game: Game, user: AbstractBaseUser) -> dict[str, Any]:
     user (the header's badge)."""
     view = game_state_view(game, user)
     answer = {
-        "game": GameSerializer(game).data,
+        "game": game_json(game),
         "seq": game.seq,
         "status": game.status,
         "fairness": game_fairness(game),
