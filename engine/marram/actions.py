@@ -28,12 +28,14 @@ def flips(state: GameState, seat: Seat) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     if state.spades[seat] <= 0:
         return out
-    for pos in sorted(p for p, placed in state.board.items() if placed.spade):
+    board, feats = state.board, state.features
+    for pos in sorted(p for p, placed in board.items() if placed.spade):
         if flip_problem(state, seat, pos) is not None:
             continue
-        placed = state.board[pos]
+        placed = board[pos]
+        gone = frozenset(i for i, n in enumerate(placed.seg_nodes) if n is None)
         for rotation in range(4):
-            if B.flip_mismatch(state, pos, B.flipped_oriented(placed, rotation)) is None:
+            if B.fits(board, feats, B.flipped_oriented(placed, rotation), pos, gone):
                 out.append({"type": "flip", "player": seat, "at": [pos[0], pos[1]],
                             "rotation": rotation})
     return out

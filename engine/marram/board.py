@@ -15,10 +15,12 @@ _DX = tuple(d[0] for d in STEP)
 _DY = tuple(d[1] for d in STEP)
 
 
-def fits(board: dict[Pos, Placed], feats: Features, o: Oriented, pos: Pos) -> bool:
-    """Whether ``o`` can lie at the empty position ``pos`` (neighbours assumed):
+def fits(board: dict[Pos, Placed], feats: Features, o: Oriented, pos: Pos,
+         gone: frozenset[int] = frozenset()) -> bool:
+    """Whether ``o`` can lie at ``pos`` against its neighbours (assumed):
     ``mismatch(...) is None`` without writing the reason, which costs more than
-    the check when, as in random play and the bots' playouts, most tries fail."""
+    the check when, as in random play, the bots' playouts and the listing of
+    flips, most tries fail. ``gone`` as for ``mismatch``."""
     x, y = pos
     beastly = False
     for s in range(4):
@@ -29,6 +31,8 @@ def fits(board: dict[Pos, Placed], feats: Features, o: Oriented, pos: Pos) -> bo
         if o.side_cw[s] != nb.o.side_rev[s2]:
             return False
         i = o.seg_at_side[s]
+        if i in gone:
+            i = None
         theirs = nb.live_segment(s2)
         if i is None or theirs is None:
             if i is not None or theirs is not None:
@@ -39,7 +43,7 @@ def fits(board: dict[Pos, Placed], feats: Features, o: Oriented, pos: Pos) -> bo
             if mine != "any" and their_type != "any":
                 return False
             beastly = True
-    return not beastly or _mixed_beast(board, feats, o, pos, frozenset()) is None
+    return not beastly or _mixed_beast(board, feats, o, pos, gone) is None
 
 
 def mismatch(board: dict[Pos, Placed], feats: Features, o: Oriented, pos: Pos,
@@ -109,14 +113,9 @@ Need = tuple[tuple[int, str, "str | None"], ...]
 """What a frontier position asks of a tile: (side, terrain read clockwise, beast type)."""
 
 
-def frontier_needs(state: GameState) -> list[tuple[Pos, Need]]:
-    """Each empty position next to the board with what its neighbours ask of a tile,
-    computed once so that many tiles can be tried against it cheaply."""
-    return [(pos, need_at(state, pos)) for pos in sorted(state.frontier)]
-
-
 def need_at(state: GameState, pos: Pos) -> Need:
-    """What the neighbours of an empty position ask of a tile laid there."""
+    """What the neighbours of an empty position ask of a tile laid there, worked
+    out once so that many tiles can be tried against it cheaply."""
     board, feats = state.board, state.features
     x, y = pos
     need = []
@@ -131,7 +130,7 @@ def need_at(state: GameState, pos: Pos) -> Need:
 
 
 def meets(state: GameState, o: Oriented, pos: Pos, need: Need) -> bool:
-    """``fits`` for a position described by ``frontier_needs``."""
+    """``fits`` for a position described by ``need_at``."""
     beastly = False
     for s, terrain, their_type in need:
         if o.side_cw[s] != terrain:
@@ -151,22 +150,95 @@ def meets(state: GameState, o: Oriented, pos: Pos, need: Need) -> bool:
     return not beastly or _mixed_beast(state.board, state.features, o, pos, frozenset()) is None
 
 
+_AROUND = tuple((s, dx, dy, (s + 2) % 4) for s, (dx, dy) in enumerate(STEP))
+"""Each side with the step to the neighbour across it and that neighbour's side."""
+
+Kind = tuple[str, "str | None"]
+"""A side as a neighbour must meet it (``Oriented.side_kinds``)."""
+
+
+class FrontierIndex:
+    """The frontier's positions, sorted, and which of them each kind of tile side
+    would meet: bit ``i`` of a mask stands for ``positions[i]``. Built once for a
+    state, so that every orientation of every tile in a hand is tried against the
+    whole frontier in a few mask operations (``matches``), not position by
+    position; the sides of a hand's orientations are of a handful of kinds, each
+    worked out once (``side``)."""
+
+    __slots__ = ("positions", "_free", "_asked", "_sides")
+
+    def __init__(self, state: GameState) -> None:
+        get, feats = state.board.get, state.features
+        positions = self.positions = sorted(state.frontier)
+        # by side: the positions with no neighbour there (any side meets them), and
+        # the positions whose neighbour there asks for each kind of side
+        free = [0, 0, 0, 0]
+        asked: list[dict[Kind, int]] = [{}, {}, {}, {}]
+        for i, (x, y) in enumerate(positions):
+            bit = 1 << i
+            for s, dx, dy, s2 in _AROUND:
+                nb = get((x + dx, y + dy))
+                if nb is None:
+                    free[s] |= bit
+                    continue
+                o = nb.o
+                j = o.seg_at_side[s2]
+                theirs = None if j is None else nb.seg_nodes[j]
+                kind = (o.side_rev[s2], None if theirs is None else feats.of(theirs).btype)
+                wanted = asked[s]
+                wanted[kind] = wanted.get(kind, 0) | bit
+        self._free = free
+        self._asked = asked
+        self._sides: list[dict[Kind, tuple[int, int]]] = [{}, {}, {}, {}]
+
+    def side(self, s: int, kind: Kind) -> tuple[int, int]:
+        """(met, beastly) for a tile's side ``s`` of this kind: the positions it
+        meets, as ``meets`` would judge that side alone, and of those the ones it
+        meets only through a Beastly ``any`` (``_mixed_beast`` decides them)."""
+        found = self._sides[s].get(kind)
+        if found is None:
+            terrain, mine = kind
+            met, beastly = self._free[s], 0
+            for (their_terrain, theirs), mask in self._asked[s].items():
+                if their_terrain != terrain or (theirs is None) != (mine is None):
+                    continue
+                if theirs == mine:
+                    met |= mask
+                elif mine == "any" or theirs == "any":
+                    met |= mask
+                    beastly |= mask
+            found = self._sides[s][kind] = (met, beastly)
+        return found
+
+    def matches(self, state: GameState, o: Oriented) -> Iterator[Pos]:
+        """The positions where ``o`` can lie (``meets``), in sorted order."""
+        met, beastly = -1, 0
+        for s, kind in enumerate(o.side_kinds):
+            side_met, side_beastly = self.side(s, kind)
+            met &= side_met
+            beastly |= side_beastly
+        positions = self.positions
+        while met:
+            low = met & -met
+            met ^= low
+            pos = positions[low.bit_length() - 1]
+            if low & beastly and _mixed_beast(state.board, state.features, o, pos,
+                                              frozenset()) is not None:
+                continue
+            yield pos
+
+
 def iter_placements(state: GameState, hand: list[str]) -> Iterator[tuple[str, str, int, Pos]]:
-    """Every legal (tile, face, rotation, position) for the tiles of a hand."""
-    # each position's first side (any one would do): most of the tried placements
-    # fail on it, and the test is cheaper here than in a call of ``meets``
-    needs = [(pos, need, need[0][0] if need else 0, need[0][1] if need else None)
-             for pos, need in frontier_needs(state)]
+    """Every legal (tile, face, rotation, position) for the tiles of a hand, in that
+    order of keys (positions sorted)."""
+    index = FrontierIndex(state)
     catalogue = state.config.catalogue
     for tile_id in dict.fromkeys(hand):
         tile = catalogue[tile_id]
         for face in ("front", "back"):
             for rotation in range(4):
-                o = tile.oriented(face, rotation)
-                sides = o.side_cw
-                for pos, need, side, terrain in needs:
-                    if (terrain is None or sides[side] == terrain) and meets(state, o, pos, need):
-                        yield tile_id, face, rotation, pos
+                for pos in index.matches(state, tile.oriented(face, rotation)):
+                    yield tile_id, face, rotation, pos
 
 
 def base_feature(state: GameState, pos: Pos, placed: Placed, ref: int, beast: bool) -> Feature:

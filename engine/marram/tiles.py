@@ -76,6 +76,9 @@ class Oriented:
     segments: tuple[Segment, ...]
     """Segments with their sides rotated, indexed as in the face definition."""
     seg_at_side: tuple[int | None, ...]
+    side_kinds: tuple[tuple[str, str | None], ...]
+    """Each side as a neighbour must meet it: (terrain read clockwise, the type of
+    the beast crossing it or None)."""
 
 
 def orient(face: FaceDef, rotation: Rotation) -> Oriented:
@@ -133,6 +136,8 @@ def orient(face: FaceDef, rotation: Rotation) -> Oriented:
         tuple(t[::-1] for t in side_cw),
         segments,
         tuple(seg_at_side),
+        tuple((side_cw[s], None if i is None else segments[i].type)
+              for s, i in enumerate(seg_at_side)),
     )
 
 
