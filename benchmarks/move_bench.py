@@ -78,7 +78,8 @@ def child(root: Path, game: str, games: int, moves: int, seed: int) -> dict:
         status: list[str] = []
         answer = app(environ, lambda s, headers, exc=None: status.append(s))
         content = b"".join(answer)
-        answer.close()  # as a server does: request_finished, then the publish
+        if hasattr(answer, "close"):  # as a server does (WSGI): request_finished, the publish
+            answer.close()
         return status[0], json.loads(content)
 
     views = {}

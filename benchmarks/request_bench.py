@@ -78,7 +78,8 @@ def in_process_parts() -> dict[str, tuple[Callable[[], object], Callable[[], obj
             try:
                 return b"".join(response)
             finally:
-                response.close()  # Django's request_finished, as a server calls it
+                if hasattr(response, "close"):  # Django's request_finished, as a server
+                    response.close()            # calls it (WSGI)
         return work
 
     def validate(serializer_class: type) -> Callable[[], object]:

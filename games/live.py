@@ -9,7 +9,9 @@ a commit leaves a listening seat to move (and it was not that seat's own move,
 whose answer carried its view), the commit's message carries that seat's view
 too, what its GET would give it: the player's client draws it without asking.
 Everyone else hears the seq only, which every viewer of the game may know. A
-request's commits are published once its answer is on its way, a task's at once.
+request's commits are published once its answer is made (``request_finished``;
+the web server gets the answer whole just after, marram_site.wsgi), a task's at
+once.
 
 A page gets a signed token for its game's stream with the page, so the stream
 server checks who may listen without reading the database.
@@ -176,10 +178,10 @@ def publish(game: Game, seq: int, to_move: Collection[int] = ()) -> None:
 
 
 def publish_after_commit(game: Game, seq: int, to_move: Collection[int] = ()) -> None:
-    """After the commit: ``publish``; in a request, once its answer is on its way
-    (``request_finished``), so that the views made for the others do not hold up
-    the mover's answer. ``game`` is the game as the commit left it, with its
-    seats."""
+    """After the commit: ``publish``; in a request, once its answer is made
+    (``request_finished``), so that the views made for the others never hold up
+    the commit or the making of the mover's answer. ``game`` is the game as the
+    commit left it, with its seats."""
     if enabled():
         transaction.on_commit(lambda: _publish_soon(game, seq, to_move))
 

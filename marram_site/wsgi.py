@@ -3,7 +3,10 @@
 any other WSGI server."""
 
 import gc
+import logging
 import os
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.wsgi import get_wsgi_application
@@ -19,11 +22,43 @@ collection of the older generations walks every state in the cache. Measured
 with benchmarks/service_bench.py: a third of the workers' CPU went to it."""
 
 
-def serving_application() -> WSGIHandler:
+log = logging.getLogger(__name__)
+
+WSGIApplication = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+
+def whole_answers(app: WSGIHandler) -> WSGIApplication:
+    """``app`` answering with its whole body at once: a response that is not
+    streamed is read and closed here (``request_finished``: the publish of the
+    request's commits, games.live) and handed to the server as a list of one
+    bytes string. granian sends such a body from its own side at once; given the
+    response itself, it iterates it and closes it through its runtime, taking
+    the interpreter's lock back for each step. In alternating whole-server runs
+    of Pond (benchmarks/compare_bench.py's clients, 8 pairs) this took 0.92x the
+    server's CPU a move (docs/performance.md). A streamed response (a file) is
+    handed over as it is."""
+
+    def serve(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        response = app(environ, start_response)
+        if response.streaming:
+            return response
+        content = response.content
+        try:
+            response.close()
+        except Exception:  # the answer is made and stands; what came after it failed
+            log.exception("closing the answer to %s %s failed", environ.get("REQUEST_METHOD"),
+                          environ.get("PATH_INFO"))
+        return [content]
+
+    return serve
+
+
+def serving_application() -> WSGIApplication:
     """The application, for a process about to serve it: first import what the
     first requests would otherwise import while they are timed (every game's
     rules, the URL conf with its views); then leave all that was loaded out of
-    every collection, and collect less often."""
+    every collection, and collect less often; and answer with whole bodies
+    (``whole_answers``)."""
     from django.urls import get_resolver
 
     from engine import registry
@@ -32,4 +67,4 @@ def serving_application() -> WSGIHandler:
     get_resolver().url_patterns  # noqa: B018  (imports the views)
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLD)
-    return application
+    return whole_answers(application)

@@ -119,16 +119,22 @@ def test_the_web_server_settings_come_from_the_environment(monkeypatch):
 
 def test_the_web_server_loads_the_application_under_production_settings():
     """The factory each worker calls, in a fresh process with production settings:
-    it gives the application, with the games' rules and the views imported, frozen
-    out of the collector, which now runs less often."""
+    it gives the application, answering with whole bodies (a ping's, already
+    closed), with the games' rules and the views imported, frozen out of the
+    collector, which now runs less often."""
     env = {**os.environ, "DJANGO_ENV": "production", "DJANGO_SECRET_KEY": "x" * 50,
-           "DJANGO_ALLOWED_HOSTS": "localhost"}
+           "DJANGO_ALLOWED_HOSTS": "localhost", "DJANGO_SECURE_SSL_REDIRECT": "0"}
     check = (
-        "import gc, sys\n"
+        "import gc, io, sys\n"
         "from marram_site import server, wsgi\n"
         "module, _, name = server.APPLICATION.partition(':')\n"
         "app = getattr(sys.modules[module], name)()\n"
-        "assert app is wsgi.application\n"
+        "ping = {'REQUEST_METHOD': 'GET', 'PATH_INFO': '/api/ping/', 'QUERY_STRING': '',\n"
+        "        'SERVER_NAME': 'localhost', 'SERVER_PORT': '8000', 'HTTP_HOST': 'localhost',\n"
+        "        'wsgi.url_scheme': 'http', 'wsgi.input': io.BytesIO(), 'REMOTE_ADDR': '::1'}\n"
+        "statuses = []\n"
+        "body = app(ping, lambda status, headers, exc_info=None: statuses.append(status))\n"
+        "assert statuses == ['200 OK'] and body == [b'{\"ping\":\"pong\"}'], (statuses, body)\n"
         "assert gc.get_threshold() == wsgi.GC_THRESHOLD, gc.get_threshold()\n"
         "assert gc.get_freeze_count() > 100_000, gc.get_freeze_count()\n"
         "assert 'games.api' in sys.modules and 'engine.marram.rules' in sys.modules\n"
