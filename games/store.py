@@ -49,7 +49,7 @@ from typing import Any, TypeVar
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import Model
+from django.db.models import Model, QuerySet
 from django.db.models.base import DEFERRED
 from psycopg import _queries as psycopg_queries
 
@@ -424,10 +424,19 @@ def _attach_seats_read(game: Game) -> Game:
 
 def attach_seats(game: Game, seats: list[Seat]) -> Game:
     """Store the seats where prefetch_related("seats") would: game.seats.all()
-    reads them, and ``has_seats`` is true."""
+    reads them, and ``has_seats`` is true.
+
+    The queryset is the related manager's own (``game.seats.get_queryset()``
+    without the prefetch: the game's seats, its filter on the game left for the
+    first statement that needs it, the game known to its rows), made directly:
+    through the manager, two clones of a query cost more than the rest of
+    reading the seats (79 us a move, benchmarks/move_bench.py)."""
+    relation = Seat._meta.get_field("game")
     for seat in seats:
         seat.game = game
-    loaded = game.seats.get_queryset()
+    loaded: QuerySet[Seat] = QuerySet(model=Seat, hints={"instance": game})
+    loaded._deferred_filter = (False, (), {relation.name: game})
+    loaded._known_related_objects = {relation: {game.pk: game}}
     loaded._result_cache, loaded._prefetch_done = seats, True
     game._prefetched_objects_cache = {"seats": loaded}
     return game

@@ -171,3 +171,34 @@ def test_the_clocks_read_with_the_lock_are_the_clocks_read_alone():
     assert [by_seat[s].is_bot for s in range(3)] == [
         game.seats.get(index=s).user_id == cyd.pk for s in range(3)]
     assert by_seat[1].bank is None and by_seat[1].game is locked
+
+
+@pytest.mark.django_db
+def test_the_seats_read_with_a_game_behave_as_the_orms_prefetch(django_assert_num_queries):
+    """``store.attach_seats`` makes the related manager's queryset directly: its
+    seats come without a query, as prefetch_related's do, and anything that asks
+    the database again (a filter, an update, a delete's count) is still confined
+    to this game's seats."""
+    from games import store
+    from games.models import Game, Seat
+
+    ann, bob, cyd, dee = (make_user(n) for n in ("ann", "bob", "cyd", "dee"))
+    game, other = start_game([ann, bob]), start_game([cyd, dee])
+    read = store.game_with_seats(game.pk)
+    orm = Game.objects.prefetch_related("seats").get(pk=game.pk)
+    with django_assert_num_queries(0):
+        seats = list(read.seats.all())
+        assert [(s.pk, s.index, s.user_id) for s in seats] == [
+            (s.pk, s.index, s.user_id) for s in orm.seats.all()]
+        assert all(s.game is read for s in seats)
+        assert read.seats.count() == 2 and read.seats.exists()
+    second = [s.pk for s in orm.seats.filter(index=1)]
+    with django_assert_num_queries(1):
+        assert [s.pk for s in read.seats.filter(index=1)] == second
+    with django_assert_num_queries(1):
+        assert read.seats.exclude(index=0).count() == 1
+    assert read.seats.filter(index__in=[0, 1]).update(name="renamed") == 2
+    assert set(Seat.objects.filter(name="renamed").values_list("game_id", flat=True)) == {
+        game.pk}
+    assert not Seat.objects.filter(game=other, name="renamed").exists()
+    assert [s.game_id for s in read.seats.all().select_related("user")] == [game.pk] * 2
