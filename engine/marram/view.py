@@ -7,7 +7,7 @@ board names it (``drawing``, a key of ``drawings``) instead of repeating it, and
 pages and API clients fetch the table of drawings once."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from .board import flipped_face
 from .catalogue import STANDARD, Catalogue
@@ -44,18 +44,48 @@ def board_tile(state: GameState, pos: tuple[int, int], t: Placed) -> dict[str, A
     the game has changed on it. ``beasts``: the beasts still on the tile, each by
     its index in the drawing's ``beasts`` (``segment``) with the type of the beast
     it is part of (``feature_type``). Only for a tile of the standard catalogue,
-    the one the table of drawings holds."""
-    feats = state.features
-    return {
+    the one the table of drawings holds.
+
+    Shown from ``_shown`` when this very tile was shown with the same beast types
+    (a shared entry: read it, never change it)."""
+    of = state.features.of
+    types = tuple(None if n is None else of(n).btype for n in t.seg_nodes)
+    found = _shown.get(id(t))
+    if found is not None and found.placed is t and found.types == types:
+        return found.entry
+    entry = {
         "tile": t.tile.id, "face": t.face, "rotation": t.rotation, "inverted": t.inverted,
         "drawing": drawing_key(t.tile.id, t.face, t.rotation, t.inverted),
         "at": list(pos),
-        "beasts": [{"segment": i, "feature_type": feats.of(n).btype}
-                   for i, n in enumerate(t.seg_nodes) if n is not None],
+        "beasts": [{"segment": i, "feature_type": kind} for i, kind in enumerate(types)
+                   if kind is not None],
         "spade": t.spade,
         "flips_left": _flips_left(state, t),
         "token": _token(t),
     }
+    if len(_shown) >= SHOWN_KEPT:
+        _shown.clear()
+    _shown[id(t)] = _Shown(t, types, entry)
+    return entry
+
+
+class _Shown(NamedTuple):
+    placed: Placed
+    """Held, so that its id names no other tile while the entry lives."""
+    types: tuple[str | None, ...]
+    """The type of the beast each segment of the tile is part of, None where the
+    segment has left the board: all the entry shows that a tile does not fix."""
+    entry: dict[str, Any]
+
+
+SHOWN_KEPT = 8192
+"""Laid tiles whose board entries are kept (a few dozen games' boards): every
+view shows every tile on the board, most of them as the view before showed
+them. A laid tile never changes once a state holds it (a move that changes one
+lays a copy in its place, ``board.own_tile``); only the types of the beasts it
+is part of can, as beasts join, and those are checked."""
+
+_shown: dict[int, _Shown] = {}
 
 
 def _flips_left(state: GameState, t: Placed) -> int:
