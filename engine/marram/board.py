@@ -113,6 +113,10 @@ Need = tuple[tuple[int, str, "str | None"], ...]
 """What a frontier position asks of a tile: (side, terrain read clockwise, beast type)."""
 
 
+Kind = tuple[str, "str | None"]
+"""A side as a neighbour must meet it (``Oriented.side_kinds``)."""
+
+
 def need_at(state: GameState, pos: Pos) -> Need:
     """What the neighbours of an empty position ask of a tile laid there, worked
     out once so that many tiles can be tried against it cheaply."""
@@ -122,11 +126,16 @@ def need_at(state: GameState, pos: Pos) -> Need:
     for s in range(4):
         nb = board.get((x + _DX[s], y + _DY[s]))
         if nb is not None:
-            s2 = (s + 2) % 4
-            theirs = nb.live_segment(s2)
-            need.append((s, nb.o.side_rev[s2],
-                         None if theirs is None else feats.of(theirs).btype))
+            need.append((s, *asked_by(nb, (s + 2) % 4, feats)))
     return tuple(need)
+
+
+def asked_by(nb: Placed, side: int, feats: Features) -> Kind:
+    """What the laid tile ``nb`` asks of a tile across its ``side``: that side's
+    terrain read the other way, and the type of the beast crossing it (None: no
+    beast, or one that has left the board)."""
+    theirs = nb.live_segment(side)
+    return nb.o.side_rev[side], None if theirs is None else feats.of(theirs).btype
 
 
 def meets(state: GameState, o: Oriented, pos: Pos, need: Need) -> bool:
@@ -153,10 +162,6 @@ def meets(state: GameState, o: Oriented, pos: Pos, need: Need) -> bool:
 _AROUND = tuple((s, dx, dy, (s + 2) % 4) for s, (dx, dy) in enumerate(STEP))
 """Each side with the step to the neighbour across it and that neighbour's side."""
 
-Kind = tuple[str, "str | None"]
-"""A side as a neighbour must meet it (``Oriented.side_kinds``)."""
-
-
 class FrontierIndex:
     """The frontier's positions, sorted, and which of them each kind of tile side
     would meet: bit ``i`` of a mask stands for ``positions[i]``. Built once for a
@@ -181,10 +186,7 @@ class FrontierIndex:
                 if nb is None:
                     free[s] |= bit
                     continue
-                o = nb.o
-                j = o.seg_at_side[s2]
-                theirs = None if j is None else nb.seg_nodes[j]
-                kind = (o.side_rev[s2], None if theirs is None else feats.of(theirs).btype)
+                kind = asked_by(nb, s2, feats)
                 wanted = asked[s]
                 wanted[kind] = wanted.get(kind, 0) | bit
         self._free = free
