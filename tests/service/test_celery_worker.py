@@ -34,7 +34,7 @@ from notifications import services as notes
 from notifications.models import InboundMail, Notification
 from notifications.signing import reply_address
 from tests.service.conftest import make_user, seat_user, start_game
-from tests.service.mail_kit import awaited, first_move_text, play_turn, reply_bytes
+from tests.service.mail_kit import MAIL_DEAL, awaited, first_move_text, play_turn, reply_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
 DEADLINE = 30.0
@@ -292,7 +292,7 @@ def test_a_worker_killed_mid_send_leaves_exactly_one_mail(worker, mailbox, proce
 
 def test_a_reply_by_smtp_plays_once_even_when_delivered_twice(worker, listener, mailbox):
     ann, bob = make_user("ann"), make_user("bob")
-    game = start_game([ann, bob])
+    game = start_game([ann, bob], seed=MAIL_DEAL)
     first = seat_user(game, 0)
     [turn] = wait_for(lambda: mailbox.to(first.email), "the first player's mail")
     assert turn["Reply-To"] == reply_address(game.pk, 0, game.seq)

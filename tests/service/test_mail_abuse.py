@@ -20,13 +20,13 @@ from notifications.management.commands import mail_listener
 from notifications.models import InboundMail, Notification
 from notifications.signing import reply_address
 from tests.service.conftest import seat_user, start_game
-from tests.service.mail_kit import first_move_text, freeze_time
+from tests.service.mail_kit import MAIL_DEAL, first_move_text, freeze_time
 from tests.service.test_celery_worker import free_port
 
 
 @pytest.fixture
 def game(users):
-    return start_game(users[:2])
+    return start_game(users[:2], seed=MAIL_DEAL)
 
 
 @pytest.fixture

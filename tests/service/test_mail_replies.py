@@ -13,12 +13,12 @@ from notifications.mailparse import move_line
 from notifications.models import InboundMail, Notification
 from notifications.signing import BadAddress, reply_address, reply_address_read
 from tests.service.conftest import seat_user, start_game
-from tests.service.mail_kit import awaited, first_move_text, reply_bytes
+from tests.service.mail_kit import MAIL_DEAL, awaited, first_move_text, reply_bytes
 
 
 @pytest.fixture
 def game(users):
-    return start_game(users[:2])
+    return start_game(users[:2], seed=MAIL_DEAL)
 
 
 def reply(game, *, body: str, message_id: str = "<r1@client.example>", seat: int = 0,
