@@ -15,6 +15,11 @@ from django.http import HttpResponse, StreamingHttpResponse
 
 from marram_site.wsgi import whole_answers
 
+# closing an answer runs every request_finished receiver, Django's
+# close_old_connections among them: once an earlier test has opened the
+# database, that one needs leave to touch it
+pytestmark = pytest.mark.django_db
+
 
 def call(app: Any) -> tuple[Any, list[str]]:
     statuses: list[str] = []
