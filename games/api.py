@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+import orjson
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.http import HttpResponse
@@ -32,8 +33,9 @@ from rest_framework.views import APIView
 from games import live, selectors, services, sessions
 from games.auth import LazyAuthentication, signed_in_user
 from games.bodies import MAX_QUERY_JSON, json_parse
+from games.changes import state_changes
 from games.errors import Invalid, NotFound
-from games.http import FastJSONRenderer
+from games.http import FastJSONRenderer, json_bytes
 from games.mail import game_mail
 from games.models import Game
 from games.seating import seat_players
@@ -331,6 +333,12 @@ class GameActions(APIView):
     def answer_view(game: Game, user: Any) -> dict[str, Any]:
         return _game_state(game, user)
 
+    @staticmethod
+    def state_before(game: Game, before: Any, view: dict[str, Any]) -> Any:
+        """The ``state`` of the mover's view as it was at the seq they moved at:
+        what they hold, the base of the answer's ``state_changes``."""
+        return selectors.rules_of(game).view(before, view["you"])
+
     @extend_schema(
         request=ActionSubmitSerializer,
         responses={
@@ -358,9 +366,24 @@ class GameActions(APIView):
         answer = action_result_json(result)
         # the game as the mover sees it now: no GET need follow a move
         game = result.game if result.game is not None else selectors.game_get(game_id)
-        answer["view"] = self.answer_view(game, request.user)
+        view = answer["view"] = self.answer_view(game, request.user)
+        if data["changes"] and result.before is not None and view.get("state") is not None:
+            _state_or_changes(view, self.state_before(game, result.before, view))
         return Response(
             answer, status=status.HTTP_200_OK if result.repeated else status.HTTP_201_CREATED)
+
+
+def _state_or_changes(view: dict[str, Any], before: Any) -> None:
+    """Put in ``view`` the changes from the state ``before`` (``state_changes``) in
+    place of its ``state``, unless they would take more room than the state; each
+    encoded once."""
+    state = view.pop("state")
+    changes = json_bytes(state_changes(before, state))
+    whole = json_bytes(state)
+    if len(changes) < len(whole):
+        view["state_changes"] = orjson.Fragment(changes)
+    else:
+        view["state"] = orjson.Fragment(whole)
 
 
 class _MoveQuery(APIView):

@@ -49,17 +49,23 @@ class BoundedJSONParser(JSONParser):
         return json_parse(raw)  # depth and NUL characters bounded too
 
 
+_fallback = encoders.JSONEncoder()
+
+
+def json_bytes(data: Any) -> bytes:
+    """``data`` encoded as the API's answers are (``FastJSONRenderer``). A part
+    encoded already goes in as ``orjson.Fragment(encoded)``."""
+    return orjson.dumps(data, default=_fallback.default, option=orjson.OPT_NON_STR_KEYS)
+
+
 class FastJSONRenderer(renderers.JSONRenderer):
     """DRF's JSON renderer on orjson: a game's state is tens of kilobytes, and
     encoding it with the standard library was a large part of a GET."""
 
-    _fallback = encoders.JSONEncoder()
-
     def render(self, data, accepted_media_type=None, renderer_context=None):
         if data is None:
             return b""
-        return orjson.dumps(data, default=self._fallback.default,
-                            option=orjson.OPT_NON_STR_KEYS)
+        return json_bytes(data)
 
 
 class JSONFirstNegotiation(DefaultContentNegotiation):

@@ -66,6 +66,15 @@ class StrictCharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
+class StrictBooleanField(serializers.BooleanField):
+    """true or false, and only those: DRF would read "yes", "on" and 1 as true."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
 # ---------------------------------------------------------------- accounts
 
 
@@ -221,6 +230,14 @@ class ActionSubmitSerializer(StrictSerializer):
         help_text="One of the game's actions as its events write them (legal_actions in "
         'GET the game lists them), such as {"type": "pass"}; "player" is your seat and '
         "may be left out."
+    )
+    changes = StrictBooleanField(
+        required=False,
+        default=False,
+        help_text="true: the answer's view carries, as 'state_changes', the changes to "
+        "the state you had at 'seq' (a JSON Patch, RFC 6902: add, remove and replace) "
+        "instead of the whole 'state', unless they would take more room. A repeated "
+        "submission is answered with the whole state.",
     )
 
     def validate_seq(self, value: Any) -> int:
@@ -440,12 +457,20 @@ class GameStateSerializer(serializers.Serializer):
         "queries: see /query/{name}/).")
 
 
+class ActionViewSerializer(GameStateSerializer):
+    state_changes = serializers.ListField(
+        child=serializers.DictField(), required=False,
+        help_text="In place of 'state' when the submission asked for 'changes' and they "
+        "take less room: the JSON Patch (RFC 6902) that turns the state you had at the "
+        "submission's seq into the state now.")
+
+
 class ActionAnswerSerializer(ActionResultSerializer):
     """A submission's answer: what it appended, and the game as the mover sees it
     now (describes the answer, which api builds)."""
 
-    view = GameStateSerializer(help_text="What GET /api/games/{id}/ would answer the "
-                               "mover now: no GET need follow a move.")
+    view = ActionViewSerializer(help_text="What GET /api/games/{id}/ would answer the "
+                                "mover now: no GET need follow a move.")
 
 
 class InvitedSerializer(serializers.Serializer):

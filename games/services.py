@@ -61,6 +61,10 @@ class ActionResult:
     game: Game | None = None
     """The game as the submission left it, with its seats, when its lock read them
     (games.store.has_seats): what its answer shows, with no second read."""
+    before: Any = None
+    """The state the submission was made on (at the seq it named): what the
+    mover's client held, so that its answer may carry the changes since
+    (games.changes). None for a repeated submission."""
 
 
 @dataclass
@@ -75,10 +79,13 @@ class _Appender:
     rows: list[Event] = field(default_factory=list)
     _owned: bool = False
     base: int = -1
+    before: Any = field(init=False)
+    """The state the events are appended to (never mutated: ``add`` copies it)."""
     rules: AnyGame = field(init=False)
     awaited_before: tuple[int, ...] = field(init=False)
 
     def __post_init__(self) -> None:
+        self.before = self.state
         self.base = self.game.seq
         self.rules = rules_of(self.game)
         self.awaited_before = self.rules.awaiting(self.state).players
@@ -162,7 +169,7 @@ class _Appender:
         shown = store.has_seats(self.game) and not tasks.run_inline()
         return ActionResult(seq=self.seq, events=self.rows,
                             awaiting=self.game.projection["awaiting"], status=self.game.status,
-                            game=self.game if shown else None)
+                            game=self.game if shown else None, before=self.before)
 
 
 def _queue_events_and_game(game: Game, rows: list[Event], writes: store.Batch) -> None:

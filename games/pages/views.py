@@ -305,6 +305,12 @@ class GameActionsPage(GameActions):
         game_mail().game_viewed(game=game, user=user)  # a visit, as a GET of state.json is
         return reads.page_state(game, user)
 
+    @staticmethod
+    def state_before(game: Game, before: Any, view: dict[str, Any]) -> Any:
+        state = GameActions.state_before(game, before, view)
+        state["players"] = view["players"]  # as page_state gives it
+        return state
+
 
 @login_required
 @require_POST

@@ -4,7 +4,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { createClient, newKey, outcome, submission } from "../../games/static/games/client.js";
+import { applyChanges, createClient, newKey, outcome, submission }
+  from "../../games/static/games/client.js";
 
 test("a key is a version 4 UUID, even without crypto.randomUUID", () => {
   const bytes = { getRandomValues: (b) => b.fill(0xff) };
@@ -33,6 +34,27 @@ test("refusals keep the state and say why", () => {
 test("a submission carries the seq the page has seen and its key", () => {
   assert.deepEqual(JSON.parse(submission(7, { type: "mark", cell: 4 }, "k")),
     { seq: 7, idempotency_key: "k", action: { type: "mark", cell: 4 } });
+  assert.deepEqual(JSON.parse(submission(7, { type: "pass" }, "k", true)),
+    { seq: 7, idempotency_key: "k", action: { type: "pass" }, changes: true });
+});
+
+test("the changes a move's answer carries turn the state held into the new one", () => {
+  const held = { board: [{ at: [0, 0], token: null }, { at: [2, 0], token: null }], left: 9,
+    "a/b~": 1 };
+  const ops = [
+    { op: "add", path: "/board/1", value: { at: [1, 0], token: null } },
+    { op: "replace", path: "/board/2/token", value: "ann" },
+    { op: "replace", path: "/left", value: 8 },
+    { op: "remove", path: "/a~1b~0" },
+    { op: "add", path: "/over", value: false },
+  ];
+  assert.deepEqual(applyChanges(held, ops), {
+    board: [{ at: [0, 0], token: null }, { at: [1, 0], token: null },
+      { at: [2, 0], token: "ann" }], left: 8, over: false });
+  assert.equal(held.board.length, 2); // the state held is left as it was
+  assert.throws(() => applyChanges(held, [{ op: "remove", path: "/board/5" }]));
+  assert.throws(() => applyChanges(held, [{ op: "replace", path: "/none", value: 1 }]));
+  assert.throws(() => applyChanges(held, [{ op: "move", path: "/left", from: "/x" }]));
 });
 
 function fakePage() {
@@ -60,6 +82,30 @@ test("a network failure is retried once with the same key, then the move goes in
   assert.equal(sent.length, 2);
   assert.equal(sent[0], sent[1]);
   assert.equal(page.seq, 4);
+});
+
+test("once the page holds a state from the server, a move asks for the changes only", async () => {
+  let page = { seq: 3, status: "running", state: { board: [1, 3] } };
+  const reads = [structuredClone(page), { seq: 9, status: "running", state: { board: [] } }];
+  const bodies = [];
+  const fetcher = async (url, options = {}) => {
+    if (url === "/state") return answer(200, reads.shift());
+    bodies.push(JSON.parse(options.body));
+    const [seq, at] = bodies.length === 1 ? [4, 1] : [9, 7];
+    return answer(201, { seq, view: { seq, status: "running",
+      state_changes: [{ op: "add", path: `/board/${at}`, value: seq }] } });
+  };
+  const client = createClient({ root: fakePage(), getPage: () => page, fetcher,
+    onState: (fresh) => { page = fresh; } });
+  await client.reload(false);
+  page.state.board.push("drawn on by the page");
+  assert.equal(await client.submit({ type: "pass" }), true);
+  assert.equal(bodies[0].changes, true);
+  assert.deepEqual(page, { seq: 4, status: "running", state: { board: [1, 4, 3] } });
+  // changes that do not fit what the page holds: it reads the game instead
+  assert.equal(await client.submit({ type: "pass" }), true);
+  assert.deepEqual(page, { seq: 9, status: "running", state: { board: [] } });
+  assert.equal(reads.length, 0);
 });
 
 test("a stale seq fetches the game again and tells the player", async () => {

@@ -4,8 +4,8 @@
 // server where the page was given one, else polling), and errors in words. A game's own
 // module (its board and move UI) draws the state and calls submit.
 //
-// The pure parts (newKey, outcome, submission) are exported for the unit tests
-// (tests/js/client.test.js).
+// The pure parts (newKey, outcome, submission, applyChanges) are exported for the
+// unit tests (tests/js/client.test.js).
 
 /** A fresh idempotency key: a random UUID. */
 export function newKey(crypto = globalThis.crypto) {
@@ -39,9 +39,55 @@ export function outcome(status, data) {
     text: `Something went wrong (${status}): ${message || "please try again"}` };
 }
 
-/** The body of a submission: the action after the seq the page has seen. */
-export function submission(seq, action, key) {
-  return JSON.stringify({ seq, idempotency_key: key, action });
+/**
+ * The body of a submission: the action after the seq the page has seen; with
+ * ``changes``, the answer may carry the changes to the page's state instead of
+ * the whole of it (games/changes.py).
+ */
+export function submission(seq, action, key, changes = false) {
+  return JSON.stringify({ seq, idempotency_key: key, action, ...(changes ? { changes } : {}) });
+}
+
+/**
+ * ``doc`` with a JSON Patch applied (RFC 6902's add, remove and replace, as
+ * games/changes.py writes them): a new document, ``doc`` is left as it is.
+ * Throws when the patch does not fit it.
+ */
+export function applyChanges(doc, ops) {
+  let root = structuredClone(doc);
+  for (const { op, path, value } of ops) {
+    if (path === "") {
+      if (op !== "replace") throw new Error(`cannot ${op} the whole document`);
+      root = structuredClone(value);
+      continue;
+    }
+    const parts = path.slice(1).split("/").map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+    const last = parts.pop();
+    let target = root;
+    for (const part of parts) {
+      target = Array.isArray(target) ? target[Number(part)] : target?.[part];
+      if (target === null || typeof target !== "object") throw new Error(`no ${path}`);
+    }
+    if (Array.isArray(target)) {
+      const at = Number(last);
+      if (!Number.isInteger(at) || at < 0 || at > target.length - (op === "add" ? 0 : 1)) {
+        throw new Error(`no ${path}`);
+      }
+      if (op === "add") target.splice(at, 0, structuredClone(value));
+      else if (op === "remove") target.splice(at, 1);
+      else if (op === "replace") target[at] = structuredClone(value);
+      else throw new Error(`unknown operation ${op}`);
+    } else if (op === "remove" || op === "replace") {
+      if (!Object.hasOwn(target, last)) throw new Error(`no ${path}`);
+      if (op === "remove") delete target[last];
+      else target[last] = structuredClone(value);
+    } else if (op === "add") {
+      target[last] = structuredClone(value);
+    } else {
+      throw new Error(`unknown operation ${op}`);
+    }
+  }
+  return root;
 }
 
 /**
@@ -63,6 +109,9 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
     streamUrl: root.dataset.streamUrl || "",
   };
   const csrf = document.querySelector('meta[name="csrf-token"]');
+  // the state as the server last gave it (the page's own may be drawn on): what
+  // a move's answer gives the changes to
+  let served = null;
   let busy = false;
   let polling = false;
   let timer = null;
@@ -72,6 +121,11 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
     onBusy(value);
   };
 
+  function accept(page, keep) {
+    served = { seq: page.seq, state: structuredClone(page.state ?? null) };
+    onState(page, keep);
+  }
+
   async function reload(keep) {
     try {
       // "no-cache": the browser asks again with the ETag it has (a 304 when the
@@ -79,7 +133,7 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
       const resp = await fetcher(cfg.stateUrl, { credentials: "same-origin", cache: "no-cache",
         headers: { Accept: "application/json" } });
       if (!resp.ok) throw new Error(String(resp.status));
-      onState(await resp.json(), keep);
+      accept(await resp.json(), keep);
       return true;
     } catch (e) {
       onError("Could not load the game from the server; it will try again shortly.");
@@ -91,7 +145,9 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
     if (busy) return false;
     onError("");
     setBusy(true);
-    const body = submission(getPage().seq, action, newKey());
+    const seq = getPage().seq;
+    const base = served !== null && served.seq === seq && served.state !== null ? served : null;
+    const body = submission(seq, action, newKey(), base !== null);
     let resp = null;
     // one retry with the same key if the network fails: the key makes it safe
     for (let attempt = 0; attempt < 2 && resp === null; attempt++) {
@@ -114,7 +170,17 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
     }
     const data = await resp.json().catch(() => ({}));
     if (resp.ok) {
-      onState(data.view, false); // the game as the page now draws it: no GET follows
+      // the game as the page now draws it: no GET follows
+      const { state_changes: changes, ...view } = data.view;
+      if (changes === undefined) {
+        accept(view, false);
+      } else {
+        try {
+          accept({ ...view, state: applyChanges(base.state, changes) }, false);
+        } catch (e) {
+          await reload(false); // changes to a state the page did not hold: read it
+        }
+      }
       setBusy(false);
       onSent();
       return true;
@@ -173,7 +239,7 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
     };
     source.addEventListener("view", (message) => {
       const page = JSON.parse(message.data);
-      if (page.seq > getPage().seq && !busy) onState(page, true);
+      if (page.seq > getPage().seq && !busy) accept(page, true);
     });
     source.addEventListener("resync", () => poll());
     source.onerror = () => {
