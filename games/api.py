@@ -33,7 +33,7 @@ from rest_framework.views import APIView
 from games import live, selectors, services, sessions
 from games.auth import LazyAuthentication, signed_in_user
 from games.bodies import MAX_QUERY_JSON, json_parse
-from games.changes import state_changes
+from games.changes import CHANGES_FROM, state_changes
 from games.errors import Invalid, NotFound
 from games.http import FastJSONRenderer, json_bytes
 from games.mail import game_mail
@@ -334,10 +334,11 @@ class GameActions(APIView):
         return _game_state(game, user)
 
     @staticmethod
-    def state_before(game: Game, before: Any, view: dict[str, Any]) -> Any:
-        """The ``state`` of the mover's view as it was at the seq they moved at:
-        what they hold, the base of the answer's ``state_changes``."""
-        return selectors.rules_of(game).view(before, view["you"])
+    def held_state(before: Any, view: dict[str, Any]) -> Any:
+        """The ``state`` of the mover's view as it was at the seq they moved at,
+        from the game's view then (``before``): what they hold, the base of the
+        answer's ``state_changes``."""
+        return before
 
     @extend_schema(
         request=ActionSubmitSerializer,
@@ -366,20 +367,25 @@ class GameActions(APIView):
         answer = action_result_json(result)
         # the game as the mover sees it now: no GET need follow a move
         game = result.game if result.game is not None else selectors.game_get(game_id)
+        before = None
+        if data["changes"] and result.before is not None and result.mover is not None:
+            # (before the answer's view, which this process keeps in its place)
+            before = selectors.seat_state_view_at(game, result.mover, result.base,
+                                                  result.before)
         view = answer["view"] = self.answer_view(game, request.user)
-        if data["changes"] and result.before is not None and view.get("state") is not None:
-            _state_or_changes(view, self.state_before(game, result.before, view))
+        if before is not None and view.get("state") is not None:
+            _state_or_changes(view, self.held_state(before, view))
         return Response(
             answer, status=status.HTTP_200_OK if result.repeated else status.HTTP_201_CREATED)
 
 
 def _state_or_changes(view: dict[str, Any], before: Any) -> None:
     """Put in ``view`` the changes from the state ``before`` (``state_changes``) in
-    place of its ``state``, unless they would take more room than the state; each
-    encoded once."""
+    place of its ``state``, unless the state is small or the changes would take
+    more room; each encoded once."""
     state = view.pop("state")
-    changes = json_bytes(state_changes(before, state))
     whole = json_bytes(state)
+    changes = json_bytes(state_changes(before, state)) if len(whole) >= CHANGES_FROM else whole
     if len(changes) < len(whole):
         view["state_changes"] = orjson.Fragment(changes)
     else:

@@ -23,6 +23,11 @@ from typing import Any
 
 Op = dict[str, Any]
 
+CHANGES_FROM = 1024
+"""Bytes of a state below which a move's answer sends it whole even when asked
+for the changes: they would save little, or take more room (a few hundred bytes
+of Pond or Animals on Board; benchmarks/changes_bench.py)."""
+
 
 def _pointer(path: str, key: str | int) -> str:
     text = str(key)

@@ -249,12 +249,24 @@ def game_state_view(game: Game, user: AbstractBaseUser | None) -> dict[str, Any]
         return view
     rules = rules_of(game)
     state = game_state_get(game)
-    view["state"] = rules.view(state, you)
+    seen = rules.view(state, you)
+    if you is not None:
+        states.view_put(game.pk, you, game.seq, seen)
+        seen = dict(seen)  # the one kept is never changed: callers may add to this
+    view["state"] = seen
     if you is not None:
         # the cached state itself: the rules' reads never change the state they read
         # (tests/service/test_state_cache.py holds the engine to that)
         view["legal_actions"] = rules.legal_actions(state, you)
     return view
+
+
+def seat_state_view_at(game: Game, seat: int, seq: int, state: Any) -> Any:
+    """The game's view for ``seat`` of ``state``, the state at ``seq``: as
+    ``game_state_view`` made it then if this process still keeps it, else made
+    again. Never change it."""
+    kept = states.view_get(game.pk, seat, seq)
+    return kept if kept is not None else rules_of(game).view(state, seat)
 
 
 def not_your_turn(rules: AnyGame, state: Any) -> NotYourTurn:

@@ -62,9 +62,12 @@ class ActionResult:
     """The game as the submission left it, with its seats, when its lock read them
     (games.store.has_seats): what its answer shows, with no second read."""
     before: Any = None
-    """The state the submission was made on (at the seq it named): what the
-    mover's client held, so that its answer may carry the changes since
+    """The state the submission was made on, at seq ``base``: what the mover's
+    client held, so that its answer may carry the changes since
     (games.changes). None for a repeated submission."""
+    base: int = -1
+    mover: int | None = None
+    """The seat of the submission's player."""
 
 
 @dataclass
@@ -169,7 +172,8 @@ class _Appender:
         shown = store.has_seats(self.game) and not tasks.run_inline()
         return ActionResult(seq=self.seq, events=self.rows,
                             awaiting=self.game.projection["awaiting"], status=self.game.status,
-                            game=self.game if shown else None, before=self.before)
+                            game=self.game if shown else None, before=self.before,
+                            base=self.base, mover=self.mover)
 
 
 def _queue_events_and_game(game: Game, rows: list[Event], writes: store.Batch) -> None:

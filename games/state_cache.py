@@ -29,6 +29,7 @@ class StateCache:
     def __init__(self, size: int = DEFAULT_SIZE) -> None:
         self.size = size
         self._entries: OrderedDict[int, tuple[int, GameState]] = OrderedDict()
+        self._views: OrderedDict[tuple[int, int], tuple[int, Any]] = OrderedDict()
         self._lock = threading.Lock()
         self.hits = self.catch_ups = self.misses = 0
         self.snapshots = self.snapshots_refused = 0
@@ -60,13 +61,32 @@ class StateCache:
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
 
+    def view_put(self, game_id: int, seat: int, seq: int, view: Any) -> None:
+        """Keep the view of the game's state at ``seq`` made for ``seat`` (its
+        latest only; two a game on average as many entries as games): the
+        base of the changes its next move's answer may carry. Never mutated."""
+        with self._lock:
+            self._views[game_id, seat] = (seq, view)
+            self._views.move_to_end((game_id, seat))
+            while len(self._views) > 2 * self.size:
+                self._views.popitem(last=False)
+
+    def view_get(self, game_id: int, seat: int, seq: int) -> Any | None:
+        """The view made for ``seat`` of the game at exactly ``seq``, if kept."""
+        with self._lock:
+            entry = self._views.get((game_id, seat))
+            return entry[1] if entry is not None and entry[0] == seq else None
+
     def discard(self, game_id: int) -> None:
         with self._lock:
             self._entries.pop(game_id, None)
+            for key in [k for k in self._views if k[0] == game_id]:
+                del self._views[key]
 
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self._views.clear()
             self.hits = self.catch_ups = self.misses = 0
             self.snapshots = self.snapshots_refused = 0
 

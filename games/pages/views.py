@@ -306,10 +306,8 @@ class GameActionsPage(GameActions):
         return reads.page_state(game, user)
 
     @staticmethod
-    def state_before(game: Game, before: Any, view: dict[str, Any]) -> Any:
-        state = GameActions.state_before(game, before, view)
-        state["players"] = view["players"]  # as page_state gives it
-        return state
+    def held_state(before: Any, view: dict[str, Any]) -> Any:
+        return {**before, "players": view["players"]}  # as page_state gives it
 
 
 @login_required
