@@ -2,7 +2,7 @@
 alternating runs.
 
     .venv/bin/python benchmarks/move_bench.py [--game marram|pond|animals_on_board|make_a_snake]
-        [--against REV] [--rounds 4] [--games 20] [--moves 40]
+        [--against REV] [--rounds 4] [--games 20] [--moves 40] [--changes]
 
 The whole-server comparison (benchmarks/compare_bench.py) moves by 10-20% from
 one run to the next on a shared machine, more than most single changes to a
@@ -10,8 +10,8 @@ move's path are worth. This measures that path alone, in one process: the
 application (marram_site.wsgi, production settings, a throwaway PostgreSQL and
 Redis from scripts/testservices.py) is called directly, no server and no
 threads, and each move's POST is timed in CPU time of the process (user and
-system), from the request to its answer read and closed, so with the view
-pushed to the next player after it (``MARRAM_STREAM`` on, both seats of every
+system), from the request to its answer's body taken and closed (not the
+client's parse of it), so with the view pushed to the next player after it (``MARRAM_STREAM`` on, both seats of every
 game noted as listening, as their streams would be). The move is a random legal
 action of the player the game awaits, from the answer's view or, when the
 turn passed, from a GET as that player (not timed).
@@ -21,7 +21,9 @@ lobby's default options; Marram's Animals variant) played ``--moves`` moves
 deep. With ``--against REV``, REV is checked out into a temporary worktree and
 each round runs this checkout's code and REV's in turn (the order swapped every
 other round); prints each run's mean and median CPU a move, then the medians of
-the runs and the median over the rounds of the ratio this / REV.
+the runs and the median over the rounds of the ratio this / REV. With
+``--changes`` each move asks for the changes to the state (docs/api.md), and the
+client applies them as the game page does.
 """
 
 from __future__ import annotations
@@ -47,7 +49,8 @@ GAMES = ("marram", "pond", "animals_on_board", "make_a_snake")
 
 # ---------------------------------------------------------------- one run (a child process)
 
-def child(root: Path, game: str, games: int, moves: int, seed: int) -> dict:
+def child(root: Path, game: str, games: int, moves: int, seed: int,
+          changes: bool = False) -> dict:
     """Play the moves with ``root``'s code; the CPU a move, in microseconds."""
     sys.path[:0] = [str(root), str(root / "benchmarks")]
     os.chdir(root)
@@ -60,6 +63,9 @@ def child(root: Path, game: str, games: int, moves: int, seed: int) -> dict:
     from games import live
     from marram_site.wsgi import serving_application
 
+    if changes:
+        from games.changes import apply_changes
+
     app = serving_application()
     redis = live._redis()
     for g in prepared:  # both seats listen, as their streams would say
@@ -67,7 +73,10 @@ def child(root: Path, game: str, games: int, moves: int, seed: int) -> dict:
             redis.zadd(live.LISTENING.format(game=g["id"]),
                        {live.listening_member(seat, "api", "move_bench"): time.time() + 3600})
 
-    def call(method: str, path: str, token: str, body: bytes = b"") -> tuple[str, dict]:
+    def call(method: str, path: str, token: str, body: bytes = b"",
+             cpu: list[float] | None = None) -> tuple[str, dict]:
+        """The answer, read; with ``cpu``, the CPU time the server side took (not
+        the client's reading of the answer) appended to it."""
         environ = {
             "REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": "",
             "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "8000", "SERVER_PROTOCOL": "HTTP/1.1",
@@ -76,10 +85,13 @@ def child(root: Path, game: str, games: int, moves: int, seed: int) -> dict:
             "HTTP_ACCEPT": "application/json", "CONTENT_TYPE": "application/json",
             "CONTENT_LENGTH": str(len(body)), "HTTP_AUTHORIZATION": f"Token {token}"}
         status: list[str] = []
+        started = time.process_time()
         answer = app(environ, lambda s, headers, exc=None: status.append(s))
         content = b"".join(answer)
         if hasattr(answer, "close"):  # as a server does (WSGI): request_finished, the publish
             answer.close()
+        if cpu is not None:
+            cpu.append(time.process_time() - started)
         return status[0], json.loads(content)
 
     views = {}
@@ -104,12 +116,14 @@ def child(root: Path, game: str, games: int, moves: int, seed: int) -> dict:
             if not view["legal_actions"]:
                 continue
             body = json.dumps({"action": rng.choice(view["legal_actions"]),
-                               "seq": view["seq"]}).encode()
-            started = time.process_time()
-            status, answer = call("POST", f"{path}/actions/", g["by_seat"][seat], body)
-            cpu.append(time.process_time() - started)
+                               "seq": view["seq"], **({"changes": True} if changes else {})
+                               }).encode()
+            status, answer = call("POST", f"{path}/actions/", g["by_seat"][seat], body, cpu)
             if status.startswith("201"):
                 views[g["id"]] = answer["view"]
+                if "state_changes" in answer["view"]:  # as the page reads them
+                    answer["view"]["state"] = apply_changes(
+                        view["state"], answer["view"].pop("state_changes"))
             else:  # chance drawn in between, say: read the game again
                 refused += 1
                 views[g["id"]] = call("GET", f"{path}/", g["by_seat"][seat])[1]
@@ -136,7 +150,7 @@ def worktree(rev: str) -> Iterator[Path]:
 def run(root: Path, args: argparse.Namespace, seed: int, env: dict[str, str]) -> dict:
     argv = [sys.executable, str(Path(__file__).resolve()), "--child", str(root),
             "--game", args.game, "--games", str(args.games), "--moves", str(args.moves),
-            "--seed", str(seed)]
+            "--seed", str(seed), *(["--changes"] if args.changes else [])]
     done = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)
     if done.returncode:
         raise SystemExit(f"the run of {root} failed:\n{done.stderr[-3000:]}")
@@ -151,10 +165,14 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--moves", type=int, default=40, help="moves deep into each game")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--changes", action="store_true",
+                        help="ask for the changes to the state in each answer (on both "
+                        "sides: a REV that takes the field)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(child(Path(args.child), args.game, args.games, args.moves, args.seed)))
+        print(json.dumps(child(Path(args.child), args.game, args.games, args.moves, args.seed,
+                               args.changes)))
         return 0
 
     sys.path.insert(0, str(HERE))
