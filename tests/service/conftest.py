@@ -117,6 +117,20 @@ def start_game(players: list, variant: str = "classic", length: str = "long", *,
     return game
 
 
+def start_game_of(kind: str, players: list, *, seed: str,
+                  options: dict | None = None) -> Game:
+    """A running game of ``kind`` (a registry key), the players seated in the order
+    given and every draw from ``seed``; ``options`` as the lobby takes them."""
+    with dealt_from(seed):
+        game = services.game_create(user=players[0], game=kind, seats=len(players),
+                                    options=options)
+        for user in players[1:]:
+            services.game_join(game=game, user=user)
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    return game
+
+
 @contextlib.contextmanager
 def dealt_from(seed: str) -> Iterator[None]:
     """Games started inside keep their join order and take ``seed`` as their seed."""

@@ -7,12 +7,12 @@ import json
 import random
 
 import pytest
+from rest_framework.test import APIClient
 
 from engine import registry
-from games import services
 from games.changes import CHANGES_FROM, BadChanges, apply_changes, state_changes
 from games.models import Event, Game
-from tests.service.conftest import client_for, dealt_from, make_user, seat_user, signed_in
+from tests.service.conftest import client_for, make_user, seat_user, signed_in, start_game_of
 
 SEED = "c4a9e5" * 10 + "c4a9"
 
@@ -77,14 +77,14 @@ def test_a_patch_that_does_not_fit_is_refused():
 
 def started(kind: str, users: list) -> Game:
     options = {"variant": "animals", "length": "long"} if kind == "marram" else None
-    with dealt_from(SEED):
-        game = services.game_create(user=users[0], seats=len(users), game=kind,
-                                    options=options)
-        for user in users[1:]:
-            services.game_join(game=game, user=user)
-    game.refresh_from_db()
-    assert game.status == Game.Status.RUNNING
-    return game
+    return start_game_of(kind, users, seed=SEED, options=options)
+
+
+def first_mover(kind: str) -> tuple[Game, APIClient, dict]:
+    """A new game of ``kind``, the API as its first player, and the game as they see it."""
+    game = started(kind, [make_user("ann"), make_user("bob")])
+    client = client_for(seat_user(game, game.projection["to_act"][0]))
+    return game, client, client.get(f"/api/games/{game.pk}/").json()
 
 
 def awaited_seat(view: dict) -> int | None:
@@ -178,12 +178,8 @@ def test_the_page_gets_the_changes_to_what_it_draws():
 
 @pytest.mark.django_db
 def test_a_repeated_submission_gets_the_whole_state():
-    users = [make_user("ann"), make_user("bob")]
-    game = started("marram", users)
-    seat = game.projection["to_act"][0]
-    client = client_for(seat_user(game, seat))
+    game, client, held = first_mover("marram")
     url = f"/api/games/{game.pk}/"
-    held = client.get(url).json()
     body = {"seq": held["seq"], "action": held["legal_actions"][0], "changes": True,
             "idempotency_key": "once"}
     first = client.post(f"{url}actions/", body, format="json")
@@ -196,11 +192,7 @@ def test_a_repeated_submission_gets_the_whole_state():
 @pytest.mark.django_db
 @pytest.mark.parametrize("value", ["yes", 1, None, [], {"deep": {"er": True}}])
 def test_changes_must_be_true_or_false(value):
-    users = [make_user("ann"), make_user("bob")]
-    game = started("pond", users)
-    seat = game.projection["to_act"][0]
-    client = client_for(seat_user(game, seat))
-    held = client.get(f"/api/games/{game.pk}/").json()
+    game, client, held = first_mover("pond")
     answer = client.post(f"/api/games/{game.pk}/actions/", {
         "seq": held["seq"], "action": held["legal_actions"][0], "changes": value},
         format="json")
@@ -215,12 +207,8 @@ def test_the_changes_are_right_when_the_view_held_was_made_elsewhere():
     was made by another process (here: forgotten), it is made again."""
     from games.state_cache import states
 
-    users = [make_user("ann"), make_user("bob")]
-    game = started("marram", users)
-    seat = game.projection["to_act"][0]
-    client = client_for(seat_user(game, seat))
+    game, client, held = first_mover("marram")
     url = f"/api/games/{game.pk}/"
-    held = client.get(url).json()
     states.clear()
     answer = client.post(f"{url}actions/", {"seq": held["seq"], "changes": True,
                                             "action": held["legal_actions"][0]}, format="json")

@@ -25,7 +25,7 @@ from notifications import services as notes
 from notifications.inbound import inbound_mail_handle
 from notifications.models import Notification
 from notifications.signing import reply_address
-from tests.service.conftest import body, client_for, dealt_from, seat_user
+from tests.service.conftest import body, client_for, seat_user, start_game_of
 from tests.service.mail_kit import reply_bytes
 from ui.make_a_snake import picture as pic
 from ui.make_a_snake.mail import turn_details
@@ -37,14 +37,7 @@ pytestmark = pytest.mark.django_db
 
 def snake_game(players, *, seed: str = SEED, **options) -> Game:
     """A running game of Make-a-snake, seats in the order given, dealt from ``seed``."""
-    with dealt_from(seed):
-        game = services.game_create(user=players[0], game="make_a_snake", seats=len(players),
-                                    options=options)
-        for user in players[1:]:
-            services.game_join(game=game, user=user)
-    game.refresh_from_db()
-    assert game.status == Game.Status.RUNNING
-    return game
+    return start_game_of("make_a_snake", players, seed=seed, options=options)
 
 
 def state_of(game: Game):
