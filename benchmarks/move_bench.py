@@ -11,8 +11,9 @@ application (marram_site.wsgi, production settings, a throwaway PostgreSQL and
 Redis from scripts/testservices.py) is called directly, no server and no
 threads, and each move's POST is timed in CPU time of the process (user and
 system), from the request to its answer's body taken and closed (not the
-client's parse of it), so with the view pushed to the next player after it (``MARRAM_STREAM`` on, both seats of every
-game noted as listening, as their streams would be). The move is a random legal
+client's parse of it), so with the view pushed to the next player after it
+(``MARRAM_STREAM`` on, both seats of every game noted as listening, as their
+streams would be). The move is a random legal
 action of the player the game awaits, from the answer's view or, when the
 turn passed, from a GET as that player (not timed).
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-import orjson
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.http import HttpResponse
@@ -33,9 +32,8 @@ from rest_framework.views import APIView
 from games import live, selectors, services, sessions
 from games.auth import LazyAuthentication, signed_in_user
 from games.bodies import MAX_QUERY_JSON, json_parse
-from games.changes import CHANGES_FROM, state_changes
 from games.errors import Invalid, NotFound
-from games.http import FastJSONRenderer, json_bytes
+from games.http import FastJSONRenderer, state_or_changes
 from games.mail import game_mail
 from games.models import Game
 from games.seating import seat_players
@@ -374,22 +372,9 @@ class GameActions(APIView):
                                                   result.before)
         view = answer["view"] = self.answer_view(game, request.user)
         if before is not None and view.get("state") is not None:
-            _state_or_changes(view, self.held_state(before, view))
+            state_or_changes(view, self.held_state(before, view))
         return Response(
             answer, status=status.HTTP_200_OK if result.repeated else status.HTTP_201_CREATED)
-
-
-def _state_or_changes(view: dict[str, Any], before: Any) -> None:
-    """Put in ``view`` the changes from the state ``before`` (``state_changes``) in
-    place of its ``state``, unless the state is small or the changes would take
-    more room; each encoded once."""
-    state = view.pop("state")
-    whole = json_bytes(state)
-    changes = json_bytes(state_changes(before, state)) if len(whole) >= CHANGES_FROM else whole
-    if len(changes) < len(whole):
-        view["state_changes"] = orjson.Fragment(changes)
-    else:
-        view["state"] = orjson.Fragment(whole)
 
 
 class _MoveQuery(APIView):

@@ -19,6 +19,7 @@ from rest_framework.utils import encoders
 
 from engine.errors import IllegalAction
 from games.bodies import json_parse
+from games.changes import CHANGES_FROM, state_changes
 from games.errors import ServiceError, TryLater
 
 
@@ -56,6 +57,21 @@ def json_bytes(data: Any) -> bytes:
     """``data`` encoded as the API's answers are (``FastJSONRenderer``). A part
     encoded already goes in as ``orjson.Fragment(encoded)``."""
     return orjson.dumps(data, default=_fallback.default, option=orjson.OPT_NON_STR_KEYS)
+
+
+def state_or_changes(view: dict[str, Any], before: Any) -> bool:
+    """Put in ``view`` the changes from the state ``before`` (``state_changes``,
+    games.changes) in place of its ``state``, unless the state is under
+    ``CHANGES_FROM`` bytes or the changes would take more room; either encoded
+    once, for ``json_bytes``. Whether the changes went in."""
+    state = view.pop("state")
+    whole = json_bytes(state)
+    changes = json_bytes(state_changes(before, state)) if len(whole) >= CHANGES_FROM else whole
+    if len(changes) < len(whole):
+        view["state_changes"] = orjson.Fragment(changes)
+        return True
+    view["state"] = orjson.Fragment(whole)
+    return False
 
 
 class FastJSONRenderer(renderers.JSONRenderer):

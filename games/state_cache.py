@@ -73,9 +73,13 @@ class StateCache:
 
     def view_get(self, game_id: int, seat: int, seq: int) -> Any | None:
         """The view made for ``seat`` of the game at exactly ``seq``, if kept."""
+        entry = self.view_latest(game_id, seat)
+        return entry[1] if entry is not None and entry[0] == seq else None
+
+    def view_latest(self, game_id: int, seat: int) -> tuple[int, Any] | None:
+        """The last view kept for ``seat`` of the game, with its seq."""
         with self._lock:
-            entry = self._views.get((game_id, seat))
-            return entry[1] if entry is not None and entry[0] == seq else None
+            return self._views.get((game_id, seat))
 
     def discard(self, game_id: int) -> None:
         with self._lock:

@@ -4,7 +4,6 @@ view checks who is asking, calls a service or a selector, and renders."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -14,7 +13,6 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import InvalidPage
-from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -30,6 +28,7 @@ from games.api import GameActions
 from games.bodies import form_post
 from games.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 from games.forms import GameCreateForm, InviteForm, SignUpForm
+from games.http import json_bytes, state_or_changes
 from games.mail import game_mail
 from games.models import Game, Invitation
 from games.pages import reads, replay
@@ -41,6 +40,7 @@ from games.selectors import (
     invitation_url,
     seat_index_of,
 )
+from games.state_cache import states
 from ui import ui_for
 
 # ---------------------------------------------------------------- plumbing
@@ -288,9 +288,19 @@ def game_state(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def seat_view(game: Game, user: Any) -> bytes:
-    """What the page's ``state.json`` would give the player now, encoded as its
-    answer is: what the page's stream is sent when it is their move (games.live)."""
-    return json.dumps(reads.page_state(game, user), cls=DjangoJSONEncoder).encode()
+    """What the page's ``state.json`` would give the player now: what the page's
+    stream is sent when it is their move (games.live). Where this process made
+    the seat a view at an earlier seq (the answer to their last move, say), the
+    state comes as the changes since that seq (``since``), as a move's answer
+    gives them (docs/api.md); a page that holds another seq reads the game."""
+    seat = seat_index_of(game, user)
+    kept = states.view_latest(game.pk, seat) if seat is not None else None
+    answer = reads.page_state(game, user)
+    if kept is not None and kept[0] < answer["seq"] and answer.get("state") is not None:
+        since, before = kept
+        if state_or_changes(answer, GameActionsPage.held_state(before, answer)):
+            answer["since"] = since
+    return json_bytes(answer)
 
 
 @extend_schema_view(post=extend_schema(exclude=True))

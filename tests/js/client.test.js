@@ -202,6 +202,32 @@ test("a view sent by the stream is drawn as it is, with no read of the game", as
   assert.deepEqual(asked, []);
 });
 
+test("a view sent as the changes since the page's view is drawn if it holds that one", async () => {
+  FakeSource.opened = [];
+  const asked = [];
+  let page = { seq: 4, status: "running", state: { board: [] } };
+  const fetcher = async (url) => {
+    asked.push(url);
+    if (url === "/state") return answer(200, { seq: 9, status: "running", state: { board: [] } });
+    return answer(200, { seq: page.seq, events: [] });
+  };
+  const client = createClient({ root: streamedPage("/stream/games/1/events?t=x"),
+    getPage: () => page, fetcher, EventSourceClass: FakeSource,
+    onState: (fresh) => { page = fresh; } });
+  const source = client.startPolling();
+  source.listeners.view({ data: JSON.stringify({ seq: 5, status: "running", state: { board: [1] } }) });
+  source.listeners.view({ data: JSON.stringify({ seq: 7, since: 5, status: "running",
+    state_changes: [{ op: "add", path: "/board/1", value: 2 }] }) });
+  assert.deepEqual(page, { seq: 7, status: "running", state: { board: [1, 2] } });
+  assert.deepEqual(asked, []);
+  // changes since a view the page does not hold: it reads the game
+  source.listeners.view({ data: JSON.stringify({ seq: 9, since: 8, status: "running",
+    state_changes: [{ op: "remove", path: "/board/0" }] }) });
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.deepEqual(asked, ["/state"]);
+  assert.deepEqual(page, { seq: 9, status: "running", state: { board: [] } });
+});
+
 test("a stream refused for good falls back to polling; a dropped one reconnects", () => {
   FakeSource.opened = [];
   const intervals = [];

@@ -17,7 +17,9 @@ import redis
 from django.test import override_settings
 
 from games import live, services
+from games.changes import apply_changes
 from games.models import Game
+from games.state_cache import states
 from tests.service import test_stream
 from tests.service.conftest import body, client_for, make_user, signed_in, start_game
 from tests.service.test_stream import Held, events_path, request, settled
@@ -111,8 +113,9 @@ def test_the_player_left_to_move_is_sent_their_view_the_others_the_seq(
     assert live.listening(notes, game.pk) == set()
 
 
+@pytest.mark.parametrize("forgotten", [False, True])
 def test_a_players_page_is_sent_what_its_state_json_would_answer(
-        stream, own_redis, publishing):
+        stream, own_redis, publishing, forgotten):
     ann, bob = make_user("ann"), make_user("bob")
     game = start_game([ann, bob])
     mover, waiter = seats_by_turn(game)
@@ -127,9 +130,18 @@ def test_a_players_page_is_sent_what_its_state_json_would_answer(
     try:
         held.read_until(b"retry: 3000\n\n")
         settled(stream, 1)
+        drawn = body(page.get(f"/games/{game.pk}/state.json"))
+        if forgotten:  # the view made for the page is not in this process
+            states.clear()
         move_until_the_turn_passes(game, mover)
         view = read_view(held)
-        assert view == body(page.get(f"/games/{game.pk}/state.json"))
+        fresh = body(page.get(f"/games/{game.pk}/state.json"))
+        if forgotten:
+            assert view == fresh
+        else:  # the changes to the state the page drew, as a move's answer has them
+            assert view.pop("since") == drawn["seq"]
+            assert apply_changes(drawn["state"], view.pop("state_changes")) == fresh["state"]
+            assert view == {k: v for k, v in fresh.items() if k != "state"}
         assert view["you"] == seat and view["status_text"]
     finally:
         held.close()

@@ -126,6 +126,26 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
     onState(page, keep);
   }
 
+  // A view from the server whose state may come as the changes to the one the
+  // page held (``base``): false when they do not fit it, and the page must read
+  // the game instead.
+  function acceptChanged(data, base, keep) {
+    const changes = data.state_changes;
+    const view = { ...data };
+    delete view.state_changes;
+    delete view.since;
+    if (changes === undefined) {
+      accept(view, keep);
+      return true;
+    }
+    try {
+      accept({ ...view, state: applyChanges(base.state, changes) }, keep);
+      return true;
+    } catch (e) {
+      return false;
+    }
+  }
+
   async function reload(keep) {
     try {
       // "no-cache": the browser asks again with the ETag it has (a 304 when the
@@ -171,16 +191,7 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
     const data = await resp.json().catch(() => ({}));
     if (resp.ok) {
       // the game as the page now draws it: no GET follows
-      const { state_changes: changes, ...view } = data.view;
-      if (changes === undefined) {
-        accept(view, false);
-      } else {
-        try {
-          accept({ ...view, state: applyChanges(base.state, changes) }, false);
-        } catch (e) {
-          await reload(false); // changes to a state the page did not hold: read it
-        }
-      }
+      if (!acceptChanged(data.view, base, false)) await reload(false);
       setBusy(false);
       onSent();
       return true;
@@ -237,9 +248,15 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
     source.onmessage = (message) => {
       if (Number(message.data) > getPage().seq) catchUp();
     };
+    // the view when the player is to move; its state may come as the changes since
+    // the seq of the page's last view from the server (``since``)
     source.addEventListener("view", (message) => {
       const page = JSON.parse(message.data);
-      if (page.seq > getPage().seq && !busy) accept(page, true);
+      if (page.seq <= getPage().seq || busy) return;
+      const base = page.since !== undefined && served !== null && served.seq === page.since
+        ? served : null;
+      if (page.since !== undefined && base === null) catchUp();
+      else if (!acceptChanged(page, base, true)) catchUp();
     });
     source.addEventListener("resync", () => poll());
     source.onerror = () => {
