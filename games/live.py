@@ -7,7 +7,9 @@ A player's own page (or API client) listens with a token of its seat, and the
 stream server keeps a note in Redis of which seats listen (``listening``). When
 a commit leaves a listening seat to move (and it was not that seat's own move,
 whose answer carried its view), the commit's message carries that seat's view
-too, what its GET would give it: the player's client draws it without asking.
+too, what its GET would give it: the player's client draws it without asking
+(a page's, with its state as the changes since the seat's last view where this
+process made that one: games.pages.views.seat_view).
 Everyone else hears the seq only, which every viewer of the game may know. A
 request's commits are published once its answer is made (``request_finished``;
 the web server gets the answer whole just after, marram_site.wsgi), a task's at
