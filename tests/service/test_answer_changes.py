@@ -214,3 +214,13 @@ def test_the_changes_are_right_when_the_view_held_was_made_elsewhere():
                                             "action": held["legal_actions"][0]}, format="json")
     view = answer.json()["view"]
     assert apply_changes(held["state"], view["state_changes"]) == client.get(url).json()["state"]
+
+
+@pytest.mark.django_db
+def test_the_browsable_api_shows_an_answer_with_changes():
+    game, client, held = first_mover("marram")
+    answer = client.post(f"/api/games/{game.pk}/actions/", {
+        "seq": held["seq"], "action": held["legal_actions"][0], "changes": True},
+        format="json", HTTP_ACCEPT="text/html")
+    assert answer.status_code == 201
+    assert b"state_changes" in answer.content
