@@ -138,12 +138,14 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
       accept(view, keep);
       return true;
     }
+    let state;
     try {
-      accept({ ...view, state: applyChanges(base.state, changes) }, keep);
-      return true;
+      state = applyChanges(base.state, changes);
     } catch (e) {
       return false;
     }
+    accept({ ...view, state }, keep);
+    return true;
   }
 
   async function reload(keep) {
