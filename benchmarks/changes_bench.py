@@ -54,31 +54,34 @@ def timed(fn, repeat: int) -> float:
 
 
 def moves_of(game, seed: int, moves: int):
-    """(state before, mover, state after) for each of the players' moves."""
+    """(state before, mover, state after) for each of the players' moves; the state
+    after is the state once what follows by itself (a forced pass, chance) is in."""
     rng = random.Random(seed)
     secret = secret_seed(seed)
     options = read_options(game, OPTIONS.get(game.key), 2)
     state = game.start(game.setup(options, ["ann", "bob"], secret))
     made, events = [], 0
-    while len(made) < moves and not (wait := game.awaiting(state)).finished:
-        event = game.automatic(state)
-        if event is None and wait.chance is not None:
-            event = draw_event(secret, events, game.chance(state))
-        elif event is None:
-            mover = rng.choice(wait.players)
-            before = game.copy(state)
-            state = game.fold(game.copy(state), rng.choice(game.legal_actions(state, mover)))
+
+    def settled(state):
+        nonlocal events
+        while not game.awaiting(state).finished:
+            event = game.automatic(state)
+            if event is None and game.awaiting(state).chance is not None:
+                event = draw_event(secret, events, game.chance(state))
+            if event is None:
+                break
+            state = game.fold(state, event)
             events += 1
-            while (follow := game.automatic(state)) is not None or (
-                    game.awaiting(state).chance is not None):
-                if follow is None:
-                    follow = draw_event(secret, events, game.chance(state))
-                state = game.fold(state, follow)
-                events += 1
-            made.append((before, mover, game.copy(state)))
-            continue
-        state = game.fold(state, event)
+        return state
+
+    state = settled(state)
+    while len(made) < moves and not (wait := game.awaiting(state)).finished:
+        mover = rng.choice(wait.players)
+        before = game.copy(state)
+        state = game.fold(game.copy(state), rng.choice(game.legal_actions(state, mover)))
         events += 1
+        state = settled(state)
+        made.append((before, mover, game.copy(state)))
     return made
 
 

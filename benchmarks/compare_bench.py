@@ -483,6 +483,13 @@ ROWS = [
 ]
 
 
+def run_line(label: str, r: dict) -> str:
+    """One run of the Marram side, as the benchmarks that alternate them print it."""
+    return (f"{label}: {r['moves_per_s']:.1f} moves/s, server CPU {r['server_cpu_ms']:.2f} ms "
+            f"a move, one client p50 {r['solo_p50_ms']:.2f} ms, others "
+            f"{r['others_percent']:.1f}%")
+
+
 def met(ratio: float, target: tuple[str, float]) -> bool:
     return ratio >= target[1] if target[0] == ">=" else ratio <= target[1]
 

@@ -59,9 +59,7 @@ def main() -> int:
                                          events=150, solo_moves=200, seconds=600)
                 r = cb.marram_run(url, run, round_)
                 runs[layout].append(r)
-                print(f"round {round_ + 1} {workers}x{threads}: {r['moves_per_s']:.1f} moves/s, "
-                      f"server CPU {r['server_cpu_ms']:.2f} ms a move, one client p50 "
-                      f"{r['solo_p50_ms']:.2f} ms, others {r['others_percent']:.1f}%",
+                print(cb.run_line(f"round {round_ + 1} {workers}x{threads}", r),
                       file=sys.stderr, flush=True)
     base = runs[layouts[0]]
     print(f"\n{cb.GAMES[args.game]}: {args.clients} clients, {args.moves} moves a run, "

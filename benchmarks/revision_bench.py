@@ -87,10 +87,8 @@ def main() -> int:
             for name in list(trees) if round_ % 2 == 0 else list(trees)[::-1]:
                 r = run(trees[name], args, round_, env)
                 runs[name].append(r)
-                print(f"round {round_ + 1} {name}: server CPU {r['server_cpu_ms']:.2f} ms a "
-                      f"move, {r['moves_per_s']:.0f} moves/s, one client p50 "
-                      f"{r['solo_p50_ms']:.2f} ms, others {r['others_percent']:.1f}%",
-                      file=sys.stderr, flush=True)
+                print(cb.run_line(f"round {round_ + 1} {name}", r), file=sys.stderr,
+                      flush=True)
     first, other = runs.values()
     print(f"\n{cb.GAMES[args.game]}: {args.clients} clients, {args.moves} moves a run, "
           f"{args.rounds} rounds; {list(trees)[0]} / {args.against}")

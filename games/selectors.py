@@ -249,12 +249,10 @@ def game_state_view(game: Game, user: AbstractBaseUser | None) -> dict[str, Any]
         return view
     rules = rules_of(game)
     state = game_state_get(game)
-    seen = rules.view(state, you)
+    seen = view["state"] = rules.view(state, you)
     if you is not None:
         states.view_put(game.pk, you, game.seq, seen)
-        seen = dict(seen)  # the one kept is never changed: callers may add to this
-    view["state"] = seen
-    if you is not None:
+        view["state"] = dict(seen)  # the one kept is never changed: callers may add to this
         # the cached state itself: the rules' reads never change the state they read
         # (tests/service/test_state_cache.py holds the engine to that)
         view["legal_actions"] = rules.legal_actions(state, you)
