@@ -33,9 +33,10 @@ def bots_after_commit(game: Game) -> None:
     if not awaited or (projection.get("awaiting") or {}).get("kind") == "chance":
         return
     game_id, seq = game.pk, game.seq
-    # read with the game's lock by a move (games.store.game_locked_with_seat); a
-    # seat that changes hands (a takeover) does so under the lock of an ORM read,
-    # which has no mask, and moves the game on, so no move holds a stale one
+    # read by a move with the game (games.store.game_for_move); a seat that
+    # changes hands (a takeover) does so under the lock of an ORM read, which has
+    # no mask, and moves the game on, so a move that read the mask before writes
+    # nothing (its write expects the seq it read) and reads the game again
     mask = getattr(game, "bot_seat_mask", None)
     if mask is None:
         transaction.on_commit(lambda: _enqueue_if_awaited(game_id, seq, awaited))

@@ -1,16 +1,22 @@
 """Everything that changes a game: create, invite, join, leave, start, resign,
 submit an action, draw chance, import a record.
 
-Every change to a running game appends events, in one transaction holding the
-game row (``SELECT ... FOR UPDATE``), so concurrent submissions are applied
-one after the other and the event sequence never has a gap. The engine judges
-every event before it is stored; what it refuses is never written.
+Every change to a running game appends events, written only if the game is
+still at the seq they follow (games.store.Batch), so the event sequence never
+has a gap and two changes made from the same seq never both land. A player's
+action reads the game without a lock and writes in one statement; the
+server's changes (chance, timeouts, resignations, the start) hold the game row
+locked (``SELECT ... FOR UPDATE``) in a transaction, and an action written
+meanwhile waits for it, then finds the game moved on and writes nothing. The
+engine judges every event before it is stored; what it refuses is never
+written.
 """
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -127,35 +133,37 @@ class _Appender:
 
     def commit(self) -> None:
         """Store the queued events, the game row, the clocks and the mails the
-        events call for, in that order and in one round trip (games.store.Batch); then,
-        after the commit, serve the new state and draw any chance it awaits."""
+        events call for, in one round trip (games.store.Batch), only if the game is
+        still at the seq they follow (``store.Stale`` otherwise, and nothing is
+        written); then, after the commit, serve the new state and draw any chance
+        it awaits."""
         game, state = self.game, self.state
         game.seq = self.seq
-        out_before = (game.projection or {}).get("resigned") or []
         game.projection = projection_of(self.rules, state)
-        if game.projection["finished"] and game.status != Game.Status.FINISHED:
+        finished = game.projection["finished"] and game.status != Game.Status.FINISHED
+        if finished:
             game.status = Game.Status.FINISHED
             game.finished_at = timezone.now()
-            _after_commit_named("ratings.tasks.ratings_update", game.pk)
         writes = store.Batch()
-        _queue_events_and_game(game, self.rows, writes)
+        writes.insert(self.rows)
+        writes.update(game, ["seq", "projection", "status", "finished_at"],
+                      expect={"seq": self.base})
         # every time (it writes only flags that change): a flag left wrong, say by a
         # worker that ran older code, is put right by the game's next move
-        awaited = awaited_seats(game)
-        store.seats_awaited(writes, game.pk, awaited)
+        awaited, out = awaited_seats(game), game.projection["resigned"]
+        store.seats_awaited(writes, game.pk, awaited, resigned=out)
         change = clocks.clocks_follow(game, self.rows, state, awaited_before=self.awaited_before,
                                       now=timezone.now(), writes=writes)
         if change is not None:  # a turn has begun or ended: mail may be due
             game_mail().clocks_changed(game=game, events=self.rows, change=change, writes=writes)
         writes.run()
-        out = game.projection["resigned"]
-        if out != out_before:
-            game.seats.filter(index__in=out).update(resigned=True)
-            if store.has_seats(game):  # the seats read with the lock show it too
-                for seat in game.seats.all():
-                    seat.resigned = seat.resigned or seat.index in out
+        if out and store.has_seats(game):  # the seats read show it too
+            for seat in game.seats.all():
+                seat.resigned = seat.resigned or seat.index in out
         # Only a committed state may be served to others.
         game_id, seq = game.pk, game.seq
+        if finished:
+            _after_commit_named("ratings.tasks.ratings_update", game_id)
         transaction.on_commit(lambda: states.put(game_id, seq, state))
         live.publish_after_commit(game, seq, [s for s in awaited if s != self.mover])
         snapshots.game_snapshot_after_commit(game, self.base, self.rules, state)
@@ -174,13 +182,6 @@ class _Appender:
                             awaiting=self.game.projection["awaiting"], status=self.game.status,
                             game=self.game if shown else None, before=self.before,
                             base=self.base, mover=self.mover)
-
-
-def _queue_events_and_game(game: Game, rows: list[Event], writes: store.Batch) -> None:
-    """Queue the events (their ``created_at`` set as they are written) and the game
-    row's update."""
-    writes.insert(rows)
-    writes.update(game, ["seq", "projection", "status", "finished_at"])
 
 
 def _draw_after_commit(game_id: int) -> None:
@@ -401,11 +402,11 @@ def _earlier_answer(
                         status=status, repeated=True)
 
 
-def _lock_with_seat(game: Game | int, user: AbstractBaseUser) -> tuple[Game, int | None]:
-    """Lock the game row; the user's seat index (None if they have no seat, or
-    before the start). One round trip (games.store)."""
-    pk = game.pk if isinstance(game, Game) else game
-    found = store.game_locked_with_seat(pk, user.pk, timezone.now())
+def _read_with_seat(pk: int, user: AbstractBaseUser) -> tuple[Game, int | None]:
+    """The game, as a move reads it (no lock: games.store.game_for_move); the
+    user's seat index (None if they have no seat, or before the start). One
+    round trip."""
+    found = store.game_for_move(pk, user.pk, timezone.now())
     if found is None:
         raise NotFound(f"there is no game {pk}")
     return found
@@ -425,39 +426,24 @@ def action_submit(
     checks go from the game to the user to the rules: a finished game (409), a
     stale ``expected_seq`` (409 with the current seq), not a player / not their
     seat / not their turn (403), then the engine (IllegalAction, 400).
+
+    The game is read without a lock, and what the action appends is written in
+    one statement only if the game is still at the seq it was read at
+    (``_Appender.commit``): two round trips, no transaction held across them. If
+    something else was appended in between, nothing is written and the
+    submission is judged again on the game as it now is, where its seq is stale
+    (or its idempotency key is found).
     """
     pk = game.pk if isinstance(game, Game) else game
     try:
-        with transaction.atomic():
-            game, seat_index = _lock_with_seat(pk, user)
-            if expected_seq != game.seq or game.status != Game.Status.RUNNING:
-                # A retry of an action that went through always arrives with a
-                # stale seq: only then can its key have been seen before.
-                if idempotency_key is not None:
-                    earlier = Event.objects.filter(game=game, idempotency_key=idempotency_key)
-                    if (earlier_event := earlier.first()) is not None:
-                        return _earlier_answer(game, earlier_event, user, action)
-                _check_running(game)
-                raise StaleSeq(game.seq)
-            if seat_index is None:
-                raise Forbidden("you have no seat in this game", code="not_a_player")
-            state = game_state_get(game)
-            rules = rules_of(game)
-            event = _normalise_action(rules, action, seat_index,
-                                      player_types(rules, state, seat_index))
-            leaving = {e["type"] for e in rules.resign(state, seat_index)}
-            if event["type"] not in leaving:  # a player may leave at any time
-                wait = rules.awaiting(state)
-                if wait.chance is not None:  # a task draws it right after the last commit
-                    raise Conflict(f"waiting for chance to decide {wait.chance}: fetch the "
-                                   "game again in a moment", code="awaiting_chance")
-                if seat_index not in wait.players:
-                    raise not_your_turn(rules, state)
-            app = _Appender(game, state, mover=seat_index)
-            first = app.add(event, actor=user, key=idempotency_key)
-            _append_automatic(app, cause=first.seq)
-            app.commit()
-            return app.result()
+        try:
+            with _savepoint_if_nested():
+                return _submit(pk, user, action, expected_seq, idempotency_key)
+        except store.Stale:
+            with _savepoint_if_nested():
+                return _submit(pk, user, action, expected_seq, idempotency_key)
+    except store.Stale:  # moved on again between the second read and write
+        raise StaleSeq(store.game_seq(pk) or expected_seq + 1) from None
     except IntegrityError:
         # The key was used for an earlier action of this game (at another seq).
         used = Event.objects.filter(game_id=pk, idempotency_key=idempotency_key).exists()
@@ -467,6 +453,48 @@ def action_submit(
             "this idempotency key was used for an earlier action; use a fresh key",
             code="idempotency_key_reused",
         ) from None
+
+
+def _savepoint_if_nested() -> AbstractContextManager[Any]:
+    """A savepoint when called inside a transaction, so that a write the database
+    refuses (a reused idempotency key) leaves that transaction usable; else
+    nothing: a move's write is one statement, which commits on its own."""
+    if transaction.get_connection().in_atomic_block:
+        return transaction.atomic()
+    return nullcontext()
+
+
+def _submit(pk: int, user: AbstractBaseUser, action: Any, expected_seq: int,
+            idempotency_key: str | None) -> ActionResult:
+    game, seat_index = _read_with_seat(pk, user)
+    if expected_seq != game.seq or game.status != Game.Status.RUNNING:
+        # A retry of an action that went through always arrives with a
+        # stale seq: only then can its key have been seen before.
+        if idempotency_key is not None:
+            earlier = Event.objects.filter(game=game, idempotency_key=idempotency_key)
+            if (earlier_event := earlier.first()) is not None:
+                return _earlier_answer(game, earlier_event, user, action)
+        _check_running(game)
+        raise StaleSeq(game.seq)
+    if seat_index is None:
+        raise Forbidden("you have no seat in this game", code="not_a_player")
+    state = game_state_get(game)
+    rules = rules_of(game)
+    event = _normalise_action(rules, action, seat_index,
+                              player_types(rules, state, seat_index))
+    leaving = {e["type"] for e in rules.resign(state, seat_index)}
+    if event["type"] not in leaving:  # a player may leave at any time
+        wait = rules.awaiting(state)
+        if wait.chance is not None:  # a task draws it right after the last commit
+            raise Conflict(f"waiting for chance to decide {wait.chance}: fetch the "
+                           "game again in a moment", code="awaiting_chance")
+        if seat_index not in wait.players:
+            raise not_your_turn(rules, state)
+    app = _Appender(game, state, mover=seat_index)
+    first = app.add(event, actor=user, key=idempotency_key)
+    _append_automatic(app, cause=first.seq)
+    app.commit()
+    return app.result()
 
 
 def game_resign(*, game: Game | int, user: AbstractBaseUser) -> ActionResult:

@@ -5,14 +5,13 @@ ORM's query building costs more Python than the database spends on them
 (measured in benchmarks/service_bench.py; figures in docs/performance.md). So
 these, and only these, are written here:
 
-- ``game_locked_with_seat``: the game row, locked, the user's seat in it, the
-  seats computers hold and (on PostgreSQL) every seat with its player and the
-  game's clocks, in one statement (the first of every move; its answer shows
-  the game from it);
+- ``game_for_move``: the game row, the user's seat in it, the seats computers
+  hold and (on PostgreSQL) every seat with its player and the game's clocks, in
+  one statement (the first of every move; its answer shows the game from it);
 - ``game_with_seats``: a game with its creator and seats, in one statement
   (every GET of a game);
 - ``clocks_of_game``: a game's clocks and whether a vacation touches each
-  running one (the last move of a turn, where the lock did not read them);
+  running one (the last move of a turn, where the move's read did not read them);
 - ``game_seq``: a game's seq alone (every poll of a page that finds nothing
   new);
 - ``session_row``: a signed-in session (every request of a page);
@@ -20,11 +19,11 @@ these, and only these, are written here:
 - ``database_reached``: the health check's round trip;
 - ``Batch``: everything a move writes (its events, the game row, the seats it
   now awaits (``seats_awaited``), the clocks, the mails in the outbox), sent in
-  one round trip.
+  one round trip, and written only if the game is still at the seq the move
+  read.
 
 The same SQL runs on SQLite and PostgreSQL, except where PostgreSQL alone can do
-it: its row lock (``FOR UPDATE OF``; SQLite writes one transaction at a time),
-the seats gathered as JSON (elsewhere games.selectors asks the ORM), and a
+it: the seats gathered as JSON (elsewhere games.selectors asks the ORM), and a
 batch's writes as one statement (elsewhere each of them is sent on its own).
 On PostgreSQL the parameters are bound by the server (see settings), so psycopg
 prepares each statement the fifth time a connection runs it; the reads name
@@ -41,14 +40,14 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models import Model, QuerySet
 from django.db.models.base import DEFERRED
 from psycopg import _queries as psycopg_queries
@@ -144,32 +143,71 @@ def _quote(connection: Any, name: str) -> str:
     return connection.ops.quote_name(name)
 
 
-def _insert_sql(rows: Sequence[Model], *, using: str) -> tuple[str, list[Any]]:
-    """INSERT of new rows of one model, RETURNING their primary keys in order."""
+def _inserted_fields(model: type[Model]) -> list[Any]:
+    opts = model._meta
+    return [f for f in opts.concrete_fields if f is not opts.pk]
+
+
+@functools.cache
+def _insert_text(model: type[Model], rows: int, guard: str | None, using: str) -> str:
+    """The INSERT of ``_insert_sql``, for so many rows (the same at every move)."""
     connection = connections[using]
-    opts = type(rows[0])._meta
-    fields = [f for f in opts.concrete_fields if f is not opts.pk]
+    opts = model._meta
+    fields = _inserted_fields(model)
+    if guard is None:
+        one = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    else:
+        one = "(" + ", ".join(f"%s::{f.cast_db_type(connection)}" for f in fields) + ")"
+    values = f"VALUES {', '.join([one] * rows)}"
+    if guard is not None:
+        values = f"SELECT v.* FROM ({values}) AS v, {guard}"
+    return (f"INSERT INTO {_quote(connection, opts.db_table)} "
+            f"({', '.join(_quote(connection, f.column) for f in fields)}) "
+            f"{values} RETURNING {_quote(connection, opts.pk.column)}")
+
+
+def _insert_sql(rows: Sequence[Model], *, using: str, guard: str | None = None
+                ) -> tuple[str, list[Any]]:
+    """INSERT of new rows of one model, RETURNING their primary keys in order. With
+    ``guard`` (the name of a part of the same ``WITH`` statement), the rows are
+    written only if that part returns a row: they are selected from it, each value
+    cast to its column's type (a ``VALUES`` list in a ``SELECT`` does not take its
+    types from the table)."""
+    connection = connections[using]
+    model = type(rows[0])
+    fields = _inserted_fields(model)
     params: list[Any] = []
     for row in rows:
         row._prepare_related_fields_for_save(operation_name="bulk_create")
         params += [f.get_db_prep_save(f.pre_save(row, True), connection) for f in fields]
-    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
-    sql = (f"INSERT INTO {_quote(connection, opts.db_table)} "
-           f"({', '.join(_quote(connection, f.column) for f in fields)}) "
-           f"VALUES {', '.join([one] * len(rows))} RETURNING {_quote(connection, opts.pk.column)}")
-    return sql, params
+    return _insert_text(model, len(rows), guard, using), params
 
 
-def _update_sql(row: Model, names: Sequence[str], *, using: str) -> tuple[str, list[Any]]:
-    """UPDATE of these fields of a stored row, by its primary key."""
+@functools.cache
+def _update_text(model: type[Model], names: tuple[str, ...], expected: tuple[str, ...],
+                 using: str) -> str:
+    """The UPDATE of ``_update_sql`` (the same at every move)."""
+    connection = connections[using]
+    opts = model._meta
+    sets = ", ".join(f"{_quote(connection, opts.get_field(n).column)} = %s" for n in names)
+    where = " AND ".join(f"{_quote(connection, f.column)} = %s" for f in
+                         [opts.pk, *(opts.get_field(n) for n in expected)])
+    return f"UPDATE {_quote(connection, opts.db_table)} SET {sets} WHERE {where}"
+
+
+def _update_sql(row: Model, names: Sequence[str], *, using: str,
+                expect: Mapping[str, Any] | None = None) -> tuple[str, list[Any]]:
+    """UPDATE of these fields of a stored row, by its primary key; with ``expect``,
+    only while the row still holds those values ({field: value})."""
     connection = connections[using]
     opts = row._meta
-    fields = [opts.get_field(name) for name in names]
-    sets = ", ".join(f"{_quote(connection, f.column)} = %s" for f in fields)
-    params = [f.get_db_prep_save(getattr(row, f.attname), connection) for f in fields]
-    sql = (f"UPDATE {_quote(connection, opts.db_table)} SET {sets} "
-           f"WHERE {_quote(connection, opts.pk.column)} = %s")
-    return sql, [*params, row.pk]
+    expect = expect or {}
+    params = [f.get_db_prep_save(getattr(row, f.attname), connection)
+              for f in (opts.get_field(name) for name in names)]
+    params.append(row.pk)
+    params += [opts.get_field(name).get_db_prep_value(value, connection)
+               for name, value in expect.items()]
+    return _update_text(type(row), tuple(names), tuple(expect), using), params
 
 
 # ---------------------------------------------------------------- writes in one round trip
@@ -185,12 +223,19 @@ psycopg_queries.MAX_CACHED_STATEMENT_PARAMS = max(psycopg_queries.MAX_CACHED_STA
                                                   BATCH_PARAMETERS)
 
 
+class Stale(Exception):
+    """A batch was not written: the row its guard expected had changed
+    (``Batch.update``'s ``expect``). Nothing of the batch was written."""
+
+
 @dataclass
 class _Statement:
     sql: str = ""
     params: Sequence[Any] = ()
     inserted: Sequence[Model] = ()
     """For an insert, its rows (the statement is built when it is sent)."""
+    guard: bool = False
+    """The update the rest of the batch depends on (``Batch.update``'s ``expect``)."""
 
 
 @dataclass
@@ -200,16 +245,24 @@ class Batch:
     A move appends its events and updates the game row; what hangs on the move
     (the clocks, the mails in the outbox) writes a few rows more: three to five
     statements, each a round trip on its own. On PostgreSQL ``run`` sends them as
-    one statement, each write a data-modifying ``WITH`` part; elsewhere it sends
-    the same statements one by one. Inserted rows get their primary keys once
-    ``run`` returns. Nothing is written before ``run``: call it inside the
-    transaction the writes belong to. As one statement, the writes see the
+    one statement, each write a data-modifying ``WITH`` part, which commits on its
+    own outside a transaction; elsewhere it sends the same statements one by one,
+    in a transaction. Inserted rows get their primary keys once ``run`` returns.
+    Nothing is written before ``run``. As one statement, the writes see the
     database as it was before the batch, not each other's rows: queue only
     writes that stand on their own (no row twice, nothing that reads another).
+
+    One update may be the batch's guard (``expect``): the row is written only
+    while it still holds the values the caller read, and the rest of the batch
+    only if it was (on PostgreSQL each other part reads the guard's part, so it
+    also waits for any lock on that row first). Otherwise nothing is written and
+    ``run`` raises ``Stale``: a move read without a lock is so written only if
+    the game is still at the seq it read (games.services.action_submit).
     """
 
     using: str = DEFAULT_DB_ALIAS
     _statements: list[_Statement] = field(default_factory=list)
+    _after: list[Callable[[], None]] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self._statements)
@@ -220,55 +273,99 @@ class Batch:
         if rows:
             self._statements.append(_Statement(inserted=rows))
 
-    def update(self, row: Model, fields: Sequence[str]) -> None:
-        """Write these fields of a stored row, as they are now, by its primary key."""
-        self._statements.append(_Statement(*_update_sql(row, fields, using=self.using)))
+    def update(self, row: Model, fields: Sequence[str], *,
+               expect: Mapping[str, Any] | None = None) -> None:
+        """Write these fields of a stored row, as they are now, by its primary key.
+        With ``expect`` ({field: value}, at most one update of a batch), write the
+        batch only if the row still holds those values (see the class)."""
+        if expect and any(s.guard for s in self._statements):
+            raise ValueError("a batch has one guard at most")
+        sql, params = _update_sql(row, fields, using=self.using, expect=expect)
+        self._statements.append(_Statement(sql, params, guard=bool(expect)))
 
     def write(self, sql: str, params: Sequence[Any]) -> None:
-        """Queue a write written out in this module (an UPDATE or DELETE)."""
+        """Queue a write written out in this module: an UPDATE or DELETE that ends
+        with its WHERE clause (a guard's condition is added to it)."""
         self._statements.append(_Statement(sql, params))
 
+    def after(self, call: Callable[[], None]) -> None:
+        """Have ``call`` run once the batch is written and committed: right after
+        ``run`` outside a transaction, else when the transaction commits (never if
+        the batch is not written)."""
+        self._after.append(call)
+
     def run(self) -> None:
-        """Send everything queued, then forget it."""
+        """Send everything queued, then forget it; ``Stale`` if the guard's row had
+        changed (and nothing was written)."""
         statements, self._statements = self._statements, []
-        if not statements:
-            return
+        after, self._after = self._after, []
+        if statements:
+            connection = connections[self.using]
+            if connection.vendor == "postgresql":
+                self._run_as_one(statements)
+            else:  # no writes in WITH: one by one, the guard first
+                with transaction.atomic(using=self.using):
+                    self._run_one_by_one(sorted(statements, key=lambda s: not s.guard))
+        for call in after:
+            transaction.on_commit(call, using=self.using)
+
+    def _run_one_by_one(self, statements: list[_Statement]) -> None:
+        with connections[self.using].cursor() as cursor:
+            for s in statements:
+                if s.inserted:
+                    s.sql, s.params = _insert_sql(s.inserted, using=self.using)
+                cursor.execute(s.sql, s.params)
+                if s.guard and cursor.rowcount == 0:
+                    raise Stale
+                if s.inserted:
+                    _set_keys(s.inserted, sorted(row[0] for row in cursor.fetchall()),
+                              self.using)
+
+    def _run_as_one(self, statements: list[_Statement]) -> None:
+        statements = sorted(statements, key=lambda s: not s.guard)  # read by the rest
+        guard = "w0" if statements[0].guard else None
         for s in statements:
             if s.inserted:  # INSERT ... RETURNING the keys
-                s.sql, s.params = _insert_sql(s.inserted, using=self.using)
-        connection = connections[self.using]
-        with connection.cursor() as cursor:
-            if connection.vendor != "postgresql":  # no writes in WITH: one by one
-                for s in statements:
-                    cursor.execute(s.sql, s.params)
-                    if s.inserted:
-                        _set_keys(s.inserted, sorted(row[0] for row in cursor.fetchall()),
-                                  self.using)
-                return
-            parts = ", ".join(f"w{i} AS ({s.sql})" for i, s in enumerate(statements))
-            inserts = [(i, s) for i, s in enumerate(statements) if s.inserted]
-            # the keys of each insert, in the order of its rows (a sequence counts up)
-            keys = ", ".join(f"(SELECT array_agg(k ORDER BY k) FROM w{i} AS r(k))"
-                             for i, _ in inserts) or "1"
-            cursor.execute(f"WITH {parts} SELECT {keys}",
+                s.sql, s.params = _insert_sql(s.inserted, using=self.using, guard=guard)
+            elif guard is not None and not s.guard:
+                s.sql += f" AND EXISTS (SELECT FROM {guard})"
+        if guard is not None:
+            statements[0].sql += " RETURNING 1"
+        parts = ", ".join(f"w{i} AS ({s.sql})" for i, s in enumerate(statements))
+        inserts = [(i, s) for i, s in enumerate(statements) if s.inserted]
+        # the keys of each insert, in the order of its rows (a sequence counts up)
+        keys = [f"(SELECT array_agg(k ORDER BY k) FROM w{i} AS r(k))" for i, _ in inserts]
+        written = [f"(SELECT count(*) FROM {guard})"] if guard else []
+        with connections[self.using].cursor() as cursor:
+            cursor.execute(f"WITH {parts} SELECT {', '.join([*written, *keys]) or '1'}",
                            [p for s in statements for p in s.params])
             row = cursor.fetchone()
-            for (_, statement), pks in zip(inserts, row, strict=False):
-                _set_keys(statement.inserted, pks, self.using)
+        if guard is not None:
+            if not row[0]:
+                raise Stale
+            row = row[1:]
+        for (_, statement), pks in zip(inserts, row, strict=False):
+            _set_keys(statement.inserted, pks, self.using)
 
 
-def seats_awaited(writes: Batch, game_id: int, seats: Sequence[int]) -> None:
-    """Queue marking the game's seats awaited (these) or not (the others); it
-    writes only the seats whose flag changes."""
+def seats_awaited(writes: Batch, game_id: int, seats: Sequence[int],
+                  resigned: Sequence[int] = ()) -> None:
+    """Queue marking the game's seats awaited (these) or not (the others), and
+    the ``resigned`` ones resigned, in one statement (a batch writes a row once);
+    it writes only the seats whose flags change."""
     connection = connections[writes.using]
     table = _quote(connection, Seat._meta.db_table)
-    index, awaited, game = (_quote(connection, Seat._meta.get_field(name).column)
-                            for name in ("index", "awaited", "game"))
-    listed = ", ".join(["%s"] * len(seats))
-    now = f"({index} IN ({listed}))" if seats else "FALSE"
+    index, awaited, out, game = (_quote(connection, Seat._meta.get_field(name).column)
+                                 for name in ("index", "awaited", "resigned", "game"))
+
+    def among(listed: Sequence[int]) -> str:
+        return f"({index} IN ({', '.join(['%s'] * len(listed))}))" if listed else "FALSE"
+
+    now, leaving = among(seats), among(resigned)
     writes.write(
-        f"UPDATE {table} SET {awaited} = {now} WHERE {game} = %s AND {awaited} <> {now}",
-        [*seats, game_id, *seats])
+        f"UPDATE {table} SET {awaited} = {now}, {out} = {out} OR {leaving} "
+        f"WHERE {game} = %s AND ({awaited} <> {now} OR NOT {out} AND {leaving})",
+        [*seats, *resigned, game_id, *seats, *resigned])
 
 
 def _set_keys(rows: Sequence[Model], keys: Sequence[Any], using: str) -> None:
@@ -288,12 +385,12 @@ _SEAT_ROWS = """COALESCE((
     WHERE a.game_id = g.id), '[]') AS seat_rows"""
 """Every seat of the game ``g`` with its user's name, as one JSON list (PostgreSQL's)."""
 
-_LOCK_WITH_SEAT = (
+_GAME_FOR_MOVE = (
     'SELECT {game_columns}, s."index" AS seat_index, ('
     'SELECT COALESCE(SUM(1 << b_s."index"), 0) FROM games_seat b_s '
     "JOIN bots_bot b ON b.user_id = b_s.user_id WHERE b_s.game_id = g.id"
     ") AS bot_seat_mask{with_seats} FROM games_game g{creator} LEFT JOIN games_seat s "
-    "ON s.game_id = g.id AND s.user_id = %s WHERE g.id = %s{lock}"
+    "ON s.game_id = g.id AND s.user_id = %s WHERE g.id = %s"
 )
 
 _CLOCK_ROWS = """, COALESCE((
@@ -322,11 +419,12 @@ def _clock_flags(clock: str) -> dict[str, str]:
     }
 
 
-def game_locked_with_seat(game_id: int, user_id: Any, now: datetime
-                          ) -> tuple[Game, int | None] | None:
-    """The game row, locked until the transaction ends, and the index of the
-    user's seat in it (None if they have none, or before the start); None if
-    there is no such game. The game comes with ``bot_seat_mask``: bit i set when
+def game_for_move(game_id: int, user_id: Any, now: datetime
+                  ) -> tuple[Game, int | None] | None:
+    """The game row and the index of the user's seat in it (None if they have
+    none, or before the start); None if there is no such game. Not locked: a
+    move's writes are written only if the game is still at the seq read here
+    (``Batch.update``'s ``expect``). The game comes with ``bot_seat_mask``: bit i set when
     a computer (bots.models.Bot) holds seat i, so that the move need not ask
     again whether a computer is to move next (games.seating). Where the database
     gathers JSON (``can_read_game_with_seats``) it also comes with its creator and
@@ -335,7 +433,6 @@ def game_locked_with_seat(game_id: int, user_id: Any, now: datetime
     ``clocks_of_game`` reads them at ``now``: a move that ends a turn need not ask
     for them (``game_clocks``)."""
     connection = connections[DEFAULT_DB_ALIAS]
-    lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else ""
     with_seats, creator, params = "", "", [user_id, game_id]
     if can_read_game_with_seats():
         User = get_user_model()
@@ -345,8 +442,8 @@ def game_locked_with_seat(game_id: int, user_id: Any, now: datetime
                       + _CLOCK_ROWS.format(**_clock_flags("k")))
         creator = f" JOIN {users} c ON c.id = g.created_by_id"
         params.insert(0, connection.ops.adapt_datetimefield_value(now))
-    sql = _LOCK_WITH_SEAT.format(game_columns=columns(Game, "g"), lock=lock,
-                                 with_seats=with_seats, creator=creator)
+    sql = _GAME_FOR_MOVE.format(game_columns=columns(Game, "g"), with_seats=with_seats,
+                                creator=creator)
     rows = fetch(Game, sql, params)
     if not rows:
         return None
@@ -465,9 +562,9 @@ def clocks_of_game(game_id: int, now: datetime) -> list[Clock]:
 
 
 def game_clocks(game: Game, now: datetime) -> list[Clock]:
-    """The clocks of a game read by ``game_locked_with_seat`` (under the lock, in
-    this transaction) when it read them; else ``clocks_of_game``. What the lock
-    read is given once: the caller is about to write the clocks."""
+    """The clocks of a game read by ``game_for_move`` with it (at the seq a
+    move's write is guarded by) when it read them; else ``clocks_of_game``. What
+    that read is given once: the caller is about to write the clocks."""
     read = game.__dict__.pop("clocks_read", None)
     return read if read is not None else clocks_of_game(game.pk, now)
 

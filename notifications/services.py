@@ -102,8 +102,8 @@ Kind, Status = Notification.Kind, Notification.Status
 
 def notifications_queue(rows: Sequence[Notification], *, may_exist: bool = False,
                         writes: Batch | None = None) -> list[int]:
-    """Write mails to the outbox and enqueue their delivery once the transaction
-    commits; the ids of the rows written. With ``may_exist``, a row whose dedup key
+    """Write mails to the outbox and enqueue their delivery once they are
+    committed; the ids of the rows written. With ``may_exist``, a row whose dedup key
     is already there is left out; without, a repeated key is an error (the
     caller's keys cannot repeat). With ``writes``, the rows are only queued on that
     batch, to be written with it (no ids yet: [])."""
@@ -122,9 +122,14 @@ def notifications_queue(rows: Sequence[Notification], *, may_exist: bool = False
                     .only("pk", "message_id"))
     else:
         Notification.objects.bulk_create(rows)
-    if due:  # every row has its id by the commit (a batch runs before it)
-        transaction.on_commit(lambda: _deliver_after_commit(
-            [row.pk for row in rows if row.message_id in due]))
+    if due:
+        def deliver() -> None:  # once committed, every row has its id
+            _deliver_after_commit([row.pk for row in rows if row.message_id in due])
+
+        if writes is not None:  # once the batch is written, whether in a transaction or not
+            writes.after(deliver)
+        else:
+            transaction.on_commit(deliver)
     return [] if writes is not None else [row.pk for row in rows]
 
 

@@ -1,7 +1,11 @@
 """games.store: writes queued together (a Batch) reach the database in one round
-trip, in the order queued, with the ORM's defaults, and all or nothing in a
-transaction; rows are read from SQL of our own exactly as the ORM reads them."""
+trip, in the order queued, with the ORM's defaults, and all or nothing, in a
+transaction or not; a batch with a guard is written only while its row holds
+what the guard expects; rows are read from SQL of our own exactly as the ORM
+reads them."""
 
+import threading
+import time
 from datetime import timedelta
 
 import pytest
@@ -74,6 +78,108 @@ def test_a_refused_statement_leaves_nothing_of_the_batch():
     assert sorted(Notification.objects.values_list("dedup_key", flat=True)) == ["taken"]
 
 
+def _guarded_batch(game: Game, ann, expected_seq: int, calls: list[str]) -> tuple[Batch, list]:
+    """A move's kind of batch, guarded by the game's seq: rows of two models, an
+    update of another row, a write of this module's, the game row."""
+    start = timezone.now()
+    writes = Batch()
+    rows = [Vacation(user=ann, starts_at=start, ends_at=start + HOUR), mail("guarded")]
+    writes.insert(rows[:1])
+    writes.insert(rows[1:])
+    store.seats_awaited(writes, game.pk, [1])
+    clock = Clock.objects.get(game=game, seat=0)
+    clock.timeouts_in_row = 7
+    writes.update(clock, ["timeouts_in_row"])
+    game.seq = expected_seq + 1
+    writes.update(game, ["seq"], expect={"seq": expected_seq})
+    writes.after(lambda: calls.append("after"))
+    return writes, rows
+
+
+def _written(game: Game) -> tuple:
+    return (Vacation.objects.count(), Notification.objects.filter(dedup_key="guarded").count(),
+            sorted(game.seats.filter(awaited=True).values_list("index", flat=True)),
+            Clock.objects.get(game=game, seat=0).timeouts_in_row,
+            Game.objects.get(pk=game.pk).seq)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_guarded_batch_is_written_whole_when_its_row_holds_what_it_expects(users):
+    game = services.game_create(user=users[0], variant="classic", length="long", seats=2,
+                                days_per_move=2)
+    services.game_join(game=game, user=users[1])
+    game.refresh_from_db()
+    seq, calls = game.seq, []
+    awaited_before = sorted(game.seats.filter(awaited=True).values_list("index", flat=True))
+    assert awaited_before != [1]
+    writes, rows = _guarded_batch(game, users[0], seq, calls)
+    with CaptureQueriesContext(connection) as queries:
+        writes.run()
+    assert [q["sql"].split()[0] for q in queries.captured_queries] == ["WITH"]  # no BEGIN
+    assert calls == ["after"]  # outside a transaction: the statement has committed
+    assert all(row.pk is not None for row in rows)
+    assert _written(game) == (1, 1, [1], 7, seq + 1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_guarded_batch_writes_nothing_once_its_row_has_changed(users):
+    game = services.game_create(user=users[0], variant="classic", length="long", seats=2,
+                                days_per_move=2)
+    services.game_join(game=game, user=users[1])
+    game.refresh_from_db()
+    seq, calls = game.seq, []
+    before = _written(game)
+    writes, rows = _guarded_batch(game, users[0], seq, calls)
+    Game.objects.filter(pk=game.pk).update(seq=seq + 5)  # another writer moved it on
+    with pytest.raises(store.Stale):
+        writes.run()
+    assert calls == [] and all(row.pk is None for row in rows)
+    assert _written(game) == (*before[:4], seq + 5)
+    assert len(writes) == 0  # forgotten: a second run sends nothing
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_guarded_batch_in_a_transaction_calls_back_at_its_commit(users):
+    game = services.game_create(user=users[0], variant="classic", length="long", seats=2,
+                                days_per_move=2)
+    services.game_join(game=game, user=users[1])
+    game.refresh_from_db()
+    calls: list[str] = []
+    writes, _ = _guarded_batch(game, users[0], game.seq, calls)
+    with transaction.atomic():
+        writes.run()
+        assert calls == []
+    assert calls == ["after"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_guarded_write_waits_for_a_lock_on_its_row_then_finds_it_changed(users):
+    """Another writer holds the game row (as the server's own changes do, in a
+    transaction) and moves it on: the batch waits for that commit, reads the row
+    as committed, and writes nothing."""
+    game = services.game_create(user=users[0], variant="classic", length="long", seats=2,
+                                days_per_move=2)
+    services.game_join(game=game, user=users[1])
+    game.refresh_from_db()
+    seq, calls = game.seq, []
+    before = _written(game)
+    writes, _ = _guarded_batch(game, users[0], seq, calls)
+    other = _other_connection()
+    other.autocommit = False
+    other.execute("UPDATE games_game SET seq = seq + 1 WHERE id = %s", [game.pk])
+    committer = threading.Timer(0.5, other.commit)
+    committer.start()
+    started = time.monotonic()
+    try:
+        with pytest.raises(store.Stale):
+            writes.run()
+    finally:
+        committer.join()
+        other.close()
+    assert time.monotonic() - started >= 0.4  # it waited for the other's commit
+    assert calls == [] and _written(game) == (*before[:4], seq + 1)
+
+
 @pytest.mark.django_db
 def test_an_empty_batch_sends_nothing():
     with CaptureQueriesContext(connection) as queries:
@@ -105,7 +211,8 @@ def test_fetch_reads_rows_as_the_orm_does_with_extra_columns(users):
 @pytest.mark.django_db
 def test_the_statements_of_every_move_are_prepared_once_per_connection(users):
     """Server-side binding (settings): after a few runs PostgreSQL keeps the plan of
-    the lock, the game read and the batched writes instead of planning each time."""
+    the move's read, the game read and the batched writes instead of planning each
+    time."""
     from engine import marram as engine
     from games import selectors
 
@@ -122,7 +229,7 @@ def test_the_statements_of_every_move_are_prepared_once_per_connection(users):
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         prepared = [row[0] for row in cursor.fetchall()]
-    assert any("FOR UPDATE OF g" in s for s in prepared)  # the lock
+    assert any("bot_seat_mask" in s for s in prepared)  # the move's read
     assert any("json_agg" in s and "games_seat" in s for s in prepared)  # the game read
     assert any('INSERT INTO "games_event"' in s and "UPDATE" in s for s in prepared)  # writes
 

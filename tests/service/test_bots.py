@@ -235,7 +235,8 @@ def test_nothing_is_enqueued_when_people_are_awaited_and_the_bot_is_when_it_is(
 def test_a_move_between_people_asks_nothing_more_of_the_computer_players(
         users, django_capture_on_commit_callbacks):
     """Whether a computer is to move next comes with the move's first statement
-    (the game's lock): a game of people asks nothing more, and enqueues nothing."""
+    (its read of the game): a game of people asks nothing more, and enqueues
+    nothing."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -251,7 +252,7 @@ def test_a_move_between_people_asks_nothing_more_of_the_computer_players(
     assert not [c for c in enqueue.call_args_list if c.args[0] is bot_tasks.bot_move]
     seats = [q["sql"] for q in queries.captured_queries
              if "bots_bot" in q["sql"] and "games_seat" in q["sql"]]
-    assert len(seats) == 1 and "FOR UPDATE" in seats[0]  # the lock, and no more
+    assert len(seats) == 1 and "bot_seat_mask" in seats[0]  # the move's read, and no more
 
 
 @pytest.mark.django_db
