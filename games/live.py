@@ -136,13 +136,48 @@ def listening(client: redis.Redis, game_id: int, now: float | None = None
               ) -> set[tuple[int, str]]:
     """The seats of the game that some stream process holds a connection of,
     each with the kind of view it is sent."""
-    members = client.zrangebyscore(LISTENING.format(game=game_id),
-                                   now if now is not None else time.time(), "+inf")
+    return _seats_of(client.zrangebyscore(*_listening_range(game_id, now)))
+
+
+def _listening_range(game_id: int, now: float | None) -> tuple[str, float, str]:
+    return LISTENING.format(game=game_id), now if now is not None else time.time(), "+inf"
+
+
+def _seats_of(members: list[bytes]) -> set[tuple[int, str]]:
     found = set()
     for member in members:
         seat, kind, _ = member.decode().split(" ", 2)
         found.add((int(seat), kind))
     return found
+
+
+class _Link(threading.local):
+    """This thread's own connection to Redis, and the URL it was made for."""
+
+    url: str | None = None
+    connection: redis.Connection | None = None
+
+
+_link = _Link()
+
+
+def _command(*args: Any) -> Any:
+    """One command on this thread's own connection to ``REDIS_URL`` (made at its
+    first use, and again after a failure), its answer as Redis gives it: what
+    every commit sends. Through the client (``_redis()``), which takes a
+    connection from its pool and gives it back, checks that it has nothing left
+    to read and wraps the command in its retries, a command cost 50-60 us of the
+    web worker's CPU, against 31-33 us so (benchmarks, docs/performance.md)."""
+    url = settings.REDIS_URL
+    if _link.connection is None or _link.url != url:
+        _link.url, _link.connection = url, _redis().connection_pool.make_connection()
+    connection = _link.connection
+    try:
+        connection.send_command(*args)
+        return connection.read_response()
+    except (redis.RedisError, OSError):
+        connection.disconnect()  # connected afresh by the next command
+        raise
 
 
 def seat_view(game: Game, seat: int, kind: str) -> bytes | None:
@@ -169,12 +204,13 @@ def publish(game: Game, seq: int, to_move: Collection[int] = ()) -> None:
     those of the seats ``to_move`` that listen. A failure is logged, never
     raised: the move is committed, and pages still poll on reconnecting."""
     try:
-        client = _redis()
         message = [b"%d %d" % (game.pk, seq)]
-        for seat, kind in sorted(listening(client, game.pk)) if to_move else ():
+        heard = _seats_of(_command("ZRANGEBYSCORE", *_listening_range(game.pk, None))
+                          ) if to_move else ()
+        for seat, kind in sorted(heard):
             if seat in to_move and (view := seat_view(game, seat, kind)) is not None:
                 message.append(b"%d %s %s" % (seat, kind.encode(), view))
-        client.publish(CHANNEL, b"\n".join(message))
+        _command("PUBLISH", CHANNEL, b"\n".join(message))
     except (redis.RedisError, OSError):  # Redis down: the pages find the move later
         log.warning("could not publish game %s at seq %s", game.pk, seq, exc_info=True)
 
