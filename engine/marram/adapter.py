@@ -3,6 +3,7 @@ the rules modules of this package, which it only calls. Nothing here decides a
 rule; it translates between the protocol's vocabulary and Marram's."""
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
@@ -52,6 +53,30 @@ def _some_tile_fits(state: GameState, seat: Seat) -> bool:
         if any(board.meets(state, o, pos, need) for o in orientations):
             return True
     return False
+
+
+# What the game awaits, made once for each case (a move asks about ten times):
+# an Awaiting and its tasks are never changed.
+_OVER = Awaiting.over()
+
+
+@functools.cache
+def _awaiting_draw(event: str, creature: str) -> Awaiting:
+    return Awaiting.draw(f"where the {creature} {'appears' if event == 'appear' else 'hops'}")
+
+
+@functools.cache
+def _awaiting_guess(seat: Seat, creature: str) -> Awaiting:
+    return Awaiting.seats(Task(
+        seat, "guess", f"guess how many hops the {creature} makes before it is caught, or "
+        "that it escapes", {"creature": creature}, f"guess the {creature}'s hops"))
+
+
+@functools.cache
+def _awaiting_move(seat: Seat, move: int) -> Awaiting:
+    return Awaiting.seats(Task(
+        seat, "move", f"make move {move} of {MOVES_PER_TURN}: lay a tile, flip one, or pass "
+        "when no tile fits", {"move": move}, "move"))
 
 
 def _action_arg(args: Mapping[str, JSON], seat: Seat | None) -> dict[str, Any]:
@@ -153,19 +178,12 @@ class Marram(Game[GameState, MarramEvent]):
         wait = game.awaiting(state)
         kind = wait["kind"]
         if kind == "finished":
-            return Awaiting.over()
+            return _OVER
         if kind == "chance":
-            verb = "appears" if wait["event"] == "appear" else "hops"
-            return Awaiting.draw(f"where the {wait['creature']} {verb}")
+            return _awaiting_draw(wait["event"], wait["creature"])
         if kind == "guess":
-            creature = wait["creature"]
-            return Awaiting.seats(Task(
-                wait["player"], "guess", f"guess how many hops the {creature} makes before "
-                "it is caught, or that it escapes", {"creature": creature},
-                f"guess the {creature}'s hops"))
-        return Awaiting.seats(Task(
-            wait["player"], "move", f"make move {wait['move']} of {MOVES_PER_TURN}: lay a "
-            "tile, flip one, or pass when no tile fits", {"move": wait["move"]}, "move"))
+            return _awaiting_guess(wait["player"], wait["creature"])
+        return _awaiting_move(wait["player"], wait["move"])
 
     def legal_actions(self, state: GameState, seat: Seat) -> list[MarramEvent]:
         if seat not in self.awaiting(state).players:
