@@ -436,14 +436,11 @@ def action_submit(
     """
     pk = game.pk if isinstance(game, Game) else game
     try:
-        try:
-            with _savepoint_if_nested():
+        with _savepoint_if_nested():
+            try:
                 return _submit(pk, user, action, expected_seq, idempotency_key)
-        except store.Stale:
-            with _savepoint_if_nested():
+            except store.Stale:  # read again, the game is past expected_seq: no write
                 return _submit(pk, user, action, expected_seq, idempotency_key)
-    except store.Stale:  # moved on again between the second read and write
-        raise StaleSeq(store.game_seq(pk) or expected_seq + 1) from None
     except IntegrityError:
         # The key was used for an earlier action of this game (at another seq).
         used = Event.objects.filter(game_id=pk, idempotency_key=idempotency_key).exists()

@@ -65,16 +65,17 @@ def test_one_of_eight_simultaneous_moves_is_stored():
     assert Game.objects.get(pk=game.pk).status == Game.Status.RUNNING
 
 
-def _overtaken(monkeypatch, overtake) -> list[int]:
-    """Have ``overtake()`` run, once, between a move's read and its write (right
-    after ``store.game_for_move``); the seqs the move's reads found."""
+def _overtaken(monkeypatch, overtake, times: int = 1) -> list[int]:
+    """Have ``overtake()`` run between a move's read and its write (right after
+    ``store.game_for_move``), at its first ``times`` reads; the seqs the reads
+    found."""
     read = store.game_for_move
     found: list[int] = []
 
     def read_then_overtake(*args, **kwargs):
         got = read(*args, **kwargs)
         found.append(got[0].seq)
-        if len(found) == 1:
+        if len(found) <= times:
             overtake()
         return got
 
@@ -130,3 +131,4 @@ def test_a_move_overtaken_by_its_own_retry_is_answered_as_the_retry(monkeypatch)
     retry, first = (a.json() for a in answers)
     assert first["seq"] == retry["seq"] and first["events"] == retry["events"]
     assert Event.objects.filter(game=game, idempotency_key="once").count() == 1
+
