@@ -26,33 +26,24 @@ from ..protocol import (
     Task,
     TurnMail,
 )
-from . import actions, board, bots, game, notation, preview, selfplay, snapshot, view
+from . import actions, bots, game, notation, preview, selfplay, snapshot, view
 from .catalogue import standard
 from .events import ACTION_SCHEMA, MarramEvent, Pass
 from .record import FORMAT, VERSION, config_from_json, config_to_json
 from .rules import MOVES_PER_TURN, RULES_VERSION, rules_for
 from .state import GameState
-from .types import Face
 
 VARIANTS = (Choice("classic", "Classic"), Choice("pitchfork", "Pitchfork"),
             Choice("animals", "Animals"))
 LENGTHS = (Choice("long", "Long game"), Choice("short", "Short game (to a target score)"))
 EXAMPLES_IN_MAIL = 3
-FACES: tuple[Face, ...] = ("front", "back")
 
 
-def _some_tile_fits(state: GameState, seat: Seat) -> bool:
-    """Whether a tile of the seat's hand fits anywhere. Stops at the first fit, and
-    usually finds one at the first few positions: far cheaper, asked after every
-    move, than listing the needs of the whole frontier first (``first_placement``)."""
-    catalogue = state.config.catalogue
-    orientations = [catalogue[t].oriented(face, r) for t in dict.fromkeys(state.hands[seat])
-                    for face in FACES for r in range(4)]
-    for pos in state.frontier:
-        need = board.need_at(state, pos)
-        if any(board.meets(state, o, pos, need) for o in orientations):
-            return True
-    return False
+def _view_of_all(state: GameState) -> JSONObject:
+    seen = view.player_view(state, None)
+    # row by row, the same however the game got there (as the API has always given it)
+    seen["board"].sort(key=lambda tile: (tile["at"][1], tile["at"][0]))
+    return cast(JSONObject, seen)
 
 
 # What the game awaits, made once for each case (a move asks about ten times):
@@ -204,18 +195,16 @@ class Marram(Game[GameState, MarramEvent]):
         wait = game.awaiting(state)
         if wait["kind"] != "move":
             return None
-        if _some_tile_fits(state, wait["player"]):
-            return None  # a quick way to the usual answer: some tile fits, so no pass
+        if game.first_placement(state, wait["player"]) is not None:
+            return None  # some tile fits, so no pass (the legal moves reuse its index)
         only_pass = Pass(type="pass", player=wait["player"])
         return only_pass if actions.legal_actions(state) == [only_pass] else None
 
     # -- what people see
 
     def view(self, state: GameState, seat: Seat | None) -> JSONObject:
-        seen = view.player_view(state, seat)
-        # row by row, the same however the game got there (as the API has always given it)
-        seen["board"].sort(key=lambda tile: (tile["at"][1], tile["at"][0]))
-        return cast(JSONObject, seen)
+        # every seat sees the same but for ``you`` (hands are public): made once a state
+        return {**state.once("view", _view_of_all), "you": seat}
 
     def summary(self, state: GameState) -> JSONObject:
         return view.summary(state)

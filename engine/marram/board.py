@@ -232,8 +232,9 @@ class FrontierIndex:
 
 def iter_placements(state: GameState, hand: list[str]) -> Iterator[tuple[str, str, int, Pos]]:
     """Every legal (tile, face, rotation, position) for the tiles of a hand, in that
-    order of keys (positions sorted)."""
-    index = FrontierIndex(state)
+    order of keys (positions sorted). The state's frontier index is made once
+    (``GameState.once``)."""
+    index = state.once("frontier_index", FrontierIndex)
     catalogue = state.config.catalogue
     for tile_id in dict.fromkeys(hand):
         tile = catalogue[tile_id]

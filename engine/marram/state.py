@@ -1,14 +1,17 @@
 """The game state: plain data, folded from events by ``engine.game``."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar, cast
 
 from .catalogue import Catalogue
 from .features import Features
 from .rules import Rules
 from .tiles import Oriented, TileDef
 from .types import Face, Pos, Seat
+
+T = TypeVar("T")
 
 CreatureStatus = Literal["waiting", "on_board", "eaten", "escaped"]
 
@@ -105,6 +108,9 @@ class GameState:
     """Tokens retired by flips, per seat."""
     completed: dict[str, int] = field(default_factory=dict)
     """Features completed so far, by kind (grass, sand, blue, orange, worm, freak)."""
+    kept: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    """What ``once`` has worked out from the state, at ``kept_at`` events."""
+    kept_at: int = field(default=-1, repr=False, compare=False)
 
     def copy(self) -> GameState:
         """An independent copy. The tiles on the board are shared, as features
@@ -123,6 +129,18 @@ class GameState:
             self.pending[:], self.lingering, self.log[:], self.events, self.retired[:],
             dict(self.completed),
         )
+
+    def once(self, name: str, make: Callable[[GameState], T]) -> T:
+        """``make(self)``, worked out once while no event folds into the state (an
+        event counts in ``events``; a copy starts with nothing kept): after a
+        move, the check that the player to move can lay a tile and their legal
+        moves use the same frontier index, and each player's view is the same
+        but for ``you``. What it gives is shared: never change it."""
+        if self.kept_at != self.events:
+            self.kept, self.kept_at = {}, self.events
+        if name not in self.kept:
+            self.kept[name] = make(self)
+        return cast(T, self.kept[name])
 
     @property
     def players(self) -> int:
