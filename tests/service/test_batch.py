@@ -96,6 +96,16 @@ def _guarded_batch(game: Game, ann, expected_seq: int, calls: list[str]) -> tupl
     return writes, rows
 
 
+@pytest.fixture
+def game(users) -> Game:
+    """A running game with clocks (two days a move), as a move's batch finds it."""
+    created = services.game_create(user=users[0], variant="classic", length="long", seats=2,
+                                   days_per_move=2)
+    services.game_join(game=created, user=users[1])
+    created.refresh_from_db()
+    return created
+
+
 def _written(game: Game) -> tuple:
     return (Vacation.objects.count(), Notification.objects.filter(dedup_key="guarded").count(),
             sorted(game.seats.filter(awaited=True).values_list("index", flat=True)),
@@ -104,11 +114,7 @@ def _written(game: Game) -> tuple:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_guarded_batch_is_written_whole_when_its_row_holds_what_it_expects(users):
-    game = services.game_create(user=users[0], variant="classic", length="long", seats=2,
-                                days_per_move=2)
-    services.game_join(game=game, user=users[1])
-    game.refresh_from_db()
+def test_a_guarded_batch_is_written_whole_when_its_row_holds_what_it_expects(users, game):
     seq, calls = game.seq, []
     awaited_before = sorted(game.seats.filter(awaited=True).values_list("index", flat=True))
     assert awaited_before != [1]
@@ -122,11 +128,7 @@ def test_a_guarded_batch_is_written_whole_when_its_row_holds_what_it_expects(use
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_guarded_batch_writes_nothing_once_its_row_has_changed(users):
-    game = services.game_create(user=users[0], variant="classic", length="long", seats=2,
-                                days_per_move=2)
-    services.game_join(game=game, user=users[1])
-    game.refresh_from_db()
+def test_a_guarded_batch_writes_nothing_once_its_row_has_changed(users, game):
     seq, calls = game.seq, []
     before = _written(game)
     writes, rows = _guarded_batch(game, users[0], seq, calls)
@@ -139,11 +141,7 @@ def test_a_guarded_batch_writes_nothing_once_its_row_has_changed(users):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_guarded_batch_in_a_transaction_calls_back_at_its_commit(users):
-    game = services.game_create(user=users[0], variant="classic", length="long", seats=2,
-                                days_per_move=2)
-    services.game_join(game=game, user=users[1])
-    game.refresh_from_db()
+def test_a_guarded_batch_in_a_transaction_calls_back_at_its_commit(users, game):
     calls: list[str] = []
     writes, _ = _guarded_batch(game, users[0], game.seq, calls)
     with transaction.atomic():
@@ -153,14 +151,10 @@ def test_a_guarded_batch_in_a_transaction_calls_back_at_its_commit(users):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_guarded_write_waits_for_a_lock_on_its_row_then_finds_it_changed(users):
+def test_a_guarded_write_waits_for_a_lock_on_its_row_then_finds_it_changed(users, game):
     """Another writer holds the game row (as the server's own changes do, in a
     transaction) and moves it on: the batch waits for that commit, reads the row
     as committed, and writes nothing."""
-    game = services.game_create(user=users[0], variant="classic", length="long", seats=2,
-                                days_per_move=2)
-    services.game_join(game=game, user=users[1])
-    game.refresh_from_db()
     seq, calls = game.seq, []
     before = _written(game)
     writes, _ = _guarded_batch(game, users[0], seq, calls)
