@@ -143,7 +143,9 @@ def _quote(connection: Any, name: str) -> str:
     return connection.ops.quote_name(name)
 
 
+@functools.cache
 def _inserted_fields(model: type[Model]) -> list[Any]:
+    """The fields an insert writes (all but the primary key), worked out once."""
     opts = model._meta
     return [f for f in opts.concrete_fields if f is not opts.pk]
 
