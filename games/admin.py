@@ -20,7 +20,11 @@ from games.models import Clock, Event, Game, Invitation, Seat, Vacation
 
 
 def _started(game: Game | None) -> bool:
-    return game is not None and game.config is not None
+    return game is not None and (game.config is not None or game.status not in _EDITABLE)
+
+
+_EDITABLE = (Game.Status.OPEN, Game.Status.ABANDONED)
+"""The statuses of a game the admin may edit: before its start."""
 
 
 class SeatInline(admin.TabularInline):
@@ -53,9 +57,25 @@ class InvitationInline(admin.TabularInline):
 
 
 class GameAdminForm(forms.ModelForm):
+    """An open game's settings. The admin saves them in a transaction; ``clean``
+    takes the game's row lock in it, so that a join waits for the edit (or the edit
+    for the join), and refuses the edit if the game started since the page was
+    read: only the fields the form changed are then written (GameAdmin.save_model)."""
+
     class Meta:
         model = Game
         fields = "__all__"
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if self.instance.pk is not None:
+            now = Game.objects.select_for_update().filter(pk=self.instance.pk).first()
+            if now is None or _started(now) or now.status not in _EDITABLE:
+                raise forms.ValidationError(
+                    "the game has started since this page was read: nothing was saved, and "
+                    "a started game is not edited here (its events say what happened)",
+                    code="game_started")
+        return cleaned
 
     def clean_status(self) -> str:
         # Only an open game is edited here, and the start is the last seat's to make.
@@ -93,8 +113,24 @@ class GameAdmin(admin.ModelAdmin):
             return self.fields
         return self.readonly_fields
 
+    def has_change_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
+        # A started game is shown, with no save button: nothing of it is the admin's
+        # to write (its row is the moves' and the server's, under their guards).
+        return not _started(obj) and super().has_change_permission(request, obj)
+
     def has_delete_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
         return False
+
+    def save_model(self, request: HttpRequest, obj: Game, form: forms.ModelForm,
+                   change: bool) -> None:
+        if not change:
+            obj.save()
+            return
+        # Only what the form changed: the other columns were read before the row
+        # was locked (GameAdminForm.clean), and are not the admin's to write back.
+        changed = [name for name in form.changed_data if name in self.fields]
+        if changed:
+            obj.save(update_fields=changed)
 
 
 @admin.register(Event)

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 from django.db.models import Q
 
 from engine import registry
@@ -94,6 +94,28 @@ class Game(models.Model):
     @property
     def is_started(self) -> bool:
         return self.status in (self.Status.RUNNING, self.Status.FINISHED)
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Insert a new game; write a stored one only field by field, in a
+        transaction (where the writer holds the row locked: games.services).
+
+        A stored game's row is written by a move's guarded batch
+        (games.store.Batch) or by a server change that holds it locked; a save
+        of every column would write back what was read before, over a move or a
+        start committed meanwhile (its seq, its seed)."""
+        if not self._state.adding:
+            if kwargs.get("update_fields") is None:
+                raise UnguardedGameWrite(
+                    "a stored game is written field by field: save(update_fields=[...])")
+            if not transaction.get_connection(kwargs.get("using")).in_atomic_block:
+                raise UnguardedGameWrite(
+                    "a stored game is written in a transaction that holds its row locked")
+        super().save(*args, **kwargs)
+
+
+class UnguardedGameWrite(ValueError):
+    """A stored game's row written whole, or outside the transaction that holds it
+    locked (Game.save)."""
 
 
 class Seat(models.Model):

@@ -704,14 +704,26 @@ def game_invite(
 # ---------------------------------------------------------------- projections and imports
 
 
-def projection_rebuild(game: Game | int) -> bool:
-    """Recompute what is stored beside the events (the game's projection, which
-    seats have resigned and which it awaits) by replaying it from zero; True if any
-    of it changed."""
+def projection_rebuild(game: Game | int) -> list[str]:
+    """Recompute what is stored beside the events (the game's seq, its projection,
+    which seats have resigned and which it awaits) by replaying it from zero; what
+    it changed, in words (empty if nothing).
+
+    The seq is the number of events (their seqs run 0, 1, ... with no gap: the
+    database's unique seq and the guarded writes keep them so); a row whose seq
+    disagrees, say one written back from an old read, is set to it first, so that
+    the replay and the next move start from the last event."""
     with transaction.atomic():
         game = _lock(game)
+        changes = []
+        last = Event.objects.filter(game=game).order_by("-seq").values_list("seq", flat=True)
+        count = (last.first() + 1) if last.exists() else 0
+        if count != game.seq:
+            changes.append(f"seq {game.seq} -> {count}")
+            game.seq = count
+            game.save(update_fields=["seq"])
         if game.config is None:
-            return _projection_set(game, {})
+            return changes + _projection_set(game, {})
         replay = game_replay(game)
         if replay.error is not None:
             raise Invalid(
@@ -720,25 +732,31 @@ def projection_rebuild(game: Game | int) -> bool:
                 code="bad_record",
             )
         fresh = projection_of(rules_of(game), replay.state)
-        changed = _projection_set(game, fresh)
+        finished = fresh["finished"] and game.status == Game.Status.RUNNING
+        changes += _projection_set(game, fresh)
+        if finished:  # the events end the game: so does its row
+            game.status, game.finished_at = Game.Status.FINISHED, timezone.now()
+            game.save(update_fields=["status", "finished_at"])
+            changes.append("status running -> finished")
         resigned = fresh["resigned"]
         seats = game.seats.exclude(index=None)
         awaited = awaited_seats(game)
-        changed |= bool(seats.filter(index__in=awaited, awaited=False).update(awaited=True))
-        changed |= bool(seats.exclude(index__in=awaited).filter(awaited=True)
-                        .update(awaited=False))
-        changed |= bool(seats.filter(index__in=resigned, resigned=False).update(resigned=True))
-        changed |= bool(seats.exclude(index__in=resigned).filter(resigned=True)
-                        .update(resigned=False))
-        return changed
+        for flag, wanted in (("awaited", awaited), ("resigned", resigned)):
+            on = seats.filter(index__in=wanted, **{flag: False}).update(**{flag: True})
+            off = seats.exclude(index__in=wanted).filter(**{flag: True}).update(**{flag: False})
+            if on or off:
+                changes.append(f"{flag} seats now {sorted(wanted)}")
+        return changes
 
 
-def _projection_set(game: Game, fresh: dict[str, Any]) -> bool:
+def _projection_set(game: Game, fresh: dict[str, Any]) -> list[str]:
     if fresh == game.projection:
-        return False
+        return []
+    keys = sorted(k for k in set(fresh) | set(game.projection)
+                  if fresh.get(k) != game.projection.get(k))
     game.projection = fresh
     game.save(update_fields=["projection"])
-    return True
+    return [f"projection ({', '.join(keys)})"]
 
 
 def _own_types(rules: AnyGame, start: Any, events: list[Any]) -> set[str]:

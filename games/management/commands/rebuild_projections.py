@@ -1,6 +1,7 @@
-"""Rebuild what is stored beside the events of games (the projection: scores, whose
-turn, winners; which seats have resigned and which the game awaits) by replaying
-their events from zero; all started games unless ids are given."""
+"""Rebuild what is stored beside the events of games (their seq, the projection:
+scores, whose turn, winners; which seats have resigned and which the game
+awaits) by replaying their events from zero; all started games unless ids are
+given. Each game it changes is named with what changed."""
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -20,13 +21,17 @@ class Command(BaseCommand):
         if game_ids:
             games = games.filter(pk__in=game_ids)
         changed = failed = total = 0
-        for game in games.iterator():
+        for pk in games.values_list("pk", flat=True).iterator():
             total += 1
             try:
-                changed += projection_rebuild(game)
+                changes = projection_rebuild(pk)
             except Invalid as e:
                 failed += 1
                 self.stderr.write(e.message)
-        self.stdout.write(f"{total} game(s) replayed, {changed} projection(s) rewritten")
+                continue
+            if changes:
+                changed += 1
+                self.stdout.write(f"game {pk}: {'; '.join(changes)}")
+        self.stdout.write(f"{total} game(s) replayed, {changed} repaired")
         if failed:
             raise CommandError(f"{failed} game(s) do not replay: see manage.py verify_game")
