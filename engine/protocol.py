@@ -50,6 +50,10 @@ register an instance in ``engine.registry``:
 - **Automatic events**: ``automatic(state)`` is an event the server must append
   by itself now (a forced pass), or ``None``; the platform appends it and asks
   again.
+- **Simultaneous choices**: ``unaffected(state, since, seat)`` says that the
+  events appended since a seat's action was made (other seats' choices made in
+  secret at the same time) leave that action's meaning unchanged, so that it is
+  not refused as stale; by default nothing is.
 - **Views**: ``view(state, seat)`` is what that seat may see, ``seat=None`` a
   spectator's; both strip every secret (deck orders, the seed, future draws,
   others' hidden choices) until the game is over. ``summary(state)`` is the
@@ -433,6 +437,16 @@ class Game(Protocol[StateT, EventT]):
     def automatic(self, state: StateT) -> EventT | None:
         """An event the server appends by itself now, or None."""
         return None
+
+    def unaffected(self, state: StateT, since: Sequence[EventT], seat: Seat) -> bool:
+        """Whether ``seat``'s choice is as it was before ``since``, the events
+        appended after the position its action was made on (``state``: the game
+        after them). True when they are only other seats' choices made at the same
+        time as this seat's, in secret, and leaving its options unchanged
+        (Animals on Board's keeps): the action is then judged on ``state``, not
+        refused for a stale seq. By default False: any event since is a change the
+        player has not seen."""
+        return False
 
     def timeout(self, state: StateT, seat: Seat) -> list[EventT]:
         """The events for a seat whose time ran out: by default the record's

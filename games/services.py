@@ -464,7 +464,8 @@ def _savepoint_if_nested() -> AbstractContextManager[Any]:
 def _submit(pk: int, user: AbstractBaseUser, action: Any, expected_seq: int,
             idempotency_key: str | None) -> ActionResult:
     game, seat_index = _read_with_seat(pk, user)
-    if expected_seq != game.seq or game.status != Game.Status.RUNNING:
+    behind = expected_seq != game.seq
+    if behind or game.status != Game.Status.RUNNING:
         # A retry of an action that went through always arrives with a
         # stale seq: only then can its key have been seen before.
         if idempotency_key is not None:
@@ -472,11 +473,14 @@ def _submit(pk: int, user: AbstractBaseUser, action: Any, expected_seq: int,
             if (earlier_event := earlier.first()) is not None:
                 return _earlier_answer(game, earlier_event, user, action)
         _check_running(game)
-        raise StaleSeq(game.seq)
     if seat_index is None:
+        if behind:
+            raise StaleSeq(game.seq)
         raise Forbidden("you have no seat in this game", code="not_a_player")
     state = game_state_get(game)
     rules = rules_of(game)
+    if behind and not _choice_unaffected(game, rules, state, seat_index, expected_seq):
+        raise StaleSeq(game.seq)
     event = _normalise_action(rules, action, seat_index,
                               player_types(rules, state, seat_index))
     leaving = {e["type"] for e in rules.resign(state, seat_index)}
@@ -491,7 +495,24 @@ def _submit(pk: int, user: AbstractBaseUser, action: Any, expected_seq: int,
     first = app.add(event, actor=user, key=idempotency_key)
     _append_automatic(app, cause=first.seq)
     app.commit()
-    return app.result()
+    result = app.result()
+    if behind:  # the client holds the game at expected_seq: its answer is no change of that
+        result.before = None
+    return result
+
+
+def _choice_unaffected(game: Game, rules: AnyGame, state: Any, seat: int,
+                       expected_seq: int) -> bool:
+    """Whether an action made at ``expected_seq``, behind the game now in
+    ``state``, may still be judged: the events since are other seats' choices
+    made at the same time, which leave this seat's as it was (the rules'
+    ``unaffected``). At most one event a seat since: anything older is stale."""
+    since = game.seq - expected_seq
+    if not 0 < since <= game.seat_count:
+        return False
+    payloads = Event.objects.filter(game_id=game.pk, seq__gte=expected_seq, seq__lt=game.seq
+                                    ).order_by("seq").values_list("payload", flat=True)
+    return rules.unaffected(state, [rules.read_event(p) for p in payloads], seat)
 
 
 def game_resign(*, game: Game | int, user: AbstractBaseUser) -> ActionResult:

@@ -134,6 +134,9 @@ class AnimalsOnBoard(Game[State, Event]):
     def chance(self, state: State) -> Chance[Event] | None:
         return None  # every draw is the config's deck, dealt from the committed seed
 
+    def unaffected(self, state: State, since: Sequence[Event], seat: Seat) -> bool:
+        return moves.keep_unaffected(state, since, seat)
+
     def automatic(self, state: State) -> Event | None:
         """The pass of a seat that can neither split nor pay for a group."""
         seat = state.current

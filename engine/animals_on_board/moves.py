@@ -5,6 +5,7 @@ part and its complement leave different group numbers), the face-down tile as
 ``"?"``, so a list never names it."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 
 from .events import Event, Keep, Pass, Split, Take
@@ -20,6 +21,16 @@ def awaited(state: State) -> list[Seat]:
     if state.setup:
         return [s for s in state.active() if state.kept[s] is None]
     return [] if state.current is None else [state.current]
+
+
+def keep_unaffected(state: State, since: Sequence[Event], seat: Seat) -> bool:
+    """Whether the seat's keep is as it was before ``since``: the game is still
+    in its setup and waits for this seat's keep, and every event since was another
+    seat's keep (or its timeout, which keeps its first tile). The keeps are made at
+    the same time and in secret; one changes nothing of another's three tiles."""
+    return (state.setup and seat in awaited(state)
+            and all(e["type"] in ("keep", "timeout") and e.get("player") != seat
+                    for e in since))
 
 
 def price(group: list[Tile]) -> int:

@@ -8,7 +8,7 @@ import pytest
 from engine.animals_on_board import GAME
 from engine.errors import IllegalAction
 
-from .helpers import OPENING, keep, opened, play, split, start, summary, timeout
+from .helpers import OPENING, keep, opened, pass_, play, split, start, summary, timeout
 
 
 def test_every_seat_is_awaited_at_once_for_its_secret_keep():
@@ -76,3 +76,26 @@ def test_a_seat_out_of_time_at_the_setup_keeps_the_first_of_its_three():
     # bob drew D4 E5 F1: D4 is the first
     assert summary(state)["arks"] == [["B2"], ["D4"]]
     assert GAME.awaiting(state).players == (0,)
+
+
+def test_a_keep_is_unaffected_by_the_other_seats_keeps_made_meanwhile():
+    """The keeps are simultaneous and secret: cat's keep judged after ann's and
+    bob's is the keep she chose from her three tiles, so the platform judges it
+    rather than refusing it as stale."""
+    first = ("A1", "B2", "C3", "D4", "E5", "F1", "G2", "H3", "A4")  # cat drew G2 H3 A4
+    before = start(*first, seats=3)
+    since = [keep(0, "B2"), timeout(1)]  # bob's time ran out: he keeps D4, his first
+    now = play(before, *since)
+    assert GAME.legal_actions(now, 2) == GAME.legal_actions(before, 2)
+    assert GAME.unaffected(now, since, 2)
+    # but not a seat's own keep since, nor a setup that is over
+    assert not GAME.unaffected(play(before, keep(0, "B2")), [keep(0, "B2")], 0)
+    done = play(now, keep(2, "H3"))
+    assert not GAME.unaffected(done, [*since, keep(2, "H3")], 2)
+
+
+def test_a_turn_in_a_round_is_never_unaffected_by_what_came_since():
+    state = opened()
+    mover = GAME.awaiting(state).players[0]
+    other = 1 - mover
+    assert not GAME.unaffected(state, [pass_(other)], mover)

@@ -1,0 +1,129 @@
+"""Choices the rules take in any order all land: in Animals on Board every player
+keeps a tile at the same time, in secret. A keep made at the seq its player saw
+is judged even when the other players' keeps were stored meanwhile (the rules
+say they leave it unaffected: engine.protocol's ``unaffected``), through the
+API and by mail; a turn that the rules take one at a time stays stale."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+
+from engine.animals_on_board import GAME
+from games.models import Event, Game
+from notifications import services as notes
+from notifications.inbound import inbound_mail_handle
+from notifications.models import Notification
+from tests.service.aob_kit import start_animals, state_of, submit
+from tests.service.conftest import client_for, make_user, seat_user
+from tests.service.mail_kit import reply_bytes
+
+
+def keep_of(game: Game, seat: int, which: int = 1) -> dict:
+    return {"type": "keep", "tile": state_of(game).drawn[seat][which]}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_three_keeps_sent_at_once_are_all_stored():
+    players = [make_user(name) for name in ("ann", "bob", "cyd")]
+    game = start_animals(players)
+    seq = game.seq
+    keeps = {seat: keep_of(game, seat) for seat in range(3)}
+    barrier = threading.Barrier(3)
+    answers: dict[int, tuple[int, dict]] = {}
+    errors: list[BaseException] = []
+
+    def send(seat: int) -> None:
+        try:
+            client = client_for(players[seat])
+            barrier.wait(timeout=30)
+            response = client.post(f"/api/games/{game.pk}/actions/",
+                                   {"seq": seq, "action": keeps[seat]}, format="json")
+            answers[seat] = (response.status_code, response.json())
+        except BaseException as e:  # reported below
+            errors.append(e)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send, args=(seat,)) for seat in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+
+    assert not errors, errors
+    assert {seat: status for seat, (status, _) in answers.items()} == {0: 201, 1: 201, 2: 201}
+    stored = {e.payload["player"]: e.payload["tile"]
+              for e in Event.objects.filter(game=game, type="keep")}
+    assert stored == {seat: keeps[seat]["tile"] for seat in range(3)}
+    state = state_of(game)
+    assert not state.setup and state.kept == [keeps[s]["tile"] for s in range(3)]
+    # the last keep's answer shows the first round, whoever's it was
+    assert max(data["seq"] for _, data in answers.values()) == game.seq
+
+
+@pytest.mark.django_db
+def test_a_keep_at_a_seq_behind_other_players_keeps_is_stored():
+    players = [make_user(name) for name in ("ann", "bob", "cyd")]
+    game = start_animals(players)
+    seq = game.seq
+    submit(game, {**keep_of(game, 0), "player": 0})
+    submit(game, {**keep_of(game, 1, 0), "player": 1})
+    kept = keep_of(game, 2, 2)
+    answer = client_for(players[2]).post(f"/api/games/{game.pk}/actions/",
+                                         {"seq": seq, "action": kept}, format="json")
+    assert answer.status_code == 201, answer.json()
+    assert state_of(game).kept[2] == kept["tile"]
+
+
+@pytest.mark.django_db
+def test_a_keep_is_still_refused_once_its_seat_has_kept():
+    players = [make_user(name) for name in ("ann", "bob")]
+    game = start_animals(players)
+    seq = game.seq
+    submit(game, {**keep_of(game, 0), "player": 0})
+    again = client_for(players[0]).post(f"/api/games/{game.pk}/actions/",
+                                        {"seq": seq, "action": keep_of(game, 0, 2)},
+                                        format="json")
+    assert again.status_code == 409 and again.json()["code"] == "stale_seq"
+    assert Event.objects.filter(game=game).count() == 1
+
+
+@pytest.mark.django_db
+def test_a_turn_in_a_round_made_behind_the_game_is_stale():
+    players = [make_user(name) for name in ("ann", "bob")]
+    game = start_animals(players)
+    for seat in range(2):
+        submit(game, {**keep_of(game, seat), "player": seat})
+    game.refresh_from_db()
+    seq = game.seq
+    mover = GAME.awaiting(state_of(game)).players[0]
+    submit(game, {**dict(GAME.legal_actions(state_of(game), mover)[0])})
+    game.refresh_from_db()
+    nxt = GAME.awaiting(state_of(game)).players[0]
+    action = dict(GAME.legal_actions(state_of(game), nxt)[0])
+    late = client_for(seat_user(game, nxt)).post(f"/api/games/{game.pk}/actions/",
+                                                 {"seq": seq, "action": action},
+                                                 format="json")
+    assert late.status_code == 409 and late.json() == {
+        **late.json(), "code": "stale_seq", "seq": game.seq}
+
+
+@pytest.mark.django_db
+def test_a_keep_by_mail_after_the_other_players_kept_is_played():
+    players = [make_user(name) for name in ("ann", "bob", "cyd")]
+    game = start_animals(players)
+    for pk in Notification.objects.filter(status="pending").values_list("pk", flat=True):
+        notes.notification_deliver(pk)
+    [mail] = Notification.objects.filter(game=game, seat=2, kind="your_turn")
+    submit(game, {**keep_of(game, 0), "player": 0})
+    submit(game, {**keep_of(game, 1), "player": 1})
+    tile = state_of(game).drawn[2][2]
+    raw = reply_bytes(sender=f"Cyd <{players[2].email}>", to=mail.reply_to,
+                      body=f"keep {tile}\n\n> the mail's text\n", message_id="<keep-2@x>")
+    result = inbound_mail_handle(raw)
+    assert result.outcome == "played", result
+    state = state_of(game)
+    assert state.kept[2] == tile and not state.setup
