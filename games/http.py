@@ -29,6 +29,11 @@ class RequestTooLarge(exceptions.APIException):
     default_detail = "the request body is too large"
 
 
+def body_too_large() -> str:
+    """The 413's message, as nginx words its own (deploy/nginx/)."""
+    return f"the request body is over {settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024} KiB"
+
+
 class BoundedJSONParser(JSONParser):
     """JSON read by games.bodies.json_parse, refused with a 413 beyond
     DATA_UPLOAD_MAX_MEMORY_SIZE (which Django applies to forms but not to a body
@@ -38,7 +43,7 @@ class BoundedJSONParser(JSONParser):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         request = (parser_context or {}).get("request")
         declared = request.META.get("CONTENT_LENGTH") if request is not None else None
-        too_large = RequestTooLarge(f"the request body is over {limit} bytes")
+        too_large = RequestTooLarge(body_too_large())
         try:
             if declared and int(declared) > limit:
                 raise too_large
@@ -140,8 +145,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, IllegalAction):
         return Response(exc.as_dict(), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, RequestDataTooBig):  # Django's own check, as DRF reads request.body
-        exc = RequestTooLarge(
-            f"the request body is over {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes")
+        exc = RequestTooLarge(body_too_large())
     from rest_framework.views import exception_handler as drf_exception_handler
 
     response = drf_exception_handler(exc, context)

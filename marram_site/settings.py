@@ -27,7 +27,8 @@ Environment variables:
 - ``MARRAM_STREAM``: open game pages follow moves through the stream server
   (marram_site/stream.py) instead of polling; needs ``REDIS_URL``. Its limits:
   ``MARRAM_STREAM_MAX_CONNECTIONS``, ``MARRAM_STREAM_HEARTBEAT``,
-  ``MARRAM_STREAM_WAIT`` (below).
+  ``MARRAM_STREAM_WAIT``, and how long a stream's token is good,
+  ``MARRAM_STREAM_TOKEN_AGE`` (below).
 - ``MARRAM_TRUSTED_PROXIES``: comma-separated addresses or networks of the proxies
   in front of the server (e.g. ``172.16.0.0/12`` for a compose network, or
   ``10.0.0.5``); empty by default. Only a connection from one of them may say
@@ -61,6 +62,10 @@ Environment variables:
   default. Without it a webhook whose host resolves to a loopback, private,
   link-local, multicast, reserved or unspecified address, or to one of the
   server's own, is refused (``notifications.webhook_http``).
+- ``MARRAM_MAX_BODY_KIB``: the largest request body taken, in KiB (256); a larger
+  one is a JSON 413 ``too_large``. nginx's ``client_max_body_size`` is filled in
+  from the same variable, so the limit is one: nginx refuses a larger body itself
+  and never passes one on.
 - ``MARRAM_MAX_OPEN_GAMES``: how many games one player may have started that still
   wait for players (20).
 - ``MARRAM_DRAW_INLINE``: draw the fly and frog hops inside the move's
@@ -299,7 +304,10 @@ USE_TZ = True
 # --- Requests and static files ------------------------------------------------
 
 # Moves and mail replies are small; anything bigger is a mistake or an attack.
-DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+# The one limit on a request's body: nginx's client_max_body_size is filled in
+# from the same variable (deploy/nginx/marram.conf.template, docker-compose.yml).
+MARRAM_MAX_BODY_KIB = env_int("MARRAM_MAX_BODY_KIB", 256)
+DATA_UPLOAD_MAX_MEMORY_SIZE = MARRAM_MAX_BODY_KIB * 1024
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
@@ -464,6 +472,10 @@ MARRAM_STREAM_PATH = env_str("MARRAM_STREAM_PATH", "/stream")
 MARRAM_STREAM_MAX_CONNECTIONS = env_int("MARRAM_STREAM_MAX_CONNECTIONS", 5000)
 MARRAM_STREAM_HEARTBEAT = env_float("MARRAM_STREAM_HEARTBEAT", 25.0)
 MARRAM_STREAM_WAIT = env_float("MARRAM_STREAM_WAIT", 25.0)
+# How long a stream's token is good, in seconds (games.live): the stream server
+# refuses an older one and ends a stream whose token has grown older; the page
+# (or API client) then asks for a fresh address, which follows the seat's player.
+MARRAM_STREAM_TOKEN_AGE = env_int("MARRAM_STREAM_TOKEN_AGE", 3600)
 
 # --- Mail ---------------------------------------------------------------------
 

@@ -45,6 +45,14 @@ def upstream_servers(addresses: Sequence[str]) -> str:
     return " ".join(f"server {address};" for address in addresses)
 
 
+def max_body_kib() -> int:
+    """The template's ${MARRAM_MAX_BODY_KIB}: the web servers' own limit, as
+    docker-compose.yml gives both the same variable."""
+    from django.conf import settings
+
+    return settings.MARRAM_MAX_BODY_KIB
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -132,6 +140,7 @@ def nginx(workdir: Path, upstreams: Sequence[str],
     site = site.replace("${MARRAM_LISTEN}", f"127.0.0.1:{port}")
     site = site.replace("${MARRAM_UPSTREAM_SERVERS}", upstream_servers(upstreams))
     site = site.replace("${MARRAM_STREAM_SERVERS}", upstream_servers(streams))
+    site = site.replace("${MARRAM_MAX_BODY_KIB}", str(max_body_kib()))
     assert "${" not in site, "the template has a placeholder this test does not fill"
     (workdir / "marram.conf").write_text(site)
     temp = [f"{kind}_temp_path {workdir / kind};"

@@ -228,8 +228,12 @@ def test_docker_compose_runs_two_web_services_behind_nginx_and_one_beat():
     front = services["nginx"]
     # the template's every placeholder is set, its upstream to every web service
     placeholders = set(re.findall(r"\$\{(MARRAM_\w+)\}", TEMPLATE.read_text()))
-    assert placeholders == {"MARRAM_LISTEN", "MARRAM_UPSTREAM_SERVERS", "MARRAM_STREAM_SERVERS"}
+    assert placeholders == {"MARRAM_LISTEN", "MARRAM_UPSTREAM_SERVERS", "MARRAM_STREAM_SERVERS",
+                            "MARRAM_MAX_BODY_KIB"}
     assert placeholders <= set(front["environment"])
+    # one limit on a body: nginx's is the web services' own
+    assert front["environment"]["MARRAM_MAX_BODY_KIB"] == (
+        services["web"]["environment"]["MARRAM_MAX_BODY_KIB"]) == "${MARRAM_MAX_BODY_KIB:-256}"
     assert front["environment"]["MARRAM_UPSTREAM_SERVERS"] == upstream_servers(
         [f"{name}:8000" for name in web])
     streams = [name for name, service in services.items()
