@@ -10,7 +10,10 @@ At the start a server draws a 32-byte seed and publishes ``commitment(seed)``
 - the chance event that becomes event number ``n`` of the record: the outcomes
   in the game's fixed order (``Chance.outcomes``; Marram's are sorted by
   position), each with its exact odds; the outcome is the first whose
-  cumulative odds exceed ``u(seed, "draw", n) / 2**256``.
+  cumulative odds exceed ``u(seed, "draw", n) / 2**256``. A seat may leave
+  (``Game.resign``) while a draw is due: its leaving event takes number ``n``,
+  is no draw and is not checked against the seed, and the draw still due after
+  it is the one for its own number, ``n + 1``.
 
 ``u(seed, label, i)`` is HMAC-SHA256(seed, f"{label}:{i}") read as a big-endian
 integer. When the game ends the seed is revealed and ``verify`` replays the
@@ -105,16 +108,31 @@ def check_commitment(seed: str, published: str) -> list[str]:
     return []
 
 
+def leaving_types(game: Game[S, E], state: S, seats: int) -> frozenset[object]:
+    """The types of the events by which one of the ``seats`` leaves the game now in
+    ``state`` (``game.resign``): a player may leave at any time, even while a
+    chance draw is due."""
+    return frozenset(e["type"] for s in range(seats) for e in game.resign(state, s))
+
+
 def check_draws(game: Game[S, E], start: S, events: Sequence[object], seed: str) -> list[str]:
     """Replay ``events`` from ``start`` (left untouched), checking that every chance
-    event is the one the seed gives; stops at the first illegal event."""
+    event is the one the seed gives; stops at the first illegal event.
+
+    Where a draw is due, the event must be that draw, drawn for its own index,
+    unless it is a leaving event (``leaving_types``): a seat that leaves is no
+    draw and is not checked against the seed, and the draw still due after it
+    (if any) is checked at the index it is recorded at, as the server draws it."""
     problems = []
+    players = game.config(start).get("players")
+    seats = len(players) if isinstance(players, list) else 0
     state = game.copy(start)
     for i, raw in enumerate(events):
         chance = game.chance(state)
-        if chance is not None and chance.outcomes:
+        got = raw if isinstance(raw, dict) else {}
+        if (chance is not None and chance.outcomes
+                and got.get("type") not in leaving_types(game, state, seats)):
             expected = draw_event(seed, i, chance)
-            got = raw if isinstance(raw, dict) else {}
             if {k: got.get(k) for k in expected} != expected:
                 problems.append(f"event {i}: the seed gives {expected}, the record has {raw}")
         try:
