@@ -19,7 +19,8 @@ from .pieces import COLOURS, SIDES, Colour, Side
 from .snake import flipped
 from .state import End, State
 
-RULES_VERSION = "1"
+RULES_VERSION = "2"
+"""2: in the competitive game the last seat left in the turn order wins at once."""
 
 FACES: tuple[tuple[Colour, Colour], ...] = (
     ("red", "green"), ("red", "blue"), ("red", "yellow"),
@@ -180,20 +181,26 @@ def _give_up_turn(state: State) -> None:
 
 
 def _resign(state: State, event: Resign) -> None:
+    """A seat leaves the turn order, at any time (while its roll is due too: the
+    roll then passes to the next seat). In the competitive game the last seat
+    left wins at once; in the lollipop hunt the others play on. A tile taken and
+    not yet connected, by the seat that leaves or by the last seat left, is
+    connected up first, as at a timeout."""
     seat = _seat(state, event.get("player"))
     if seat in state.resigned:
         raise IllegalAction("resigned", f"seat {seat} has resigned already")
-    if seat == state.current:
+    if seat == state.current and state.phase == "connect":
         # a tile taken must be connected (the rule book), so it is, as at a timeout
-        if state.phase == "connect":
+        assert state.taken is not None
+        _lay(state, state.taken, "up", 0)
+    state.resigned.add(seat)
+    if seat == state.current:
+        _end_turn(state)
+    elif _left_alone(state):
+        if state.phase == "connect":  # the seat left connects its taken tile up first
             assert state.taken is not None
             _lay(state, state.taken, "up", 0)
-        state.resigned.add(seat)
-        _end_turn(state)
-    else:
-        state.resigned.add(seat)
-        if not state.active():
-            _finish(state, "resign")
+        _finish(state, "resign")
 
 
 def _not_now(action: str, state: State) -> str:
@@ -215,7 +222,7 @@ def _end_turn(state: State) -> None:
             _finish(state, "lost")  # "before 2 out of 4 stacks run out"
             return
     active = state.active()
-    if not active:
+    if _left_alone(state):
         _finish(state, "resign")
         return
     later = [s for s in active if s > state.current]
@@ -228,6 +235,12 @@ def _end_turn(state: State) -> None:
     else:
         state.current = later[0] if later else active[0]
     state.phase = "roll"
+
+
+def _left_alone(state: State) -> bool:
+    """Whether the game ends for want of players: in the competitive game when
+    one seat is left in the turn order (it wins), in the lollipop hunt when none is."""
+    return len(state.active()) <= (0 if state.lollipop else 1)
 
 
 def _finish(state: State, end: End) -> None:

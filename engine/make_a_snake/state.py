@@ -13,8 +13,9 @@ Phase = Literal["roll", "take", "connect", "over"]
 """What the turn awaits: the server's roll, the player's take or connect; or nothing."""
 
 End = Literal["stacks", "resign", "won", "lost"]
-"""Why a game ended: the stacks ran down (competitive), every seat resigned,
-the lollipop hunt was won or lost."""
+"""Why a game ended: the stacks ran down (competitive), resignations left one
+seat in the turn order (competitive) or none (the lollipop hunt), the lollipop
+hunt was won or lost."""
 
 
 @dataclass(slots=True)

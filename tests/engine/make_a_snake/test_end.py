@@ -4,6 +4,7 @@ still in gets its tail; the shortest tongue-to-tail distance wins, to 0.01 cm,
 ties shared."""
 from __future__ import annotations
 
+from engine.errors import IllegalAction
 from engine.make_a_snake import GAME
 
 from .helpers import R2, connect, moves, new, play, roll, summary, take
@@ -110,25 +111,91 @@ def test_a_resigned_seat_gets_no_tail_no_distance_and_cannot_win():
     assert GAME.projection(state).out == (2,)
 
 
-def test_a_seat_left_alone_plays_on_to_the_end_and_wins():
+# ---------------------------------------------------------------- leaving
+
+def test_when_one_seat_is_left_in_the_turn_order_the_game_ends_at_once_and_it_wins():
+    # two seats: seat 1 resigns before the first roll; seat 0 wins at once, its
+    # snake (the head alone) gets its tail as at any end: from the tongue tip
+    # (0,7) to the tail tip (0,-5), 12
     state = play(new(), {"type": "resign", "player": 1})
-    assert summary(state)["current_player"] == 0
-    state = moves(state, "red")
-    assert summary(state)["current_player"] == 0 and not summary(state)["finished"]
-    state = moves(state, *RED_GREEN[1:])
-    assert summary(state)["finished"] and summary(state)["winners"] == [0]
-
-
-def test_when_every_seat_resigns_the_game_ends_without_a_winner():
-    state = play(new(), roll(), {"type": "resign", "player": 0},
-                 {"type": "resign", "player": 1})
     s = summary(state)
-    assert s["finished"] and s["winners"] == [] and s["end"] == "resign"
-    assert s["distances"] == [None, None]
+    assert s["finished"] and s["winners"] == [0] and s["end"] == "resign"
+    assert s["awaiting"] is None and s["current_player"] is None
+    assert s["distances"] == [12.0, None] and state.snakes[1].tail is None
+    assert GAME.chance(state) is None  # the roll that was due is not made
+    p = GAME.projection(state)
+    assert p.finished and p.winners == (0,) and p.out == (1,)
+
+
+def test_the_last_seat_left_wins_whatever_its_distance():
+    # seat 0 lays lines 8 and 4 (its tail reaches (0,-17): 24 from the tongue
+    # tip); seat 1, with one line 8 (it would reach (0,-13): 20), resigns after
+    # its roll
+    state = moves(new(), "red", "green", "red")
+    state = play(state, roll(), {"type": "resign", "player": 1})
+    s = summary(state)
+    assert s["finished"] and s["winners"] == [0]
+    assert s["distances"] == [24.0, None]
+
+
+def test_with_three_seats_the_others_play_on_until_one_is_left():
+    state = play(new(players=3), {"type": "resign", "player": 2})
+    assert not summary(state)["finished"] and summary(state)["current_player"] == 0
+    state = moves(state, "red", "green", "red")
+    assert summary(state)["current_player"] == 1 and not summary(state)["finished"]
+    state = play(state, {"type": "resign", "player": 0})
+    s = summary(state)
+    assert s["finished"] and s["winners"] == [1] and s["end"] == "resign"
+    assert s["distances"][0] is None and s["distances"][2] is None
+    assert s["distances"][1] is not None
+
+
+def test_a_seat_that_resigns_while_its_roll_is_due_hands_the_roll_to_the_next_seat():
+    state = play(new(players=3), {"type": "resign", "player": 0})
+    s = summary(state)
+    assert s["current_player"] == 1 and s["awaiting"] == "roll" and s["die"] is None
+    assert GAME.chance(state) is not None
+    state = moves(state, "red")
+    assert summary(state)["snakes"][1] == [["red-1", "up"]]
+
+
+def test_a_seat_that_resigns_while_another_seats_roll_is_due_leaves_that_roll_due():
+    state = play(new(players=3), {"type": "resign", "player": 1})
+    s = summary(state)
+    assert s["current_player"] == 0 and s["awaiting"] == "roll"
+    state = moves(state, "red")
+    assert summary(state)["current_player"] == 2  # seat 1 is skipped
+
+
+def test_a_resigned_seat_cannot_resign_again_nor_anyone_after_the_end():
+    state = play(new(), roll(), {"type": "resign", "player": 0})
+    s = summary(state)
+    assert s["finished"] and s["winners"] == [1] and s["end"] == "resign"
+    for seat in (0, 1):
+        try:
+            play(state, {"type": "resign", "player": seat})
+            raise AssertionError("a resignation after the end was accepted")
+        except IllegalAction as e:
+            assert e.code == "game_finished"
 
 
 def test_a_seat_that_resigns_holding_a_taken_tile_connects_it_first():
     # the rule book: a tile taken must be connected; it is, up, as at a timeout
-    state = play(new(red=["red-4"]), roll(), take(0, "red"), {"type": "resign", "player": 0})
+    state = play(new(players=3, red=["red-4"]), roll(), take(0, "red"),
+                 {"type": "resign", "player": 0})
     s = summary(state)
     assert s["snakes"][0] == [["red-4", "up"]] and s["current_player"] == 1
+    # with two seats the other is left alone, and wins at once
+    state = play(new(red=["red-4"]), roll(), take(0, "red"), {"type": "resign", "player": 0})
+    s = summary(state)
+    assert s["snakes"][0] == [["red-4", "up"]] and s["finished"] and s["winners"] == [1]
+
+
+def test_the_last_seat_left_holding_a_taken_tile_connects_it_up_and_wins():
+    # seat 0 has taken red-4 (an arc 6 90) when seat 1 leaves: the tile is
+    # connected up, as at a timeout, and then the tail: tile and tail end at
+    # (6,-6) then (11,-6), √(11² + 13²) = √290 = 17.03 from the tongue tip
+    state = play(new(red=["red-4"]), roll(), take(0, "red"), {"type": "resign", "player": 1})
+    s = summary(state)
+    assert s["finished"] and s["winners"] == [0]
+    assert s["snakes"][0] == [["red-4", "up"]] and s["distances"] == [17.03, None]

@@ -104,6 +104,15 @@ def test_a_tile_turned_over_may_leave_a_lollipop():
     assert s["snakes"][0][2] == ["blue-6", "down"] and s["touched"] == []
 
 
+def test_a_seat_left_alone_plays_the_hunt_on_and_wins_it_alone():
+    # the competitive game ends when one seat is left; the hunt does not
+    state = play(hunt(players=2), {"type": "resign", "player": 1})
+    assert not summary(state)["finished"] and summary(state)["current_player"] == 0
+    state = moves(state, *CIRCLE, *HALF, "red down")
+    s = summary(state)
+    assert s["finished"] and s["end"] == "won" and s["winners"] == [0]
+
+
 def test_when_every_seat_resigns_the_hunt_is_lost():
     state = play(hunt(players=2), {"type": "resign", "player": 1},
                  {"type": "resign", "player": 0})
