@@ -45,7 +45,7 @@ from notifications import board_mail, emails, signing
 from notifications.mailparse import mail_parse, move_line
 from notifications.mailsafe import header_text, plain_text
 from notifications.models import InboundMail, Notification
-from notifications.services import notifications_queue
+from notifications.services import game_visit_forget, next_turn_mail, notifications_queue
 
 logger = logging.getLogger(__name__)
 Outcome = InboundMail.Outcome
@@ -218,6 +218,8 @@ def _play(record: InboundMail, sender: str, text: str) -> dict[str, Any]:
                        player=player) from None
     except ServiceError as error:
         raise _Refusal(error.code, error.message, player=player) from None
+    # played by mail: a page seen before is no sign that the player is looking now
+    game_visit_forget(user_id=player.pk, game_id=game.pk)
     names = [str(n) for n in game.config["players"]]
     played, *after = result.events
     state = board_mail.state_at(game, result.seq)
@@ -232,6 +234,7 @@ def _play(record: InboundMail, sender: str, text: str) -> dict[str, Any]:
         "awaiting": emails.awaiting_words(game, state, bound.seat) if yours else "",
         "finished": result.status == Game.Status.FINISHED,
         "reply_to": signing.reply_address(game.pk, bound.seat, result.seq) if yours else "",
+        "next_mail": next_turn_mail(player),
         # the second move of the turn: the hand, moves and board as a turn mail shows them
         **(board_mail.turn_details(game, state, bound.seat, result.seq) if yours else {}),
     }

@@ -70,7 +70,9 @@ from notifications.selectors import game_visit_get, games_waiting_for, mail_sett
 logger = logging.getLogger(__name__)
 
 LOOKING_NOW = timedelta(minutes=2)
-"""A player seen on the game this recently is looking at it: no mail."""
+"""A player seen on the game this recently is looking at it: no mail. Seen means a
+page or API read of the game (an open page polls it) since their last move by
+mail: a move by mail forgets the visits before it (``game_visit_forget``)."""
 SWEEP_AFTER = timedelta(seconds=30)
 """The sweep leaves rows this young to the task enqueued on their commit."""
 MAX_ATTEMPTS = 8
@@ -277,6 +279,18 @@ def _skip_reason(n: Notification, now: datetime) -> str:
         if not (visited or played):
             return "no visit since the last mail"
     return ""
+
+
+def next_turn_mail(user: AbstractBaseUser) -> str:
+    """What tells the player of their next turn, by their policy, once they have
+    just moved by mail (so that no visit of theirs holds a mail back): "turn" (a
+    mail, unless they are looking at the game then), "digest" (their daily
+    digest) or "none" (their mail is off). What the answer to a move by mail
+    promises; ``_skip_reason`` keeps it."""
+    policy = mail_settings_get(user).policy
+    if policy == Policy.OFF:
+        return "none"
+    return "digest" if policy == Policy.DIGEST else "turn"
 
 
 def _message(n: Notification) -> EmailMultiAlternatives:
@@ -505,6 +519,15 @@ def game_viewed_note(*, user: AbstractBaseUser, game: Game) -> None:
         _visits_written.clear()
     _visits_written[key] = moment
     game_visit_record(user=user, game=game)
+
+
+def game_visit_forget(*, user_id: int, game_id: int) -> None:
+    """The player has just moved by mail: their visits to the game before it are
+    no sign that they are looking at it now, so none holds back the mail of their
+    next turn. A page of theirs still open marks them looking again as it next
+    polls (in another process, once its VISIT_WRITE_EVERY is over)."""
+    GameVisit.objects.filter(user_id=user_id, game_id=game_id).delete()
+    _visits_written.pop((user_id, game_id), None)
 
 
 def game_viewed_forget() -> None:

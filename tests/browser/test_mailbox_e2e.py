@@ -15,10 +15,11 @@ from engine import marram as engine
 from engine.marram.notation import format_action
 from games.models import Event
 from games.selectors import game_state_get
-from notifications.models import InboundMail, Notification
+from notifications.models import GameVisit, InboundMail, Notification
+from notifications.services import game_viewed_forget
 from notifications.signing import reply_address
 from tests.browser.conftest import DESKTOP
-from tests.service.conftest import make_user, start_game
+from tests.service.conftest import make_user, play, start_game
 from tests.service.mail_kit import eager_tasks
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("cold_caches")]
@@ -103,3 +104,60 @@ def test_a_player_answers_her_turn_mail_on_the_mail_page(eager, visitors, live_s
     assert tile.get_attribute("data-tile") == place["tile"]
     assert tile.get_attribute("data-face") == place["face"]
     assert tile.get_attribute("data-rotation") == str(place["rotation"])
+
+
+def _reply_on_the_mail_page(page, live_server, mail, move: str) -> None:
+    """Answer ``mail`` (a locator of its article) on the mail page with ``move``."""
+    mail.get_by_role("link", name="Reply").click()
+    body = page.get_by_label("Your reply")
+    body.click()
+    page.keyboard.press("Control+Home")
+    page.keyboard.type(move)
+    page.get_by_role("button", name="Send").click()
+    page.wait_for_url(f"{live_server.url}/mail/")
+    assert f"The site played {move}" in page.locator(".messages").text_content()
+
+
+def _next_move(game) -> str:
+    game.refresh_from_db()
+    state = game_state_get(game)
+    return format_action(next(a for a in engine.legal_actions(state) if a["type"] == "place"))
+
+
+def test_a_player_who_played_by_mail_gets_her_next_turn_mail(eager, visitors, live_server):
+    """Ann looks at the game page, then plays her whole turn by mail a little
+    later: her page visit is no sign that she is looking at the game once she has
+    played by mail since, so the mail of her next turn is not held back, as the
+    answer to her move promised."""
+    game_viewed_forget()
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start_game([ann, bob], seed=SEED)
+    your_move = f"Marram game {game.pk}: your move"
+
+    v = visitors(DESKTOP)
+    v.sign_in("ann")
+    page = v.page
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("#game[data-ready=true]")
+    assert GameVisit.objects.filter(user=ann, game=game).exists()
+
+    page.goto(f"{live_server.url}/mail/")
+    turn = page.locator("article.mail", has=page.get_by_role("heading", name=your_move,
+                                                             exact=True))
+    _reply_on_the_mail_page(page, live_server, turn, _next_move(game))
+    first_answer = page.locator("article.mail", has=page.get_by_role(
+        "heading", name=f"Re: {your_move}")).first
+    _reply_on_the_mail_page(page, live_server, first_answer, _next_move(game))
+    last_answer = page.locator("article.mail", has=page.get_by_role(
+        "heading", name=f"Re: {your_move}")).first
+    assert "You will get a mail when it is your turn again" in \
+        last_answer.locator(".mail-body").text_content()
+
+    # bob plays his turn at once, well within two minutes of ann's page visit
+    play(game, until=lambda state: engine.awaiting(state)["player"] == 0)
+    page.reload()
+    turns = page.locator("article.mail", has=page.get_by_role("heading", name=your_move,
+                                                              exact=True))
+    assert turns.count() == 2, Notification.objects.filter(
+        user=ann, kind="your_turn").values_list("status", "note")
+    assert "It is your turn: move 1 of 2." in turns.first.locator(".mail-body").text_content()

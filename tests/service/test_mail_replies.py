@@ -6,14 +6,21 @@ import json
 import pytest
 from django.core import mail
 
+from engine import marram as engine
 from games.models import Event
 from notifications import services as notes
 from notifications.inbound import inbound_mail_handle
 from notifications.mailparse import move_line
-from notifications.models import InboundMail, Notification
+from notifications.models import GameVisit, InboundMail, Notification
 from notifications.signing import BadAddress, reply_address, reply_address_read
-from tests.service.conftest import seat_user, start_game
-from tests.service.mail_kit import MAIL_DEAL, awaited, first_move_text, reply_bytes
+from tests.service.conftest import play, seat_user, start_game
+from tests.service.mail_kit import (
+    MAIL_DEAL,
+    awaited,
+    first_move_text,
+    freeze_time,
+    reply_bytes,
+)
 
 
 @pytest.fixture
@@ -96,8 +103,64 @@ def test_the_second_move_of_the_turn_by_replying_to_the_answer(game):
                    to=answer.reply_to)
     assert second.outcome == "played"
     assert awaited(game)[0] == 1
-    assert "You will get a mail when it is your turn again." in \
-        Notification.objects.get(in_reply_to="<m2@client>").body_text
+    assert "You will get a mail when it is your turn again, unless you have the game " \
+        "open then." in Notification.objects.get(in_reply_to="<m2@client>").body_text
+
+
+PROMISES = {
+    "every_turn": ("You will get a mail when it is your turn again", "sent"),
+    "until_visit": ("You will get a mail when it is your turn again", "sent"),
+    "digest": ("Your daily digest will list this game", "skipped"),
+    "off": ("Your mail is off, so no mail will say when it is your turn again", None),
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("policy", list(PROMISES))
+def test_the_answer_to_a_turn_played_by_mail_promises_what_the_policy_sends(game, policy,
+                                                                            monkeypatch):
+    """Ann loaded the game a minute before she played her turn by mail: that visit
+    holds back no mail of her next turn, and the answer to her move says what will
+    tell her of it, by her policy, as the policy then does."""
+    now = freeze_time(monkeypatch)
+    ann = seat_user(game, 0)
+    notes.mail_settings_update(user=ann, policy=policy)
+    notes.game_viewed_note(user=ann, game=game)
+    now.advance(minutes=1)
+    reply(game, body=first_move_text(game), message_id="<m1@client>")
+    [answer] = answers()
+    reply(game, body=first_move_text(game), message_id="<m2@client>", to=answer.reply_to)
+    last = Notification.objects.get(in_reply_to="<m2@client>")
+    words, outcome = PROMISES[policy]
+    assert words in last.body_text
+    assert words in last.body_html
+    assert not GameVisit.objects.filter(user=ann, game=game).exists()
+
+    play(game, until=lambda state: engine.awaiting(state)["player"] == 0)  # bob's turn, at once
+    turn = Notification.objects.filter(user=ann, kind="your_turn").order_by("-pk").first()
+    assert turn.seq == game.seq
+    assert notes.notification_deliver(turn.pk) == (outcome or "skipped"), turn.note
+    turn.refresh_from_db()
+    if outcome is None:
+        assert turn.note == "the player has turned mail off"
+
+
+@pytest.mark.django_db
+def test_a_page_open_after_the_move_by_mail_is_looking_again(game, monkeypatch):
+    """What a move by mail forgets is the visits before it: a page read after it
+    is looking at the game, and holds the next turn's mail back as ever."""
+    freeze_time(monkeypatch)
+    ann = seat_user(game, 0)
+    notes.game_viewed_note(user=ann, game=game)
+    reply(game, body=first_move_text(game), message_id="<m1@client>")
+    [answer] = answers()
+    reply(game, body=first_move_text(game), message_id="<m2@client>", to=answer.reply_to)
+    notes.game_viewed_note(user=ann, game=game)  # written although within 30 s of the first
+    play(game, until=lambda state: engine.awaiting(state)["player"] == 0)
+    turn = Notification.objects.filter(user=ann, kind="your_turn").order_by("-pk").first()
+    assert notes.notification_deliver(turn.pk) == "skipped"
+    turn.refresh_from_db()
+    assert turn.note == "the player is looking at the game"
 
 
 def refused(game, result, code: str, reason: str, *, to: str) -> Notification:
