@@ -22,6 +22,8 @@ api_docs = csp_update(img_src="'self' data:")(SpectacularSwaggerSplitView.as_vie
     url_name="api-schema", template_name="games/api_docs.html"))
 
 handler404 = "marram_site.views.not_found"
+# the database out: a 503 (JSON for the API), not Django's 500 page
+handler500 = "marram_site.views.server_error"
 
 urlpatterns = [
     path("admin/", admin.site.urls),
