@@ -136,6 +136,22 @@ def test_the_standings_give_each_distance_and_the_winner_in_words(users):
     assert all(d["tail"] is not None for d in seen["state"]["drawing"])
 
 
+def test_the_last_player_left_wins_at_once_in_words(users):
+    # bob resigns before the first roll: ann is the only player left, and wins
+    ann, bob = users[:2]
+    game = snake_game([ann, bob])
+    assert client_for(bob).post(f"/api/games/{game.pk}/resign/").status_code == 200
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    standings = page_state(game, ann)["standings"]
+    assert standings["text"] == ("Game over: ann wins, the only player left "
+                                 "(12.00 cm from tongue to tail).")
+    assert [(r["name"], r["winner"], r["distance"]) for r in standings["rows"]] == [
+        ("ann", True, 12.0), ("bob", False, None)]
+    page = client_for(ann).get("/rules/make_a_snake/").content.decode()
+    assert "When only one player is left, the game ends at once and that player wins" in page
+
+
 def test_the_lollipop_hunt_ends_in_words(users):
     ann, bob = users[:2]
     game = to_the_end(snake_game([ann, bob], mode="lollipop"))

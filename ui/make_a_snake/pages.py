@@ -91,13 +91,15 @@ def standings(state: State, names: list[str]) -> dict[str, Any]:
                          1 for o in state.distances if o is not None and o < d)})
     rows.sort(key=lambda r: (r["place"] is None, r["place"] or 0, r["seat"]))
     winners = [names[w] for w in state.winners]
+    best = f"{state.distances[state.winners[0]] / 100:.2f} cm" if winners else ""
     if not winners:
         text = "Game over: everyone resigned, nobody wins."
+    elif len(winners) > 1:
+        text = f"Game over: {' and '.join(winners)} tie at {best} from tongue to tail."
+    elif state.end == "resign":  # the last player left wins at once
+        text = f"Game over: {winners[0]} wins, the only player left ({best} from tongue to tail)."
     else:
-        best = f"{state.distances[state.winners[0]] / 100:.2f} cm"
-        text = (f"Game over: {' and '.join(winners)} tie at {best} from tongue to tail."
-                if len(winners) > 1 else
-                f"Game over: {winners[0]} wins, {best} from tongue to tail.")
+        text = f"Game over: {winners[0]} wins, {best} from tongue to tail."
     return {"text": text, "rows": rows}
 
 
