@@ -215,6 +215,23 @@ def test_marram_a_seat_leaving_while_the_fly_or_frog_is_due_verifies_fair(
             assert after[0]["type"] == want and after[0]["creature"] == creature
 
 
+def test_marram_after_a_seat_leaves_the_fly_still_appears_and_only_the_others_guess():
+    game = get("marram")
+    record, _, (i,) = play("marram", {"variant": "animals", "length": "long"}, 3,
+                           seed_of(11), marram_leaves("appear", "fly", "other"))
+    gone = record["events"][i]["player"]
+    state = game.start(record["config"])
+    for event in record["events"][:i + 1]:
+        state = game.fold(state, game.read_event(event))
+    assert marram_engine.awaiting(state) == {"kind": "chance", "player": None,
+                                             "event": "appear", "creature": "fly"}
+    appears = fairness.draw_event(seed_of(11), i + 1, game.chance(state))
+    assert record["events"][i + 1] == appears
+    guesses = [e["player"] for e in record["events"][i + 2:i + 4]]
+    assert [e["type"] for e in record["events"][i + 2:i + 4]] == ["guess", "guess"]
+    assert gone not in guesses and len(set(guesses)) == 2
+
+
 def test_marram_a_guess_where_the_hop_is_due_is_still_reported():
     # the resignation is passed over; a guess after it, where the hop is still
     # due, is not a draw: reported (and illegal)
