@@ -67,12 +67,18 @@ def child(root: Path, game: str, games: int, moves: int, seed: int,
     if changes:
         from games.changes import apply_changes
 
+    from games.models import Seat
+
     app = serving_application()
     redis = live._redis()
-    for g in prepared:  # both seats listen, as their streams would say
-        for seat in (0, 1):
-            redis.zadd(live.LISTENING.format(game=g["id"]),
-                       {live.listening_member(seat, "api", "move_bench"): time.time() + 3600})
+    for g in prepared:  # both seats listen, each with its player's token, as their streams would
+        seats = Seat.objects.filter(game_id=g["id"]).values_list("index", "user_id")
+        for seat, user in seats:
+            # a revision whose notes name no user (before streams followed the seat's player)
+            member = (live.listening_member(seat, "api", user, "move_bench")
+                      if hasattr(live, "HOLDERS") else
+                      live.listening_member(seat, "api", "move_bench"))
+            redis.zadd(live.LISTENING.format(game=g["id"]), {member: time.time() + 3600})
 
     def call(method: str, path: str, token: str, body: bytes = b"",
              cpu: list[float] | None = None) -> tuple[str, dict]:

@@ -18,6 +18,7 @@ from bots.accounts import bot_account
 from bots.forms import PlayComputerForm, bot_fields
 from bots.models import Bot, GameBots, Level, Takeover
 from bots.selectors import bot_seats, bot_user_ids
+from games import live
 from games.errors import ServiceError
 from games.models import Clock, Game, Seat
 
@@ -89,6 +90,8 @@ def seat_take_over(*, game: Game, seat: int, bot: Bot) -> Takeover:
     row.user = bot.user
     row.name = f"{row.name} ({bot.label})"[:150]
     row.save(update_fields=["user", "name"])
+    # the replaced player's stream of the seat ends, and its token is refused
+    live.seat_changed(game, seat, bot.user_id)
     return Takeover.objects.create(game=game, seat=seat, player=person, bot=bot, seq=game.seq)
 
 

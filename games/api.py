@@ -230,7 +230,10 @@ class GameStream(APIView):
                 "Server-sent events of the game (marram_site/stream.py), or null when "
                 "the site runs no stream server or the game is not running: `data: "
                 "<seq>` at each move; to a player, when it is their move, `event: view` "
-                "with what GET /api/games/{id}/ would answer them.")),
+                "with what GET /api/games/{id}/ would answer them. The address names "
+                "you (and your seat while you hold it) and is good for an hour; the "
+                "stream ends with `event: end` (`data: expired`, or `data: seat` when "
+                "your seat changed hands or you left the game): ask here again.")),
         }), 404: ERROR},
         description="Where to follow the game as it is played, instead of polling.",
     )
@@ -238,7 +241,7 @@ class GameStream(APIView):
         game = selectors.game_get(game_id)
         url = ""
         if game.status == Game.Status.RUNNING:
-            url = live.stream_url(game.pk, selectors.seat_index_of(game, request.user), "api")
+            url = live.stream_url(game, request.user, "api")
         return Response({"url": url or None})
 
 

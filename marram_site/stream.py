@@ -11,8 +11,11 @@ routes it, deploy/nginx/), it answers
   whenever game ``<id>`` reaches a new seq, or, to a seat's token when the move
   left that seat to move, ``event: view`` with ``data: <the seat's view>`` (what
   its GET of the game would answer, seq included); ``event: resync`` after the
-  server lost Redis for a while (the page then reads the game again), and a
-  comment every ``MARRAM_STREAM_HEARTBEAT`` seconds to keep the connection open;
+  server lost Redis for a while (the page then reads the game again), a
+  comment every ``MARRAM_STREAM_HEARTBEAT`` seconds to keep the connection open,
+  and last ``event: end`` with ``data: seat`` (the seat changed hands or its
+  player left it) or ``data: expired`` (the token's life is over) before the
+  server closes the stream: the client asks for a fresh address;
 - ``GET /stream/games/<id>/wait?t=<token>&since=<seq>``: a long poll. The
   answer ``{"seq": N}`` comes as soon as the game is past ``since``, or
   ``{"seq": null}`` after ``MARRAM_STREAM_WAIT`` seconds;
@@ -20,11 +23,17 @@ routes it, deploy/nginx/), it answers
 
 The token is the one the game page (or the API's ``GET /api/games/<id>/stream/``)
 was given (games.live.stream_token), so only those who could open the page may
-listen; what is sent is the game's seq, and a seat's own view only to its
-player's token. While a process holds a seat's connection it keeps a note of it
-in Redis (games.live.LISTENING), renewed at each heartbeat: only then do the
-commits make that seat's views. Each process holds at most ``MARRAM_STREAM_MAX_CONNECTIONS``
-connections; beyond that a 503 tells the page to poll instead.
+listen; it names the user it was given to and is good for
+``MARRAM_STREAM_TOKEN_AGE`` seconds (403 ``expired`` after that). What is sent
+is the game's seq, and a seat's own view only to a token of the user who held
+the seat when the view was made. A seat's token of a user who no longer holds
+the seat (a computer took it over, or they resigned) is refused (403
+``seat_changed``, from the note games.live.HOLDERS), and the streams of it held
+at that moment are ended. While a process holds a seat's connection it keeps a
+note of it, and of its user, in Redis (games.live.LISTENING), renewed at each
+heartbeat: only then do the commits make that seat's views. Each process holds
+at most ``MARRAM_STREAM_MAX_CONNECTIONS`` connections; beyond that a 503 tells
+the page to poll instead.
 
 One Redis subscription per process (games.live.CHANNEL, where every commit that
 moves a game on publishes its new seq) feeds every connection of the process:
@@ -55,10 +64,12 @@ from django.conf import settings  # noqa: E402  (after the settings module is na
 
 from games.live import (  # noqa: E402
     CHANNEL,
+    HOLDERS,
     LISTENING,
     LISTENING_TTL,
+    TokenRefused,
     listening_member,
-    token_listening,
+    token_read,
 )
 
 log = logging.getLogger("marram.stream")
@@ -76,18 +87,32 @@ REMEMBERED_GAMES = 100_000
 class Listener:
     """One held connection: the newest seq heard for its game (and its seat's
     view at that seq, if one came), and a flag raised when there is something to
-    send (a seq, a resync, or the client left)."""
+    send (a seq, a resync, the end, or the client left)."""
 
     game: int
     seat: int | None = None
     kind: str | None = None
+    user: int | None = None
+    """The user the token was given to."""
+    expires: float = float("inf")
+    """When the token's life is over (Unix seconds): the stream ends then."""
     seq: int = -1
     view: bytes | None = None
     resync: bool = False
     beat: bool = False
     """A heartbeat is due (the hub raises it for every listener at once)."""
     gone: bool = False
+    ended: str | None = None
+    """Why the stream is to end now (``seat``: its seat has another holder)."""
     wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def noted(self) -> tuple[int, int, str, int] | None:
+        """The (game, seat, kind, user) this listener is noted for in Redis, if a
+        seat's."""
+        if self.seat is None or self.kind is None or self.user is None:
+            return None
+        return self.game, self.seat, self.kind, self.user
 
 
 class Hub:
@@ -99,8 +124,8 @@ class Hub:
         self.games: dict[int, set[Listener]] = {}
         self.latest: dict[int, int] = {}
         self.count = 0
-        self.seats: dict[tuple[int, int, str], int] = {}
-        """The connections held of each (game, seat, kind)."""
+        self.seats: dict[tuple[int, int, str, int], int] = {}
+        """The connections held of each (game, seat, kind, user)."""
         self.process = uuid.uuid4().hex
         self.notes: aioredis.Redis | None = None
         self.tasks: list[asyncio.Task[None]] = []
@@ -122,18 +147,18 @@ class Hub:
             await self.notes.aclose()
             self.notes = None
 
-    def join(self, game: int, seat: int | None = None, kind: str | None = None
-             ) -> Listener | None:
-        """A listener for ``game`` (as the player of ``seat``, sent views in
-        ``kind``'s form), or None when the process holds all it may."""
+    def join(self, game: int, seat: int | None = None, kind: str | None = None,
+             user: int | None = None, expires: float = float("inf")) -> Listener | None:
+        """A listener for ``game`` (as ``user``, the player of ``seat``, sent views
+        in ``kind``'s form, until ``expires``), or None when the process holds all
+        it may."""
         if self.count >= self.limit:
             return None
         self.start()
-        listener = Listener(game, seat, kind)
+        listener = Listener(game, seat, kind, user, expires)
         self.games.setdefault(game, set()).add(listener)
         self.count += 1
-        if seat is not None and kind is not None:
-            key = (game, seat, kind)
+        if (key := listener.noted) is not None:
             self.seats[key] = self.seats.get(key, 0) + 1
         return listener
 
@@ -146,33 +171,46 @@ class Hub:
         if not listeners:
             del self.games[listener.game]
         self.count -= 1
-        if listener.seat is None or listener.kind is None:
+        key = listener.noted
+        if key is None:
             return False
-        key = (listener.game, listener.seat, listener.kind)
         self.seats[key] -= 1
         if self.seats[key]:
             return False
         del self.seats[key]
         return True
 
+    async def holder(self, game: int, seat: int) -> str | None:
+        """Who holds the seat, as noted when it changed hands or was left
+        (games.live.HOLDERS): a user id, ``-`` for nobody, None when nothing is
+        noted (or Redis cannot say: the seat's views go to its holder alone)."""
+        if self.notes is None:
+            return None
+        try:
+            found = await self.notes.hget(HOLDERS.format(game=game), str(seat))
+        except (RedisError, OSError) as error:
+            log.warning("could not read the holders of game %s (%s)", game, error)
+            return None
+        return None if found is None else found.decode()
+
     async def note(self, listener: Listener) -> None:
         """Note in Redis that this process holds the listener's seat (before its
         stream begins: the next commit that awaits the seat makes its view)."""
-        if listener.seat is not None and listener.kind is not None:
-            await self._note([(listener.game, listener.seat, listener.kind)])
+        if (key := listener.noted) is not None:
+            await self._note([key])
 
-    async def _note(self, seats: list[tuple[int, int, str]]) -> None:
-        """Note (or note again) that this process holds these (game, seat, kind)
-        for LISTENING_TTL seconds more. A failure is logged: the seq alone
+    async def _note(self, seats: list[tuple[int, int, str, int]]) -> None:
+        """Note (or note again) that this process holds these (game, seat, kind,
+        user) for LISTENING_TTL seconds more. A failure is logged: the seq alone
         comes, and the client asks."""
         if not seats or self.notes is None:
             return
         expires = time.time() + LISTENING_TTL
         try:
             async with self.notes.pipeline(transaction=False) as pipe:
-                for game, seat, kind in seats:
+                for game, seat, kind, user in seats:
                     key = LISTENING.format(game=game)
-                    pipe.zadd(key, {listening_member(seat, kind, self.process): expires})
+                    pipe.zadd(key, {listening_member(seat, kind, user, self.process): expires})
                     pipe.expire(key, int(LISTENING_TTL))
                 await pipe.execute()
         except (RedisError, OSError) as error:
@@ -180,9 +218,10 @@ class Hub:
 
     async def unnote(self, listener: Listener) -> None:
         """The seat's last connection here closed: take the note back."""
-        if self.notes is None or listener.seat is None or listener.kind is None:
+        if self.notes is None or (key := listener.noted) is None:
             return
-        member = listening_member(listener.seat, listener.kind, self.process)
+        _, seat, kind, user = key
+        member = listening_member(seat, kind, user, self.process)
         try:
             await self.notes.zrem(LISTENING.format(game=listener.game), member)
         except (RedisError, OSError) as error:  # the note expires by itself
@@ -200,19 +239,32 @@ class Hub:
             await self._note(list(self.seats))
 
     def deliver(self, message: bytes) -> None:
-        """A published ``"<game> <seq>"`` (then a line ``"<seat> <kind> <view>"``
-        for each seat sent its view): to every listener of that game."""
+        """A published ``"<game> <seq>"``, then lines ``"<seat> held <user>"`` for
+        each seat whose holder it tells and ``"<seat> <kind> <user> <view>"`` for
+        each seat sent its view: to every listener of that game (a view only to
+        the listeners of that seat with that user's token; the end to those of a
+        seat whose holder is now another)."""
         head, *lines = message.split(b"\n")
         try:
             game_text, seq_text = head.decode("ascii").split()
             game, seq = int(game_text), int(seq_text)
-            views: dict[tuple[int | None, str | None], bytes] = {}
+            views: dict[tuple[int | None, str | None, int | None], bytes] = {}
+            holders: dict[int, int | None] = {}
             for line in lines:
-                seat, kind, view = line.split(b" ", 2)
-                views[int(seat), kind.decode("ascii")] = view
+                seat, kind, rest = line.split(b" ", 2)
+                if kind == b"held":
+                    holders[int(seat)] = None if rest == b"-" else int(rest)
+                    continue
+                user, view = rest.split(b" ", 1)
+                views[int(seat), kind.decode("ascii"), int(user)] = view
         except (UnicodeDecodeError, ValueError):
             log.warning("ignored a message that is not '<game> <seq>': %r", message[:80])
             return
+        if holders:  # whatever the seq: a seat's stream ends as its player leaves
+            for listener in self.games.get(game, ()):
+                if listener.seat in holders and listener.user != holders[listener.seat]:
+                    listener.ended = "seat"
+                    listener.wake.set()
         if seq <= self.latest.get(game, -1):
             return
         self.latest.pop(game, None)
@@ -222,7 +274,7 @@ class Hub:
         for listener in self.games.get(game, ()):
             if seq > listener.seq:
                 listener.seq = seq
-                listener.view = views.get((listener.seat, listener.kind))
+                listener.view = views.get((listener.seat, listener.kind, listener.user))
             listener.wake.set()
 
     def resync_all(self) -> None:
@@ -299,18 +351,36 @@ async def _http(scope: Scope, receive: Receive, send: Send) -> None:
         return
     game, kind = int(found.group(1)), found.group(2)
     query = parse_qs(scope["query_string"].decode("latin-1"))
-    listening = token_listening(query.get("t", [""])[0])
-    if listening is None or listening.game != game:
+    try:
+        listening = token_read(query.get("t", [""])[0])
+    except TokenRefused as refused:
+        if refused.code == "expired":
+            await _refuse(send, 403, "expired",
+                          "this stream's token is too old: ask for the stream's address again")
+        else:
+            await _refuse(send, 403, "forbidden",
+                          "this stream's token is missing, forged or for another game")
+        return
+    if listening.game != game:
         await _refuse(send, 403, "forbidden",
-                      "this stream's token is missing, forged, expired or for another game")
+                      "this stream's token is missing, forged or for another game")
         return
     since = query.get("since", ["0"])[0]
     if kind == "wait" and not (since.isdigit() and len(since) <= 18):
         await _refuse(send, 400, "invalid", "since must be a seq: a whole number, 0 or more")
         return
+    if listening.seat is not None:
+        hub.start()
+        holder = await hub.holder(game, listening.seat)
+        if holder is not None and holder != str(listening.user):
+            await _refuse(send, 403, "seat_changed",
+                          "this seat is no longer yours (it changed hands or you left "
+                          "the game): ask for the stream's address again")
+            return
     # a long poll answers the seq alone: only a stream is sent its seat's views
-    listener = (hub.join(game, listening.seat, listening.kind) if kind == "events"
-                else hub.join(game))
+    listener = (hub.join(game, listening.seat, listening.kind, listening.user,
+                         listening.expires) if kind == "events"
+                else hub.join(game, user=listening.user))
     if listener is None:
         await _refuse(send, 503, "busy", "this stream server holds all it may: poll instead",
                       [(b"retry-after", b"30")])
@@ -349,6 +419,13 @@ async def _events(send: Send, listener: Listener) -> None:
         await listener.wake.wait()
         listener.wake.clear()
         if listener.gone:
+            return
+        if listener.ended is None and time.time() >= listener.expires:
+            listener.ended = "expired"
+        if listener.ended is not None:  # nothing more, not even what came with it
+            await send({"type": "http.response.body",
+                        "body": b"event: end\ndata: %s\n\n" % listener.ended.encode(),
+                        "more_body": False})
             return
         chunks = []
         if listener.resync:

@@ -271,9 +271,24 @@ def _game_page(request: HttpRequest, game: Game, invite_form: InviteForm,
         "can_replay": _may_replay(game, request.user),
         "resign": reads.resign_outcome(game, request.user),
         # a player's page is sent its views, when it is their move
-        "stream_url": live.stream_url(game.pk, you) if game.status == Game.Status.RUNNING
-        else "",
+        "stream_url": _stream_url(game, request.user),
     }, status=status)
+
+
+def _stream_url(game: Game, user: Any) -> str:
+    """The page's stream ("" when there is none): the user's, and their seat's
+    while they hold it."""
+    return live.stream_url(game, user) if game.status == Game.Status.RUNNING else ""
+
+
+@_json_read
+def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A fresh address of the page's stream (``{"url": null}`` when there is
+    none): what the page asks for when its stream ended (its token's life is
+    over, or its seat changed hands)."""
+    response = JsonResponse({"url": _stream_url(game_get(game_id), request.user) or None})
+    patch_cache_control(response, private=True, no_store=True)
+    return response
 
 
 @_json_read

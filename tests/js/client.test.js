@@ -142,6 +142,10 @@ class FakeSource {
   addEventListener(name, handler) {
     this.listeners[name] = handler;
   }
+
+  close() {
+    this.readyState = FakeSource.CLOSED;
+  }
 }
 
 function streamedPage(streamUrl) {
@@ -250,6 +254,57 @@ test("a stream refused for good falls back to polling; a dropped one reconnects"
     globalThis.setInterval = realSetInterval;
   }
 });
+
+test("a stream that ends, or is refused once it was open, is followed at a fresh address",
+  async () => {
+    FakeSource.opened = [];
+    const intervals = [];
+    const realSetInterval = globalThis.setInterval;
+    globalThis.setInterval = (fn, ms) => { intervals.push(ms); return intervals.length; };
+    try {
+      const root = streamedPage("/stream/games/1/events?t=seat");
+      root.dataset.streamRenewUrl = "/games/1/stream.json";
+      const fresh = ["/stream/games/1/events?t=public", "/stream/games/1/events?t=again", null];
+      const asked = [];
+      const fetcher = async (url) => {
+        asked.push(url);
+        if (url === "/games/1/stream.json") return answer(200, { url: fresh.shift() });
+        return answer(200, { seq: 1, events: [] });
+      };
+      const client = createClient({ root, getPage: () => ({ seq: 1, status: "running" }),
+        fetcher, EventSourceClass: FakeSource, onState: () => {} });
+      const first = client.startPolling();
+      first.onopen();
+      // the seat changed hands: the stream ends, and the page listens at a fresh address
+      first.listeners.end({ data: "seat" });
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      assert.equal(first.readyState, FakeSource.CLOSED);
+      assert.deepEqual(FakeSource.opened.map((s) => s.url), ["/stream/games/1/events?t=seat",
+        "/stream/games/1/events?t=public"]);
+      // dropped, and refused on reconnecting (its address grew too old): a fresh one
+      const second = FakeSource.opened[1];
+      second.onopen();
+      second.readyState = FakeSource.CLOSED;
+      second.onerror();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      assert.equal(FakeSource.opened.length, 3);
+      // refused before it ever opened (a full server): polling, no new address
+      const third = FakeSource.opened[2];
+      third.readyState = FakeSource.CLOSED;
+      third.onerror();
+      assert.deepEqual(intervals, [3000]);
+      assert.equal(asked.filter((u) => u === "/games/1/stream.json").length, 2);
+      // no address to be had (the game is over): polling
+      const last = createClient({ root, getPage: () => ({ seq: 1, status: "running" }),
+        fetcher, EventSourceClass: FakeSource, onState: () => {} }).startPolling();
+      last.onopen();
+      last.listeners.end({ data: "expired" });
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      assert.deepEqual(intervals, [3000, 3000]);
+    } finally {
+      globalThis.setInterval = realSetInterval;
+    }
+  });
 
 test("without a stream, or without EventSource, the page polls", () => {
   FakeSource.opened = [];

@@ -60,13 +60,17 @@ def redis_server(port: int) -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def stream_server(redis_url: str, *, limit: int = 1000) -> Iterator[int]:
+def stream_server(redis_url: str, *, limit: int = 1000,
+                  token_age: int | None = None) -> Iterator[int]:
     """uvicorn on the stream app, as docker-compose starts it, with this process's
-    secret key (so the pages' tokens are good) and short heartbeats and waits."""
+    secret key (so the pages' tokens are good) and short heartbeats and waits
+    (and with ``token_age``, tokens good for that many seconds)."""
     port = free_port()
     env = {**os.environ, "REDIS_URL": redis_url, "DJANGO_SECRET_KEY": settings.SECRET_KEY,
            "MARRAM_STREAM_MAX_CONNECTIONS": str(limit), "MARRAM_STREAM_HEARTBEAT": "1",
            "MARRAM_STREAM_WAIT": str(WAIT)}
+    if token_age is not None:
+        env["MARRAM_STREAM_TOKEN_AGE"] = str(token_age)
     with tempfile.TemporaryFile() as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "marram_site.stream:app", "--host", "127.0.0.1",

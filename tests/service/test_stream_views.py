@@ -75,19 +75,20 @@ def test_the_player_left_to_move_is_sent_their_view_the_others_the_seq(
     mover, waiter = seats_by_turn(game)
     urls = {u: body(client_for(u).get(f"/api/games/{game.pk}/stream/"))["url"]
             for u in (mover, waiter, cat)}
-    # a player's token names their seat; a watcher's names the game alone
-    assert live.token_listening(urls[cat].split("t=")[1]) == live.Listening(game.pk)
+    # a player's token names their seat and them; a watcher's the game and them
+    assert live.token_listening(urls[cat].split("t=")[1]) == live.Listening(
+        game.pk, user=cat.pk)
     seat_of = {s.user_id: s.index for s in game.seats.all()}
     assert live.token_listening(urls[waiter].split("t=")[1]) == live.Listening(
-        game.pk, seat_of[waiter.pk], "api")
+        game.pk, seat_of[waiter.pk], "api", waiter.pk)
     held = {u: Held(stream, url) for u, url in urls.items()}
     try:
         for page in held.values():
             page.read_until(b"retry: 3000\n\n")
         settled(stream, 3)
         notes = redis.Redis.from_url(own_redis)
-        assert live.listening(notes, game.pk) == {(seat_of[mover.pk], "api"),
-                                                  (seat_of[waiter.pk], "api")}
+        assert live.listening(notes, game.pk) == {(seat_of[mover.pk], "api", mover.pk),
+                                                  (seat_of[waiter.pk], "api", waiter.pk)}
 
         seqs = move_until_the_turn_passes(game, mover)
         view = read_view(held[waiter])
@@ -125,7 +126,7 @@ def test_a_players_page_is_sent_what_its_state_json_would_answer(
     [url] = re.findall(r'data-stream-url="([^"]+)"', html)
     seat = next(s.index for s in game.seats.all() if s.user_id == waiter.pk)
     assert live.token_listening(url.replace("&amp;", "&").split("t=")[1]) == \
-        live.Listening(game.pk, seat, "page")
+        live.Listening(game.pk, seat, "page", waiter.pk)
     held = Held(stream, url.replace("&amp;", "&"))
     try:
         held.read_until(b"retry: 3000\n\n")
@@ -151,10 +152,10 @@ def test_notes_of_listening_expire_unless_renewed(stream, own_redis):
     ann, bob = make_user("ann"), make_user("bob")
     game = start_game([ann, bob])
     notes = redis.Redis.from_url(own_redis)
-    held = Held(stream, events_path(game, live.stream_token(game.pk, 1, "api")))
+    held = Held(stream, events_path(game, live.stream_token(game.pk, 1, "api", user=bob.pk)))
     try:
         held.read_until(b"retry: 3000\n\n")
-        assert live.listening(notes, game.pk) == {(1, "api")}
+        assert live.listening(notes, game.pk) == {(1, "api", bob.pk)}
         # a process that stopped without taking its note back: gone once it expires
         later = time.time() + live.LISTENING_TTL + 1
         assert live.listening(notes, game.pk, now=later) == set()
@@ -171,13 +172,16 @@ def test_a_seats_token_is_good_for_its_game_alone_and_a_wait_makes_no_note(
         stream, own_redis):
     ann, bob = make_user("ann"), make_user("bob")
     game, other = start_game([ann, bob]), start_game([ann, bob])
-    token = live.stream_token(game.pk, 0, "api")
-    forged = token.replace(f"{game.pk}.0.api", f"{game.pk}.1.api")
+    token = live.stream_token(game.pk, 0, "api", user=ann.pk)
+    forged = token.replace(f"{game.pk}.0.api.{ann.pk}", f"{game.pk}.1.api.{ann.pk}")
+    assert forged != token
     for path in (events_path(other, token), events_path(game, forged)):
         status, answer = request(stream, path)
         assert (status, answer["code"]) == (403, "forbidden"), path
     with pytest.raises(ValueError):
-        live.stream_token(game.pk, 0, "mail")
+        live.stream_token(game.pk, 0, "mail", user=ann.pk)
+    with pytest.raises(ValueError):  # a seat's token names its player
+        live.stream_token(game.pk, 0, "api")
     # a long poll answers the seq alone: no note is made, so no view
     answers: list = []
     waiting = threading.Thread(target=lambda: answers.append(
@@ -199,7 +203,8 @@ def test_the_apis_stream_address(own_redis):
         url = body(client_for(ann).get(path))["url"]
         assert url.startswith(f"/stream/games/{game.pk}/events?t=")
         seat = next(s.index for s in game.seats.all() if s.user_id == ann.pk)
-        assert live.token_listening(url.split("t=")[1]) == live.Listening(game.pk, seat, "api")
+        assert live.token_listening(url.split("t=")[1]) == live.Listening(
+            game.pk, seat, "api", ann.pk)
         assert body(client_for(ann).get(f"/api/games/{game.pk + 1000}/stream/"))["code"] \
             == "not_found"
         assert client_for(ann).post(path, {}, format="json").status_code == 405

@@ -92,8 +92,9 @@ export function applyChanges(doc, ops) {
 
 /**
  * The client of one game page. ``root`` carries the URLs (data-state-url,
- * data-actions-url, data-events-url, data-poll-ms, and data-stream-url when the
- * site runs its stream server: marram_site/stream.py); ``getPage`` gives the state
+ * data-actions-url, data-events-url, data-poll-ms, and data-stream-url with
+ * data-stream-renew-url, where a fresh one is had, when the site runs its stream
+ * server: marram_site/stream.py); ``getPage`` gives the state
  * the page shows; ``onState(page, keep)`` takes a fresh one (``keep``: the game
  * moved on under the player's choices), ``onError(text)`` shows a problem ('' to
  * clear), ``onBusy(busy)`` while a move is on its way, ``onSent()`` after one went in.
@@ -107,6 +108,7 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
     eventsUrl: root.dataset.eventsUrl,
     pollMs: Number(root.dataset.pollMs || 3000),
     streamUrl: root.dataset.streamUrl || "",
+    streamRenewUrl: root.dataset.streamRenewUrl || "",
   };
   const csrf = document.querySelector('meta[name="csrf-token"]');
   // the state as the server last gave it (the page's own may be drawn on): what
@@ -242,11 +244,18 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
   // past the page's. When the move is the player's, the stream sends the page's
   // new state itself ("view"): nothing to read. On (re)connecting, and when the
   // server lost track ("resync"), one poll covers what was said while nobody
-  // listened. A stream refused for good (the server is full, the token expired)
-  // leaves polling.
-  function listen() {
-    const source = new EventSourceClass(cfg.streamUrl);
-    source.onopen = () => poll();
+  // listened. A stream's address is good for a while and names the player's seat
+  // only while they hold it: a stream that ends ("end": its address is too old,
+  // or the seat changed hands) or is refused once it had been open (dropped, and
+  // its address grew too old meanwhile) is followed again at a fresh address. A
+  // stream refused before it opened (the server is full) leaves polling.
+  function listen(url) {
+    const source = new EventSourceClass(url);
+    let opened = false;
+    source.onopen = () => {
+      opened = true;
+      poll();
+    };
     source.onmessage = (message) => {
       if (Number(message.data) > getPage().seq) catchUp();
     };
@@ -261,17 +270,40 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
       else if (!acceptChanged(page, base, true)) catchUp();
     });
     source.addEventListener("resync", () => poll());
+    source.addEventListener("end", () => {
+      source.close();
+      renew();
+    });
     source.onerror = () => {
-      if (source.readyState === EventSourceClass.CLOSED) pollEvery();
+      if (source.readyState !== EventSourceClass.CLOSED) return;
+      if (opened) renew();
+      else pollEvery();
     };
     return source;
+  }
+
+  // A fresh address of the page's stream, listened to; polling when there is none
+  // (the game is over) or it cannot be had.
+  async function renew() {
+    let url = null;
+    if (cfg.streamRenewUrl) {
+      try {
+        const resp = await fetcher(cfg.streamRenewUrl, { credentials: "same-origin",
+          cache: "no-store", headers: { Accept: "application/json" } });
+        if (resp.ok) url = (await resp.json()).url;
+      } catch (e) {
+        url = null;
+      }
+    }
+    if (url) listen(url);
+    else pollEvery();
   }
 
   function startPolling() {
     document.addEventListener("visibilitychange", () => {
       if (!document.hidden) poll();
     });
-    if (cfg.streamUrl && EventSourceClass) return listen();
+    if (cfg.streamUrl && EventSourceClass) return listen(cfg.streamUrl);
     pollEvery();
     return null;
   }
