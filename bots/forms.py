@@ -3,10 +3,15 @@ page, and the lobby's fields for bots (added to the new-game form)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 
 from bots.models import Level
 from engine import registry
+from engine.errors import BadOptions
+from engine.protocol import read_options
+from games.forms import chosen_options, game_option_fields, games_words, option_field_name
 
 DEFAULT_LEVEL = "medium"
 
@@ -14,20 +19,61 @@ LEVEL_CHOICES = [("easy", "Easy"), ("medium", "Medium"), ("strong", "Strong")]
 assert [value for value, _ in LEVEL_CHOICES] == list(Level.values)
 
 
-def two_player_games() -> list[tuple[str, str]]:
-    return [(g.key, g.title) for g in registry.games() if 2 in g.seat_counts]
+def computer_fields() -> list[str]:
+    """The names of the fields of the computer players, one for each seat beside
+    the player's in the game with the most."""
+    most = max(n for g in registry.games() for n in g.seat_counts)
+    return [f"computer_{n}" for n in range(1, most)]
 
 
 class PlayComputerForm(forms.Form):
-    """A 2-player game against the computer, with the game's default options."""
+    """A game against computer players that starts at once: the game, its own
+    options (those the game declares; the page shows the chosen game's) and a
+    level for each computer player, in any mix. The first is required; each
+    further one may be left out ("none"), up to the seats of the game with the
+    most. The game's seats are the player's and the computers'."""
 
     game = forms.ChoiceField(label="Game")
-    level = forms.ChoiceField(label="Level", choices=LEVEL_CHOICES, initial=DEFAULT_LEVEL)
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = two_player_games()
+        games = registry.games()
+        self.fields["game"].choices = [(g.key, g.title) for g in games]
         self.fields["game"].initial = registry.default().key
+        self.fields.update(game_option_fields(games))
+        self.computer_fields = computer_fields()
+        for n, name in enumerate(self.computer_fields, 1):
+            field = forms.ChoiceField(
+                label=f"Computer player {n}", required=n == 1,
+                choices=LEVEL_CHOICES if n == 1 else [("", "None"), *LEVEL_CHOICES],
+                initial=DEFAULT_LEVEL if n == 1 else "",
+                help_text="; ".join(str(label) for label in Level.labels) if n == 1 else "")
+            # shown for the games that seat this many computers beside the player
+            field.games = games_words(  # type: ignore[attr-defined]
+                g.key for g in games if max(g.seat_counts) > n)
+            self.fields[name] = field
+
+    @staticmethod
+    def field_names() -> list[str]:
+        """Every field the form may be sent."""
+        return ["game", *(option_field_name(g.key, o.name) for g in registry.games()
+                          for o in g.options_declared), *computer_fields()]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        key = data.get("game")
+        if not key:
+            return data
+        rules = registry.get(key)
+        levels = [data[name] for name in self.computer_fields if data.get(name)]
+        data["levels"] = levels
+        data["options"] = chosen = chosen_options(rules, data)
+        try:
+            read_options(rules, chosen, 1 + len(levels))
+        except BadOptions as e:
+            computers = f"{len(levels)} computer player{'s' if len(levels) != 1 else ''}"
+            self.add_error(None, f"{e} (you and {computers})")
+        return data
 
 
 def bot_fields() -> dict[str, forms.Field]:

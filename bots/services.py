@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -86,18 +86,13 @@ def game_create(*, user: AbstractBaseUser, seats: int, bots: Sequence[str] = (),
     return game
 
 
-def play_the_computer(*, user: AbstractBaseUser, game: str, level: str) -> Game:
-    """A 2-player game of ``game`` with its default options against the computer
-    player of ``level``: it starts at once."""
-    from engine import registry
-
-    try:
-        rules = registry.get(game)
-    except registry.UnknownGame as e:
-        raise Invalid(str(e), code="unknown_game", field="game") from None
-    if 2 not in rules.seat_counts:
-        raise Invalid(f"{rules.title} is not played by two", code="bad_config", field="game")
-    return game_create(user=user, game=game, seats=2, bots=[level])
+def play_the_computer(*, user: AbstractBaseUser, game: str, levels: Sequence[str],
+                      options: Mapping[str, Any] | None = None) -> Game:
+    """A game of ``game`` with ``options`` (its defaults for those left out)
+    between the user and a computer player of each of ``levels``: every seat
+    taken, it starts at once."""
+    return game_create(user=user, game=game, options=options, seats=1 + len(levels),
+                       bots=levels)
 
 
 # ---------------------------------------------------------------- moves

@@ -17,22 +17,25 @@ from games.errors import ServiceError
 
 @login_required
 @require_POST
-@form_post("game", "level")
+@form_post(more=PlayComputerForm.field_names)
 def play_computer(request: HttpRequest) -> HttpResponse:
     form = PlayComputerForm(request.POST)
     if not form.is_valid():
-        problems = "; ".join(f"{name}: {' '.join(errors)}" for name, errors in
-                             form.errors.items())
+        problems = "; ".join(f"{name}: {' '.join(errors)}" if name != "__all__"
+                             else " ".join(errors) for name, errors in form.errors.items())
         return render(request, "games/refused.html",
                       {"message": f"That game cannot be started: {problems}"}, status=400)
     if refused := throttles.check(throttles.GameCreateThrottle, request):
         return render(request, "games/refused.html",
                       {"message": refused[:1].upper() + refused[1:] + "."}, status=429)
+    data = form.cleaned_data
     try:
-        game = services.play_the_computer(user=request.user, game=form.cleaned_data["game"],
-                                          level=form.cleaned_data["level"])
+        game = services.play_the_computer(user=request.user, game=data["game"],
+                                          options=data["options"], levels=data["levels"])
     except ServiceError as e:
         return render(request, "games/refused.html", {"message": e.message}, status=e.status)
-    messages.success(request, f"Your game against the {form.cleaned_data['level']} computer "
-                     "has started.")
+    levels = data["levels"]
+    against = (f"the {levels[0]} computer" if len(levels) == 1
+               else f"{len(levels)} computer players ({', '.join(levels)})")
+    messages.success(request, f"Your game of {game.title} against {against} has started.")
     return redirect("pages:game", game.pk)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django import forms
@@ -12,7 +13,7 @@ from django.core.validators import validate_email
 
 from engine import registry
 from engine.errors import BadOptions
-from engine.protocol import read_options
+from engine.protocol import AnyGame, read_options
 from games.seating import seat_players
 
 MAX_INVITES = 20
@@ -77,6 +78,56 @@ def option_field_name(game: str, option: str) -> str:
     return f"{game}__{option}"
 
 
+def games_words(keys: Iterable[str]) -> str:
+    """The value of a ``data-games`` attribute: the games (keys) a part of a
+    new-game form belongs to. The page's script (games/game_form.js) shows that
+    part only while one of them is the chosen game, and knows no rule itself."""
+    return " ".join(keys)
+
+
+class ChoicesByGame(forms.RadioSelect):
+    """Radio buttons each marked (``data-games``) with the games it is a choice
+    of: the seat counts of each game."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.games_of: dict[str, str] = {}
+
+    def create_option(self, name: str, value: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option = super().create_option(name, value, *args, **kwargs)
+        if str(value) in self.games_of:
+            option["attrs"]["data-games"] = self.games_of[str(value)]
+        return option
+
+
+def game_option_fields(games: Iterable[AnyGame]) -> dict[str, forms.Field]:
+    """A field for each option each game declares (``option_field_name``),
+    marked with its game (``games``, which form_fields.html writes as the
+    field's ``data-games``)."""
+    fields: dict[str, forms.Field] = {}
+    for g in games:
+        for option in g.options_declared:
+            field = forms.ChoiceField(
+                label=option.label, required=False, widget=forms.RadioSelect,
+                choices=[(str(c.value), c.label) for c in option.choices],
+                initial=str(option.default), help_text=option.help)
+            field.games = games_words([g.key])  # type: ignore[attr-defined]
+            fields[option_field_name(g.key, option.name)] = field
+    return fields
+
+
+def chosen_options(rules: AnyGame, data: Mapping[str, Any]) -> dict[str, Any]:
+    """The options of the game ``rules`` given in a form's cleaned ``data``
+    (those left out take their defaults later)."""
+    chosen: dict[str, Any] = {}
+    for option in rules.options_declared:
+        raw = data.get(option_field_name(rules.key, option.name))
+        if raw in (None, ""):
+            continue
+        chosen[option.name] = next(c.value for c in option.choices if str(c.value) == raw)
+    return chosen
+
+
 class GameCreateForm(forms.Form):
     """A new game: which game, its own options (built from what each registered
     game declares; the page shows the chosen game's), the seats, the days per
@@ -84,7 +135,7 @@ class GameCreateForm(forms.Form):
     registry's default game, as the form took them before it offered several."""
 
     game = forms.ChoiceField(label="Game", widget=forms.RadioSelect)
-    seats = forms.TypedChoiceField(label="Players", coerce=int, widget=forms.RadioSelect)
+    seats = forms.TypedChoiceField(label="Players", coerce=int, widget=ChoicesByGame)
     days_per_move = forms.IntegerField(
         label="Days per move", min_value=1, max_value=60, required=False, initial=3,
         help_text="How long each player has for a move; leave empty for no limit.")
@@ -105,19 +156,13 @@ class GameCreateForm(forms.Form):
         self.fields["game"].choices = [(g.key, g.title) for g in games]
         self.fields["game"].initial = default.key
         counts = sorted({n for g in games for n in g.seat_counts})
-        self.fields["seats"].choices = [(n, str(n)) for n in counts]
-        self.fields["seats"].initial = min(default.seat_counts)
-        options: dict[str, forms.Field] = {}
-        for g in games:
-            for option in g.options_declared:
-                field = forms.ChoiceField(
-                    label=option.label, required=False, widget=forms.RadioSelect,
-                    choices=[(str(c.value), c.label) for c in option.choices],
-                    initial=str(option.default), help_text=option.help)
-                field.game = g.key  # type: ignore[attr-defined]  # the page groups by game
-                options[option_field_name(g.key, option.name)] = field
+        seats = self.fields["seats"]
+        seats.choices = [(n, str(n)) for n in counts]
+        seats.initial = min(default.seat_counts)
+        seats.widget.games_of = {str(n): games_words(g.key for g in games if n in g.seat_counts)
+                                 for n in counts}
         # the options right after the choice of game
-        ordered = {"game": self.fields.pop("game"), **options}
+        ordered = {"game": self.fields.pop("game"), **game_option_fields(games)}
         extra = seat_players().create_fields()  # computer players' (games.seating)
         self.extra_fields = list(extra)
         self.fields = {**ordered, **self.fields, **extra}
@@ -138,13 +183,7 @@ class GameCreateForm(forms.Form):
         if not key:
             return data
         rules = registry.get(key)
-        chosen: dict[str, Any] = {}
-        for option in rules.options_declared:
-            raw = data.get(option_field_name(key, option.name))
-            if raw in (None, ""):
-                continue
-            chosen[option.name] = next(c.value for c in option.choices if str(c.value) == raw)
-        data["options"] = chosen
+        data["options"] = chosen = chosen_options(rules, data)
         if data.get("seats") is not None:
             try:
                 read_options(rules, chosen, data["seats"])

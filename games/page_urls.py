@@ -41,5 +41,6 @@ urlpatterns = [
     path("games/<id:game_id>/replay/steps.json", views.game_replay_steps,
          name="replay-steps"),
     path("invitations/<str:token>/", views.invitation, name="invitation"),
+    path("rules/", views.rules_index, name="rules-index"),
     path("rules/<slug:game>/", views.rules, name="rules"),
 ]

@@ -1,9 +1,13 @@
-"""Writes the positions that the home page and the rules page draw
-(ui/marram/data/pictures/*.json): game records of the standard tiles, played by the
-engine's self-play from fixed seeds and stopped at the moment each picture
-shows, with the tiles the picture outlines ("outline", beside the record's own
-keys). The pages replay them through the engine, so every picture is a position
-the rules allow; the deck is cut to the tiles drawn.
+"""Writes the positions that the home page and the rules pages draw: game
+records played by the engine's self-play from fixed seeds and stopped at the
+moment each picture shows. The pages replay them through the engine, so every
+picture is a position the rules allow.
+
+- Marram's (ui/marram/data/pictures/*.json), of the standard tiles, with the
+  tiles the picture outlines ("outline", beside the record's own keys); the deck
+  is cut to the tiles drawn.
+- Each other game's home page picture (ui/<key>/data/pictures/home.json), played
+  through the game protocol only, a few moves in.
 
     python tools/make_pictures.py
 """
@@ -19,14 +23,19 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from engine import registry  # noqa: E402
+from engine.fairness import draw_event  # noqa: E402
 from engine.marram import make_config, new_game, standard, step  # noqa: E402
 from engine.marram.record import FORMAT, VERSION, config_to_json  # noqa: E402
 from engine.marram.scoring import feature_kind  # noqa: E402
 from engine.marram.selfplay import random_action  # noqa: E402
 from engine.marram.state import GameState  # noqa: E402
+from engine.protocol import JSON, AnyGame  # noqa: E402
+from engine.selfplay import secret_seed  # noqa: E402
 
 OUT = ROOT / "ui" / "marram" / "data" / "pictures"
 PLAYERS = ["ann", "bob"]
+PLAYERS_BY_SEAT = ["ann", "bob", "cyd", "dee"]
 
 Stop = Callable[[GameState, GameState, dict[str, Any]], bool]
 """(before, after, event): whether the picture is the position after the event."""
@@ -132,6 +141,40 @@ def picture(variant: str, stop: Stop, outline: Outline, limit: int = 40) -> dict
     raise SystemExit(f"no seed gives a {variant} picture")
 
 
+HOME_POSITIONS: dict[str, tuple[int, int]] = {
+    # key: (players, the players' moves the position is after)
+    "pond": (2, 14),
+    "make_a_snake": (2, 32),
+    "animals_on_board": (3, 26),
+}
+"""The home page's picture of each game but Marram: a game of its default options."""
+
+
+def home_position(game: AnyGame, players: int, moves: int, seed: int = 1) -> dict[str, Any]:
+    """The record of a self-play game (random bots, chance drawn as the server
+    draws it) up to the players' ``moves``-th move."""
+    rng = random.Random(seed)
+    secret = secret_seed(seed)
+    options = {o.name: o.default for o in game.options_declared}
+    config = game.setup(options, PLAYERS_BY_SEAT[:players], secret)
+    state = game.start(config)
+    events: list[JSON] = []
+    made = 0
+    while made < moves and not (wait := game.awaiting(state)).finished:
+        event = game.automatic(state)
+        if event is None and wait.chance is not None:
+            chance = game.chance(state)
+            assert chance is not None, f"{game.title} awaits {wait.chance} without odds"
+            event = draw_event(secret, len(events), chance)
+        elif event is None:
+            event = game.bot_action(state, rng.choice(wait.players), rng, "random")
+            made += 1
+        state = game.fold(state, event)
+        events.append(dict(event))
+    return {"format": game.record_format, "version": game.record_version, "config": config,
+            "events": events}
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     for name, (variant, stop, outline) in PICTURES.items():
@@ -139,6 +182,12 @@ def main() -> None:
         seed = record.pop("seed")
         (OUT / f"{name}.json").write_text(json.dumps(record, indent=1) + "\n")
         print(f"{name}: seed {seed}, {len(record['events'])} events")
+    for key, (players, moves) in HOME_POSITIONS.items():
+        record = home_position(registry.get(key), players, moves)
+        out = ROOT / "ui" / key / "data" / "pictures"
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "home.json").write_text(json.dumps(record, indent=1) + "\n")
+        print(f"{key} home: {len(record['events'])} events")
 
 
 if __name__ == "__main__":

@@ -3,18 +3,22 @@
 
 A game's folder holds its board and move UI for the game page (``templates/``
 and ``static/``, which the settings add to Django's search paths) and, in its
-``__init__``, a ``UI``: a ``GameUI`` saying where those are and, if the game
-draws one, the picture of the board that a "your turn" mail carries. A game
-without a folder is served by the generic page and plain mail (its view as JSON,
-its notation).
+``__init__``, a ``UI``: a ``GameUI`` saying where those are, what the home page
+says and shows of the game and, if the game draws one, the picture of the board
+that a "your turn" mail carries. A game without a folder is served by the
+generic page and plain mail (its view as JSON, its notation).
 """
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
+
+from engine import replay
 
 
 @dataclass(frozen=True)
@@ -38,9 +42,15 @@ class GameUI:
     page_extras: Callable[[Any, Any, int | None, list[str]], dict[str, Any]] | None = None
     """(game, state, seat, names) -> what the game page's state carries besides
     the generic (Marram: what happened since the player's last move, the standings)."""
-    home_extras: Callable[[], dict[str, Any]] | None = None
-    """() -> what the site's home page (games/home.html) shows of the site's own
-    game, the registry's default (Marram: the picture of a game a few turns in)."""
+    tagline: str = ""
+    """The game in one line, for the home page and the rules index."""
+    home_picture: Callable[[], dict[str, Any]] | None = None
+    """() -> a real position of the game, as ``picture_module`` draws it on the
+    home page (``recorded_position`` replays one)."""
+    picture_module: str | None = None
+    """The static path of an ES module exporting ``renderPicture(container,
+    picture)``, which draws ``home_picture``'s JSON into an empty element with the
+    game's own board renderer, and nothing to play or move."""
     rules_page: Callable[[], tuple[str, dict[str, Any]]] | None = None
     """() -> the template and context of the game's rules page (/rules/<key>/)."""
     mail_turn: Callable[[Any, Any, int], dict[str, Any]] | None = None
@@ -64,6 +74,25 @@ class Picture:
 
 
 GENERIC = GameUI()
+
+FOLDER = Path(__file__).resolve().parent
+
+
+@cache
+def recorded_position(key: str, name: str = "home") -> dict[str, Any]:
+    """The position after the record ``ui/<key>/data/pictures/<name>.json``,
+    replayed through the engine (so it is one the rules allow) and seen as a
+    spectator sees it: ``{"players", "view"}``. The records stop at a position
+    worth showing (tools/make_pictures.py writes them)."""
+    record = json.loads((FOLDER / key / "data" / "pictures" / f"{name}.json").read_text())
+    read = replay.read_record(record)
+    game = read.game
+    after = replay.replay_events(game, game.start(read.config), read.events)
+    if not after.ok:
+        raise RuntimeError(f"picture {key}/{name} does not replay: event "
+                           f"{after.error_index} is refused ({after.error})")
+    players = [str(n) for n in game.config(after.state).get("players") or []]
+    return {"players": players, "view": game.view(after.state, None)}
 
 
 @cache

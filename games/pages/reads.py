@@ -6,6 +6,7 @@ order or the seed of a running game."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -27,8 +28,10 @@ from django.db.models import (
 )
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce, Concat
+from django.urls import reverse
 from django.utils import timezone
 
+from engine import registry
 from games.clocks import clock_remaining
 from games.models import Clock, Event, Game, Seat, Vacation
 from games.selectors import (
@@ -193,6 +196,39 @@ def listed_page(games: QuerySet[Game], user: AbstractBaseUser, number: int | str
     page = Paginator(games, settings.MARRAM_LIST_PAGE_SIZE).page(number)
     page.object_list = listed(page.object_list, user)
     return page
+
+
+# ---------------------------------------------------------------- the games
+
+
+def players_words(counts: Sequence[int]) -> str:
+    """How many play a game, from its seat counts: "2 players", "2 to 4
+    players", "2 or 4 players"."""
+    n = sorted(counts)
+    if len(n) == 1:
+        return f"{n[0]} player{'s' if n[0] != 1 else ''}"
+    if len(n) > 2 and n == list(range(n[0], n[-1] + 1)):
+        return f"{n[0]} to {n[-1]} players"
+    return f"{', '.join(map(str, n[:-1]))} or {n[-1]} players"
+
+
+def game_cards(*, pictures: bool = True) -> list[dict[str, Any]]:
+    """Each game the site serves, as the home page and the rules index show it:
+    its title, its line (``ui.GameUI.tagline``), how many play it, its rules
+    page if it has one, and (``pictures``) the position its own module draws."""
+    cards = []
+    for rules in registry.games():
+        ui = ui_for(rules.key)
+        picture = ui.home_picture() if pictures and ui.home_picture and ui.picture_module \
+            else None
+        cards.append({
+            "key": rules.key, "title": rules.title, "tagline": ui.tagline,
+            "players": players_words(rules.seat_counts),
+            "rules_url": reverse("pages:rules", args=[rules.key]) if ui.rules_page else None,
+            "picture": picture, "picture_module": ui.picture_module if picture else None,
+            "stylesheets": ui.stylesheets,
+        })
+    return cards
 
 
 # ---------------------------------------------------------------- the game page

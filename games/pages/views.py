@@ -110,11 +110,19 @@ def _next_page(request: HttpRequest) -> str | None:
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
+    """The site's games side by side, each drawn by its own module, and what
+    the signed-in player may do next."""
     count = reads.your_turn_count(request.user)
-    extras = ui_for(registry.default().key).home_extras  # the site's own game's
     return render(request, "games/home.html", {"your_turn_count": count,
-                                               **seat_players().home_context(),
-                                               **(extras() if extras else {})})
+                                               "games": reads.game_cards(),
+                                               **seat_players().home_context()})
+
+
+@require_GET
+def rules_index(request: HttpRequest) -> HttpResponse:
+    """Every game's rules page, a line on each game beside it."""
+    return render(request, "games/rules_index.html",
+                  {"games": reads.game_cards(pictures=False)})
 
 
 @require_GET

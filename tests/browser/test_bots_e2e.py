@@ -30,7 +30,7 @@ def test_play_against_the_computer_from_the_home_page(visitors, live_server, art
     page = visitor.page
     page.goto(f"{live_server.url}/")
     page.get_by_label("Game", exact=True).select_option("pond")
-    page.get_by_label("Level", exact=True).select_option("easy")
+    page.get_by_label("Computer player 1", exact=True).select_option("easy")
     page.screenshot(path=str(artifacts_dir / "home.png"))
     page.get_by_role("button", name="Play against the computer").click()
     page.wait_for_url(f"{live_server.url}/games/*/")

@@ -225,15 +225,16 @@ def test_the_home_picture_and_the_rules_page(visitors, live_server, artifacts_di
     v = visitors(DESKTOP)
     page = v.page
     page.goto(f"{live_server.url}/")
-    page.wait_for_selector("svg#home-board[data-ready=true]")
+    picture = '.showcase-card[data-game="marram"] .showcase-picture'
+    page.wait_for_selector(f"{picture}[data-ready=true] svg.marram-picture")
     home = pictures.picture("home")
-    drawn = page.eval_on_selector_all("svg#home-board g.tile", """els => els.map(e =>
+    drawn = page.eval_on_selector_all(f"{picture} svg g.tile", """els => els.map(e =>
         [+e.dataset.x, +e.dataset.y, e.dataset.tile, e.dataset.face, +e.dataset.rotation])""")
     assert sorted(drawn) == sorted([*t["at"], t["tile"], t["face"], t["rotation"]]
                                    for t in home["board"])
-    page.locator(".hero-art").screenshot(path=str(artifacts_dir / "home-picture.png"))
+    page.locator(picture).screenshot(path=str(artifacts_dir / "home-picture.png"))
 
-    page.click("text=Read the rules")
+    page.click("text=The rules of Marram")
     page.wait_for_url(f"{live_server.url}/rules/marram/")
     for name in ("patch", "blue-snake", "flip", "pitchfork", "animals"):
         svg = page.locator(f'svg[data-picture="picture-{name}"]')

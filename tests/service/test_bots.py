@@ -415,9 +415,9 @@ def test_the_home_page_starts_a_game_against_the_computer_at_once(users):
     client = signed_in(ann)
     home = client.get("/").content.decode()
     assert "Play against the computer" in home
-    # a select of the 2-player games, and of the levels (medium by default)
+    # a select of the games, and of the levels (medium by default)
     assert '<option value="pond"' in home and '<option value="medium" selected>' in home
-    answer = client.post("/play/computer/", {"game": "pond", "level": "strong"})
+    answer = client.post("/play/computer/", {"game": "pond", "computer_1": "strong"})
     game = Game.objects.get()
     assert answer.status_code == 302 and answer["Location"] == f"/games/{game.pk}/"
     assert game.status == "running" and game.game == "pond"
@@ -430,11 +430,32 @@ def test_the_home_page_starts_a_game_against_the_computer_at_once(users):
     assert "Skua (computer, strong)" in client.get("/games/").content.decode()
 
 
+@pytest.mark.django_db
+def test_play_against_the_computer_with_the_games_options_and_three_computers(users):
+    answer = signed_in(users[0]).post("/play/computer/", {
+        "game": "marram", "marram__variant": "pitchfork", "marram__length": "short",
+        "computer_1": "easy", "computer_2": "strong", "computer_3": "medium",
+        # another game's option, which the page's script would not send: not Marram's
+        "pond__options": "small"})
+    game = Game.objects.get()
+    assert answer.status_code == 302 and game.status == "running"
+    assert game.options == read_options(registry.get("marram"),
+                                        {"variant": "pitchfork", "length": "short"}, 4)
+    assert sorted(s.user.bot.level for s in game.seats.all() if hasattr(s.user, "bot")) == [
+        "easy", "medium", "strong"]
+
+
 @pytest.mark.parametrize("form, status", [
-    ({"game": "pond", "level": "grandmaster"}, 400),
-    ({"game": "chess", "level": "easy"}, 400),
+    ({"game": "pond", "computer_1": "grandmaster"}, 400),
+    ({"game": "chess", "computer_1": "easy"}, 400),
     ({"game": "pond"}, 400),
-    ({"game": "pond", "level": "easy", "seats": "3"}, 400),  # a field it does not take
+    ({"game": "pond", "computer_1": "easy", "seats": "3"}, 400),  # a field it does not take
+    # Pond is played by two: one computer player beside the player
+    ({"game": "pond", "computer_1": "easy", "computer_2": "strong"}, 400),
+    ({"game": "pond", "computer_1": "easy", "pond__options": "huge"}, 400),
+    # Marram's Animals is long only
+    ({"game": "marram", "computer_1": "easy", "marram__variant": "animals",
+      "marram__length": "short"}, 400),
 ])
 @pytest.mark.django_db
 def test_a_bad_play_against_the_computer_changes_nothing(users, form, status):
@@ -446,7 +467,7 @@ def test_a_bad_play_against_the_computer_changes_nothing(users, form, status):
 
 @pytest.mark.django_db
 def test_play_against_the_computer_asks_to_sign_in(users):
-    answer = Client().post("/play/computer/", {"game": "pond", "level": "easy"})
+    answer = Client().post("/play/computer/", {"game": "pond", "computer_1": "easy"})
     assert answer.status_code == 302 and "/accounts/login/" in answer["Location"]
     assert not Game.objects.exists()
 

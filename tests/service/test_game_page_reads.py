@@ -371,9 +371,9 @@ def edge(tile_view: dict, side: int) -> tuple[str, str | None]:
 
 def test_the_home_page_draws_a_position_whose_tiles_match_their_neighbours():
     html = Client().get("/").content.decode()
-    found = re.search(r'<script id="home-picture" type="application/json">(.*?)</script>',
+    found = re.search(r'<script id="picture-marram" type="application/json">(.*?)</script>',
                       html, re.S)
-    assert found and 'data-picture="home-picture"' in html
+    assert found and 'data-picture="picture-marram"' in html
     board = json.loads(found.group(1))["board"]
     assert len(board) >= 10
     at = {tuple(t["at"]): t for t in board}

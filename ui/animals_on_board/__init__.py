@@ -4,7 +4,9 @@ crates and ark counts), its replay step, its rules page, and the picture its
 turn mails carry."""
 from __future__ import annotations
 
-from ui import GameUI
+from functools import partial
+
+from ui import GameUI, recorded_position
 from ui.animals_on_board import mail, pages
 
 UI = GameUI(
@@ -18,4 +20,8 @@ UI = GameUI(
     mail_picture=mail.picture,
     page_extras=pages.page_extras,
     rules_page=pages.rules_page,
+    tagline="Split the groups of animals for food crates and spend them on the groups "
+    "you want aboard your ark: a lone animal or a herd scores.",
+    home_picture=partial(recorded_position, "animals_on_board"),
+    picture_module="animals_on_board/picture.js",
 )

@@ -4,7 +4,9 @@ what the page adds (``pages``), the rules page, and the picture its turn mails
 carry (``mail``, ``picture``)."""
 from __future__ import annotations
 
-from ui import GameUI
+from functools import partial
+
+from ui import GameUI, recorded_position
 from ui.make_a_snake import mail, pages
 
 UI = GameUI(
@@ -17,4 +19,8 @@ UI = GameUI(
     mail_picture=mail.picture,
     page_extras=pages.page_extras,
     rules_page=pages.rules_page,
+    tagline="Grow a snake of curved tiles, a tile a turn, so that its tail ends closest "
+    "to its tongue; or grow one together and touch four lollipops.",
+    home_picture=partial(recorded_position, "make_a_snake"),
+    picture_module="make_a_snake/picture.js",
 )

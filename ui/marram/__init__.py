@@ -15,5 +15,8 @@ UI = GameUI(
     mail_picture=mail.picture,
     page_extras=pages.page_extras,
     rules_page=pages.rules_page,
-    home_extras=pages.home_extras,
+    tagline="A tile game of grass and sand, snakes and worms: lay tiles, claim the "
+    "patches and beasts, and score them when they are finished.",
+    home_picture=pages.home_picture,
+    picture_module="marram/picture.js",
 )

@@ -81,9 +81,9 @@ def page_extras(game: Game, state: GameState, you: int | None,
             else move_previews(state, you)}
 
 
-def home_extras() -> dict[str, Any]:
+def home_picture() -> dict[str, Any]:
     """The home page's picture: a real game a few turns in."""
-    return {"picture": pictures.picture("home")}
+    return pictures.picture("home")
 
 
 RULES_PICTURES = ("patch", "blue-snake", "flip", "pitchfork", "animals")

@@ -3,7 +3,9 @@
 its turn mails carry."""
 from __future__ import annotations
 
-from ui import GameUI
+from functools import partial
+
+from ui import GameUI, recorded_position
 from ui.pond import mail, pages
 
 UI = GameUI(
@@ -16,4 +18,8 @@ UI = GameUI(
     rules_page=pages.rules_page,
     mail_turn=mail.turn_details,
     mail_picture=mail.picture,
+    tagline="Eggs hatch into tadpoles and tadpoles grow into frogs: line up three alike "
+    "to carry them off to your pile.",
+    home_picture=partial(recorded_position, "pond"),
+    picture_module="pond/picture.js",
 )
