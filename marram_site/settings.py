@@ -448,6 +448,13 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "interval_step": 0.2,
     "interval_max": 0.2,
 }
+# Webhook calls on a queue of their own, taken by workers of their own
+# (docker-compose.yml's webhooks service: `celery worker -Q webhooks`): a receiver
+# that answers slowly holds one of them, never a worker that sends mail. Every
+# other task goes to the default queue, "celery" (the worker service: -Q celery).
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+MARRAM_WEBHOOK_QUEUE = "webhooks"
+CELERY_TASK_ROUTES = {"notifications.tasks.webhook_deliver": {"queue": MARRAM_WEBHOOK_QUEUE}}
 # The beat schedule is in marram_site/celery.py.
 # Draw the fly and frog in the move's own transaction (no task); see games.services.
 MARRAM_DRAW_INLINE = env_bool("MARRAM_DRAW_INLINE", default=False)

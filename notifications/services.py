@@ -21,7 +21,11 @@ clients use to fold the copy away. A worker that dies before the server accepted
 the mail sends nothing, and the row is sent once, later.
 
 Webhook calls (notifications.webhooks) are rows of the same outbox, delivered
-by the same task with the same retries: a call is made in place of a mail.
+by the same code with the same retries: a call is made in place of a mail. But
+each call is its own task, ``webhook_deliver``, on a queue of its own
+(``webhooks``, with workers of its own): a receiver slow to answer holds a
+webhook worker (10 s at most, notifications.webhook_http), never a mail
+worker, and the drains of the outbox leave calls alone.
 
 A mail that fails for a reason a retry cannot cure (a header or an address that
 cannot be sent, a recipient the server refuses for good) ends as failed at once,
@@ -121,12 +125,15 @@ def notifications_queue(rows: Sequence[Notification], *, may_exist: bool = False
     elif may_exist:  # the rows written are those with the Message-IDs just made
         Notification.objects.bulk_create(rows, ignore_conflicts=True)
         rows = list(Notification.objects.filter(message_id__in=[row.message_id for row in rows])
-                    .only("pk", "message_id"))
+                    .only("pk", "message_id", "kind"))
     else:
         Notification.objects.bulk_create(rows)
     if due:
         def deliver() -> None:  # once committed, every row has its id
-            _deliver_after_commit([row.pk for row in rows if row.message_id in due])
+            _deliver_after_commit([row.pk for row in rows if row.message_id in due
+                                   and row.kind not in WEBHOOK_KINDS])
+            _call_after_commit([row.pk for row in rows if row.message_id in due
+                                and row.kind in WEBHOOK_KINDS])
 
         if writes is not None:  # once the batch is written, whether in a transaction or not
             writes.after(deliver)
@@ -175,6 +182,8 @@ def _deliver_after_commit(ids: list[int]) -> None:
     found by the beat sweep."""
     from notifications import tasks
 
+    if not ids:
+        return
     if run_inline():
         for pk in ids:
             enqueue(tasks.notification_deliver, pk)
@@ -186,6 +195,17 @@ def _deliver_after_commit(ids: list[int]) -> None:
         # (the publisher has retried already, settings.CELERY_BROKER_TRANSPORT_OPTIONS):
         # the mail of this window waits for the sweep, as when Redis is down
         _waker.failed()
+
+
+def _call_after_commit(ids: list[int]) -> None:
+    """Have the webhook calls just committed made: a task each on the ``webhooks``
+    queue (``webhook_deliver``). Calls are few (one a turn of a player with a
+    webhook, a test a minute), and written by a mail's delivery in the worker, not
+    by a move. What is not enqueued (Redis down) is found by the beat sweep."""
+    from notifications import tasks
+
+    for pk in ids:
+        enqueue(tasks.webhook_deliver, pk)
 
 
 def _guard(row: Notification) -> None:
@@ -405,14 +425,16 @@ def _put_back(pks: Sequence[int], now: datetime) -> None:
 
 
 def outbox_drain() -> dict[str, int]:
-    """Deliver the mail due now, the longest due first, DRAIN_BATCH rows at most (and
-    ask for another drain if there may be more): what a commit that queued mail
-    asks for. A row whose delivery raises is logged and put back SWEEP_LEASE, so
-    that it cannot hold up the rows behind it; the sweep tries it again."""
+    """Deliver the mail due now (not the webhook calls: ``_call_after_commit``),
+    the longest due first, DRAIN_BATCH rows at most (and ask for another drain if
+    there may be more): what a commit that queued mail asks for. A row whose
+    delivery raises is logged and put back SWEEP_LEASE, so that it cannot hold up
+    the rows behind it; the sweep tries it again."""
     from notifications import tasks
 
     by = timezone.now() + DRAIN_AHEAD
     due = list(Notification.objects.filter(status=Status.PENDING, next_attempt_at__lte=by)
+               .exclude(kind__in=WEBHOOK_KINDS)  # each its own task on the webhooks queue
                .order_by("next_attempt_at", "pk").values_list("pk", flat=True)[:DRAIN_BATCH])
     done: Counter[str] = Counter()
     for pk in due:
@@ -428,9 +450,9 @@ def outbox_drain() -> dict[str, int]:
 
 
 def outbox_sweep(*, now: datetime | None = None, after: timedelta = SWEEP_AFTER) -> dict[str, int]:
-    """Enqueue the mails still pending and the chance draws still waiting (the games
-    app's task): what a broker outage or a dead worker left behind. Safe to run at
-    any time.
+    """Enqueue the mails and webhook calls still pending (each call on its own
+    queue) and the chance draws still waiting (the games app's task): what a
+    broker outage or a dead worker left behind. Safe to run at any time.
 
     The mails due longest are taken first, SWEEP_BATCH at a time, and each is put
     back SWEEP_LEASE (or until its task reschedules it): rows whose delivery never
@@ -442,14 +464,16 @@ def outbox_sweep(*, now: datetime | None = None, after: timedelta = SWEEP_AFTER)
     with transaction.atomic():  # rows a worker is sending are left alone
         due = list(Notification.objects.select_for_update(skip_locked=True)
                    .filter(status=Status.PENDING, next_attempt_at__lte=now - after)
-                   .order_by("next_attempt_at", "pk").values_list("pk", flat=True)[:SWEEP_BATCH])
-        _put_back(due, now)
-    mailed = sum(enqueue(tasks.notification_deliver, pk) for pk in due)
+                   .order_by("next_attempt_at", "pk").values_list("pk", "kind")[:SWEEP_BATCH])
+        _put_back([pk for pk, _ in due], now)
+    mailed = sum(enqueue(tasks.notification_deliver, pk)
+                 for pk, kind in due if kind not in WEBHOOK_KINDS)
+    called = sum(enqueue(tasks.webhook_deliver, pk) for pk, kind in due if kind in WEBHOOK_KINDS)
     waiting = list(Game.objects.filter(status=Game.Status.RUNNING,
                                        projection__awaiting__kind="chance")
                    .values_list("pk", flat=True))
     drawn = sum(enqueue(game_tasks.resolve_chance, pk) for pk in waiting)
-    return {"mail": mailed, "chance": drawn}
+    return {"mail": mailed, "webhooks": called, "chance": drawn}
 
 
 # ---------------------------------------------------------------- clocks and digests

@@ -1,5 +1,9 @@
 """Celery tasks: each takes ids, calls a service, and may run twice.
 
+Webhook calls (``webhook_deliver``) go to a queue of their own, ``webhooks``
+(settings.CELERY_TASK_ROUTES), which its own workers take (docker-compose.yml's
+``webhooks`` service); everything else to the default queue, ``celery``.
+
 Tasks are acknowledged after they run (CELERY_TASK_ACKS_LATE), so one a worker
 was running when it died is delivered again; every service here checks what is
 still due under a lock, so the second run does nothing the first one did.
@@ -15,6 +19,14 @@ from notifications import services
 
 @shared_task(**IDEMPOTENT)
 def notification_deliver(notification_id: int) -> str:
+    return services.notification_deliver(notification_id)
+
+
+@shared_task(**IDEMPOTENT)
+def webhook_deliver(notification_id: int) -> str:
+    """A webhook call of the outbox: the same delivery as a mail's, as a task of
+    its own so that it runs on the ``webhooks`` queue (settings.CELERY_TASK_ROUTES)
+    and a slow receiver holds a webhook worker, never a mail worker."""
     return services.notification_deliver(notification_id)
 
 

@@ -157,10 +157,13 @@ class Process:
                 self.kill()
 
 
-def worker_process(env: dict[str, str], log: Path, name: str, *, purge: bool = False) -> Process:
+def worker_process(env: dict[str, str], log: Path, name: str, *, purge: bool = False,
+                   queues: str = "celery,webhooks") -> Process:
+    """A worker of one process taking ``queues``: by default both, the mail's and
+    the webhook calls' (docker-compose.yml runs a worker for each)."""
     argv = [sys.executable, "-m", "celery", "-A", "marram_site", "worker", "-l", "info",
-            "--pool", "solo", "-n", f"{name}@%h", "--without-gossip", "--without-mingle",
-            "--without-heartbeat"]
+            "--pool", "solo", "-n", f"{name}@%h", "-Q", queues, "--without-gossip",
+            "--without-mingle", "--without-heartbeat"]
     # Tasks left in Redis by earlier tests name rows of theirs: not ours to run.
     return Process(argv + (["--purge"] if purge else []), env, log, "ready.")
 
