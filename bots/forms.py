@@ -1,5 +1,6 @@
 """The pages' forms for computer players: "Play against the computer" on the home
-page, and the lobby's fields for bots (added to the new-game form)."""
+page, and the lobby's fields for bots (added to the new-game form). Either takes
+computers in any mix of levels, a level more than once too."""
 
 from __future__ import annotations
 
@@ -76,14 +77,56 @@ class PlayComputerForm(forms.Form):
         return data
 
 
+class LevelSeats(forms.Widget):
+    """The lobby's computer players: a select of the level (or none) for each seat
+    a game may give a computer, every one sent under the field's name, so that
+    the field reads the levels chosen in any mix, a level twice being two
+    computers of it (``bots=medium&bots=medium``, as the API's list)."""
+
+    template_name = "bots/widgets/level_seats.html"
+
+    def __init__(self, seats: int, attrs: dict[str, Any] | None = None) -> None:
+        super().__init__(attrs)
+        self.seats = seats
+
+    def get_context(self, name: str, value: Any, attrs: dict[str, Any] | None
+                    ) -> dict[str, Any]:
+        context = super().get_context(name, value, attrs)
+        values = value if isinstance(value, (list, tuple)) else [value]
+        chosen = [str(v) for v in values if v]
+        chosen += [""] * (self.seats - len(chosen))
+        base = context["widget"]["attrs"].get("id") or f"id_{name}"
+        context["widget"]["levels"] = [("", "None"), *LEVEL_CHOICES]
+        context["widget"]["seats"] = [
+            {"id": f"{base}_{n}", "label": f"Computer player {n + 1}", "value": chosen[n]}
+            for n in range(self.seats)]
+        context["widget"]["attrs"]["aria_describedby"] = context["widget"]["attrs"].get(
+            "aria-describedby", "")
+        return context
+
+    def id_for_label(self, id_: str) -> str:
+        return f"{id_}_0" if id_ else id_
+
+    def value_from_datadict(self, data: Any, files: Any, name: str) -> list[str]:
+        values = data.getlist(name) if hasattr(data, "getlist") else data.get(name)
+        if values is None:
+            return []
+        if isinstance(values, str):
+            values = [values]
+        return [value for value in values if value]  # "None" sends an empty value
+
+    def value_omitted_from_data(self, data: Any, files: Any, name: str) -> bool:
+        return False  # no select left set is no computer player, not a field left out
+
+
 def bot_fields() -> dict[str, forms.Field]:
     """The lobby's fields: bots in seats, and the takeover option."""
     return {
         "bots": forms.MultipleChoiceField(
             label="Computer players", required=False, choices=LEVEL_CHOICES,
-            widget=forms.CheckboxSelectMultiple,
-            help_text="Seat computer players of these levels (one of each at most): with "
-            "every seat taken, the game starts at once."),
+            widget=LevelSeats(len(computer_fields())),
+            help_text="A level for each computer player to seat, in any mix (two of one "
+            "level too): with every seat taken, the game starts at once."),
         "takeover": forms.ChoiceField(
             label="A player out of time twice", required=False,
             choices=[("", "Resigns the seat"),

@@ -14,10 +14,10 @@ from django import forms
 from django.db import transaction
 
 from bots import services
-from bots.accounts import bot_account
+from bots.accounts import bot_not_among
 from bots.forms import PlayComputerForm, bot_fields
-from bots.models import Bot, GameBots, Level, Takeover
-from bots.selectors import bot_seats, bot_user_ids
+from bots.models import Bot, GameBots, Takeover
+from bots.selectors import bot_user_ids
 from games import live
 from games.errors import ServiceError
 from games.models import Clock, Game, Seat
@@ -63,20 +63,13 @@ def _enqueue(game_id: int, seq: int) -> None:
 
 def takeover_bot(game: Game, seat: int) -> Bot | None:
     """The bot that takes the seat of a player out of time twice, if the game has the
-    option: the chosen level, or when a bot of that level sits in the game already
-    (one account a level), the nearest level free; None if there is none."""
+    option: an account of the chosen level that no seat of the game holds (the
+    level's second when its first sits there already); None without the option."""
     option = GameBots.objects.filter(game=game).exclude(takeover="").first()
     if option is None:
         return None
-    seated = {b.level for b in bot_seats(game).values()}
-    chosen = Level.values.index(option.takeover)
-    order = sorted(range(len(Level.values)), key=lambda i: (abs(i - chosen), -i))
-    for i in order:
-        level = Level.values[i]
-        if level not in seated:
-            bot_account(level)
-            return Bot.objects.select_related("user").get(level=level)
-    return None
+    seated = Seat.objects.filter(game=game).values_list("user_id", flat=True)
+    return bot_not_among(option.takeover, seated)
 
 
 def seat_take_over(*, game: Game, seat: int, bot: Bot) -> Takeover:

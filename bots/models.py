@@ -1,5 +1,6 @@
-"""Computer players on the service: the bot accounts (one per level, shared by
-every game), a game's takeover option, and the seats bots have taken over.
+"""Computer players on the service: the bot accounts (numbered within a level,
+shared by every game), a game's takeover option, and the seats bots have taken
+over.
 
 A bot is an ordinary account with a ``Bot`` row beside it: it sits in seats,
 and its moves are events with it as their actor, like anyone's. "Is this account
@@ -23,11 +24,20 @@ assert tuple(Level.values) == LEVELS  # the engine's levels, in its order
 
 
 class Bot(models.Model):
-    """The account of the computer player of one level."""
+    """An account of a computer player of one level. A seat is an account's (one
+    seat an account in a game), so a game with two computers of one level seats
+    two of its accounts: ``number`` 1, 2, ..., each made the first time a game
+    needs that many."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                 related_name="bot")
-    level = models.CharField(max_length=8, choices=Level.choices, unique=True)
+    level = models.CharField(max_length=8, choices=Level.choices)
+    number = models.PositiveSmallIntegerField(
+        default=1, help_text="Which of its level's accounts: 1 for the first.")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["level", "number"],
+                                               name="bot_one_account_a_number")]
 
     def __str__(self) -> str:
         return f"{self.user} ({self.label})"

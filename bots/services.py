@@ -25,7 +25,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from bots.accounts import bot_account
+from bots.accounts import bot_accounts
 from bots.models import GameBots, Level
 from bots.selectors import bot_seats
 from engine import bots as engine_bots
@@ -53,9 +53,6 @@ def _check_levels(bots: Any, seats: int, takeover: Any) -> list[str]:
         raise Invalid(f"a game of {seats} seat{'s' if seats != 1 else ''} takes at most "
                       f"{seats - 1} computer player{'s' if seats != 2 else ''}: one seat is "
                       "yours", code="too_many_bots", field="bots")
-    if len(set(levels)) != len(levels):
-        raise Invalid("a game seats one computer player of each level: choose different "
-                      "levels", code="repeated_level", field="bots")
     if takeover not in (None, ""):
         if takeover not in Level.values:
             raise Invalid(f"no computer level {str(takeover)[:20]!r} to take over seats: the "
@@ -69,9 +66,10 @@ def _check_levels(bots: Any, seats: int, takeover: Any) -> list[str]:
 
 def game_create(*, user: AbstractBaseUser, seats: int, bots: Sequence[str] = (),
                 takeover: str | None = None, **create: Any) -> Game:
-    """games.services.game_create, with computer players of ``bots`` (levels) in
-    seats and the ``takeover`` option, in one transaction: all of it or nothing.
-    The game starts at once when the bots take the last seats."""
+    """games.services.game_create, with computer players of ``bots`` (levels, in any
+    mix, a level more than once too) in seats and the ``takeover`` option, in one
+    transaction: all of it or nothing. The game starts at once when the bots take
+    the last seats."""
     levels = _check_levels(bots, seats, takeover)
     if create.get("invite") and levels and len(levels) >= seats - 1:
         raise Invalid("every seat but yours goes to a computer player: there is none left to "
@@ -80,8 +78,8 @@ def game_create(*, user: AbstractBaseUser, seats: int, bots: Sequence[str] = (),
         game = games_services.game_create(user=user, seats=seats, **create)
         if takeover:
             GameBots.objects.create(game=game, takeover=takeover)
-        for level in levels:
-            games_services.game_join(game=game, user=bot_account(level))
+        for account in bot_accounts(levels):  # two of a level: two of its accounts
+            games_services.game_join(game=game, user=account)
     game.refresh_from_db()
     return game
 

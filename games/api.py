@@ -195,9 +195,9 @@ class GameList(APIView):
         request=GameCreateSerializer,
         responses={201: GameSerializer, 400: ERROR, 409: ERROR, 429: ERROR},
         description="Start an open game with you in its first seat, and computer players "
-        "(`bots`, by level) in others: with every seat taken it starts at once. 400: an "
-        "unknown level, more bots than seats but yours, two of one level, `takeover` in a "
-        "game of fewer than 3 players. 409 "
+        "(`bots`, by level, in any mix: `[\"medium\", \"medium\"]` seats two) in others: "
+        "with every seat taken it starts at once. 400: an unknown level, more bots than "
+        "seats but yours, `takeover` in a game of fewer than 3 players. 409 "
         "too_many_open_games: you have MARRAM_MAX_OPEN_GAMES games still waiting for "
         "players; 429: you have started too many games lately (Retry-After says when to "
         "try again).",

@@ -130,8 +130,9 @@ class GameCreateSerializer(StrictSerializer):
             "invalid_choice": '"{input}" is not a computer level: the levels are '
             + ", ".join(BOT_LEVELS)}), required=False, default=list,
         max_length=15,
-        help_text="Computer players to seat at once, by level (one of each level at most), "
-        'such as ["strong"]: the game starts when they take the last seats.')
+        help_text="Computer players to seat at once, by level, in any mix (a level "
+        'twice is two computers of it), such as ["strong"] or ["medium", "medium"]: the '
+        "game starts when they take the last seats.")
     takeover = serializers.ChoiceField(
         choices=list(BOT_LEVELS), required=False, allow_null=True, default=None,
         error_messages={"invalid_choice": '"{input}" is not a computer level: the levels are '

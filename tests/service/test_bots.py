@@ -92,12 +92,59 @@ def test_bots_fill_some_seats_and_the_game_waits_for_people(users):
     assert body(joined)["status"] == "running"
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_game_seats_computers_of_one_level_twice_and_both_move(users, settings):
+    """Animals on Board for three: the player and two medium computers, each its
+    own account of that level (one seat an account), started at once; both move."""
+    ann = users[0]
+    with eager_tasks(settings):  # the computers' tasks run as each commit enqueues them
+        created = create(client_for(ann), game="animals_on_board", seats=3,
+                         bots=["medium", "medium"])
+        assert created["status"] == "running"
+        game = Game.objects.get(pk=created["id"])
+        computers = {s.index: s.user for s in game.seats.all() if hasattr(s.user, "bot")}
+        assert sorted(u.get_username() for u in computers.values()) == [
+            "Tern (computer, medium)", "Tern 2 (computer, medium)"]
+        assert {u.bot.level for u in computers.values()} == {"medium"}
+        mine = next(s.index for s in game.seats.all() if s.user == ann)
+        for _ in range(60):
+            moved = {seat for seat, user in computers.items()
+                     if Event.objects.filter(game=game, actor=user).exists()}
+            game.refresh_from_db()
+            if moved == set(computers) or game.status != "running":
+                break
+            if mine in game.projection["to_act"]:
+                my_move(game, ann)
+    assert moved == set(computers), (moved, game.projection)
+    # another such game takes the same two accounts: made once, shared by every game
+    create(client_for(users[1]), game="animals_on_board", seats=3, bots=["medium", "medium"])
+    assert Bot.objects.filter(level="medium").count() == 2
+
+
+@pytest.mark.django_db
+def test_the_lobby_and_the_home_page_seat_two_computers_of_one_level(users):
+    client = signed_in(users[0])
+    lobby = client.get("/lobby/").content.decode()
+    assert lobby.count('<select name="bots"') == 3  # a computer for each seat but yours
+    answer = client.post("/lobby/", {"game": "marram", "seats": 4,
+                                     "bots": ["strong", "", "strong"]})
+    assert answer.status_code == 302, answer.content.decode()
+    game = Game.objects.get()
+    assert sorted(s.name for s in game.seats.all()) == [
+        "Skua (computer, strong)", "Skua 2 (computer, strong)", "ann"]
+    answer = client.post("/play/computer/", {"game": "animals_on_board",
+                                             "computer_1": "easy", "computer_2": "easy"})
+    assert answer.status_code == 302, answer.content.decode()
+    started = Game.objects.get(game="animals_on_board")
+    assert started.status == "running" and sorted(s.name for s in started.seats.all()) == [
+        "Plover (computer, easy)", "Plover 2 (computer, easy)", "ann"]
+
+
 @pytest.mark.parametrize("fields, code, field", [
     ({"game": "pond", "seats": 2, "bots": ["grandmaster"]}, "invalid", "bots.0"),
     ({"game": "pond", "seats": 2, "bots": "easy"}, "invalid", "bots"),
     ({"game": "pond", "seats": 2, "bots": [3]}, "invalid", "bots.0"),
     ({"game": "pond", "seats": 2, "bots": ["easy", "medium"]}, "too_many_bots", "bots"),
-    ({"game": "marram", "seats": 3, "bots": ["easy", "easy"]}, "repeated_level", "bots"),
     ({"game": "marram", "seats": 2, "bots": ["easy"], "takeover": "medium"},
      "takeover_needs_three", "takeover"),
     ({"game": "marram", "seats": 3, "takeover": "genius"}, "invalid", "takeover"),
@@ -395,14 +442,15 @@ def test_without_the_option_a_second_timeout_still_resigns(users, monkeypatch):
 
 
 @pytest.mark.django_db
-def test_the_takeover_takes_the_nearest_free_level_when_the_chosen_one_is_seated(users):
+def test_the_takeover_takes_the_chosen_level_when_a_computer_of_it_is_seated(users):
     created = create(client_for(users[0]), game="marram", seats=4, bots=["medium"],
                      takeover="medium")
     for user in users[1:3]:
         client_for(user).post(f"/api/games/{created['id']}/join/", format="json")
     game = Game.objects.get(pk=created["id"])
     assert game.status == "running"
-    assert takeover_bot(game, 0).level == "strong"
+    taking = takeover_bot(game, 0)
+    assert taking.level == "medium" and taking.user.get_username() == "Tern 2 (computer, medium)"
 
 
 # ---------------------------------------------------------------- the pages
