@@ -371,7 +371,10 @@ MARRAM_LIST_PAGE_SIZE = 25
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "marram API",
-    "DESCRIPTION": "Play Marram by correspondence: games, moves and their history.",
+    "DESCRIPTION": "Board games by correspondence: games, moves and their history.",
+    # then each game's actions, with examples from its legal actions
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
+                             "games.schema.describe_games"],
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # from this site, not a CDN: the Content-Security-Policy allows no other origin

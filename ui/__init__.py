@@ -44,6 +44,10 @@ class GameUI:
     the generic (Marram: what happened since the player's last move, the standings)."""
     tagline: str = ""
     """The game in one line, for the home page and the rules index."""
+    notation: tuple[str, ...] = ()
+    """A few moves in the game's notation, each a line its ``parse_action`` reads:
+    what the pages that explain moves by mail (the mail settings, the mail page's
+    reply) give as examples."""
     home_picture: Callable[[], dict[str, Any]] | None = None
     """() -> a real position of the game, as ``picture_module`` draws it on the
     home page (``recorded_position`` replays one)."""
@@ -55,9 +59,12 @@ class GameUI:
     """() -> the template and context of the game's rules page (/rules/<key>/)."""
     mail_turn: Callable[[Any, Any, int], dict[str, Any]] | None = None
     """(rules, state, seat) -> what a turn mail shows besides the words: "hand",
-    "moves" (actions in the notation) and "picture" (its "alt", "width", "height");
-    "board_text" and "board_html" name the game's own templates for that part of the
-    mail (else notifications/email/board.txt and .html), which get all of these."""
+    "moves" (actions in the notation) with "moves_intro" (the words before them),
+    and "picture" (its "alt", "width", "height", and the game's words about it:
+    "text" for the plain mail, "caption" under it); "board_text" and "board_html"
+    name the game's own templates for that part of the mail (else
+    notifications/email/board.txt and .html, which say nothing of any game
+    where the game says nothing), which get all of these."""
     mail_picture: Callable[[Any, int], bytes] | None = None
     """(state, seat) -> the PNG of the board that the turn mail's HTML shows."""
 

@@ -87,6 +87,13 @@ class Listed:
         return seat.name if seat else None
 
     @property
+    def waiting_chance(self) -> str | None:
+        """The chance event the game waits for, in the game's words ("the roll of
+        the die"), when it waits for one."""
+        awaiting = (self.game.projection or {}).get("awaiting") or {}
+        return awaiting.get("what") if awaiting.get("kind") == "chance" else None
+
+    @property
     def scores(self) -> list[int]:
         return list(self.game.projection.get("scores") or [])
 
@@ -214,8 +221,9 @@ def players_words(counts: Sequence[int]) -> str:
 
 def game_cards(*, pictures: bool = True) -> list[dict[str, Any]]:
     """Each game the site serves, as the home page and the rules index show it:
-    its title, its line (``ui.GameUI.tagline``), how many play it, its rules
-    page if it has one, and (``pictures``) the position its own module draws."""
+    its title, its line (``ui.GameUI.tagline``), some moves in its notation, how
+    many play it, its rules page if it has one, and (``pictures``) the position
+    its own module draws."""
     cards = []
     for rules in registry.games():
         ui = ui_for(rules.key)
@@ -223,6 +231,7 @@ def game_cards(*, pictures: bool = True) -> list[dict[str, Any]]:
             else None
         cards.append({
             "key": rules.key, "title": rules.title, "tagline": ui.tagline,
+            "notation": ui.notation,
             "players": players_words(rules.seat_counts),
             "rules_url": reverse("pages:rules", args=[rules.key]) if ui.rules_page else None,
             "picture": picture, "picture_module": ui.picture_module if picture else None,

@@ -2,7 +2,7 @@
 
 from django import template
 
-from games.pages.reads import your_turn_count
+from games.pages.reads import game_cards, your_turn_count
 
 register = template.Library()
 
@@ -16,3 +16,11 @@ def your_turn(context) -> int:
     if not hasattr(request, "_your_turn_count"):
         request._your_turn_count = your_turn_count(request.user)
     return request._your_turn_count
+
+
+@register.simple_tag
+def game_notations(key: str | None = None) -> list[dict]:
+    """Some moves in each game's notation for replies by mail, with the game's
+    title and rules page (the one game ``key``'s when it is given)."""
+    return [card for card in game_cards(pictures=False)
+            if card["notation"] and (not key or key == card["key"])]

@@ -22,6 +22,7 @@ UI = GameUI(
     rules_page=pages.rules_page,
     tagline="Split the groups of animals for food crates and spend them on the groups "
     "you want aboard your ark: a lone animal or a herd scores.",
+    notation=("keep C4", "split 0 A1 ?", "take 1", "pass"),
     home_picture=partial(recorded_position, "animals_on_board"),
     picture_module="animals_on_board/picture.js",
 )

@@ -21,6 +21,7 @@ UI = GameUI(
     rules_page=pages.rules_page,
     tagline="Grow a snake of curved tiles, a tile a turn, so that its tail ends closest "
     "to its tongue; or grow one together and touch four lollipops.",
+    notation=("take blue", "connect up", "connect down turn 2"),
     home_picture=partial(recorded_position, "make_a_snake"),
     picture_module="make_a_snake/picture.js",
 )

@@ -8,7 +8,7 @@ from ui.marram import mail, pages
 UI = GameUI(
     board_template="marram/board.html",
     script="marram/game.js",
-    stylesheets=("marram/board.css",),
+    stylesheets=("marram/board.css", "marram/panels.css"),
     replay_module="marram/replay.js",
     action_texts=False,
     mail_turn=mail.turn_details,
@@ -17,6 +17,7 @@ UI = GameUI(
     rules_page=pages.rules_page,
     tagline="A tile game of grass and sand, snakes and worms: lay tiles, claim the "
     "patches and beasts, and score them when they are finished.",
+    notation=("place T17 back 1,-2 r2 claim arc 4", "flip 3,0 r1", "pass", "guess fly 7"),
     home_picture=pages.home_picture,
     picture_module="marram/picture.js",
 )

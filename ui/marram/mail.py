@@ -30,7 +30,17 @@ def turn_details(rules: Any, state: Any, seat: int) -> dict[str, Any]:
     return {
         "hand": list(state.hands[seat]),
         "moves": sample_moves(rules, state, seat),
-        "picture": {"alt": plan.alt(state), "width": plan.width, "height": plan.height},
+        "moves_intro": 'Some moves you could make (add "claim arc N" or "claim side N" to '
+                       "put a token down):",
+        "picture": {
+            "alt": plan.alt(state), "width": plan.width, "height": plan.height,
+            "text": "The HTML version of this mail has a picture of the board with the open "
+                    "places\nand your hand.",
+            "caption": "Each open place shows its position (x,y) as a move names it; the "
+                       "numbers above and left of the board are the x and y of each column "
+                       "and row. Your hand is drawn below the board, front and back, as "
+                       "printed (rotation r0); r1 turns a tile a quarter clockwise.",
+        },
     }
 
 

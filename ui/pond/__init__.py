@@ -20,6 +20,7 @@ UI = GameUI(
     mail_picture=mail.picture,
     tagline="Eggs hatch into tadpoles and tadpoles grow into frogs: line up three alike "
     "to carry them off to your pile.",
+    notation=("egg 1,2", "move 1,2 2,2"),
     home_picture=partial(recorded_position, "pond"),
     picture_module="pond/picture.js",
 )
