@@ -437,10 +437,15 @@ def action_submit(
     pk = game.pk if isinstance(game, Game) else game
     try:
         with _savepoint_if_nested():
+            for _ in range(_ATTEMPTS - 1):
+                try:
+                    return _submit(pk, user, action, expected_seq, idempotency_key)
+                except store.Stale:  # read again: the game is past expected_seq
+                    pass
             try:
                 return _submit(pk, user, action, expected_seq, idempotency_key)
-            except store.Stale:  # read again, the game is past expected_seq: no write
-                return _submit(pk, user, action, expected_seq, idempotency_key)
+            except store.Stale:
+                raise StaleSeq(store.game_seq(pk) or 0) from None
     except IntegrityError:
         # The key was used for an earlier action of this game (at another seq).
         used = Event.objects.filter(game_id=pk, idempotency_key=idempotency_key).exists()
@@ -450,6 +455,14 @@ def action_submit(
             "this idempotency key was used for an earlier action; use a fresh key",
             code="idempotency_key_reused",
         ) from None
+
+
+_ATTEMPTS = 8
+"""How many times a submission is judged at most. A move overtaken between its
+read and its write is judged again on the game as it now is, where its seq is
+stale: twice in all. Only a choice the rules take at the same time as others'
+(``_choice_unaffected``) is still judged then, and may be overtaken again by
+each other seat's choice (three at most, in a four-seat game)."""
 
 
 def _savepoint_if_nested() -> AbstractContextManager[Any]:
@@ -481,16 +494,17 @@ def _submit(pk: int, user: AbstractBaseUser, action: Any, expected_seq: int,
     rules = rules_of(game)
     if behind and not _choice_unaffected(game, rules, state, seat_index, expected_seq):
         raise StaleSeq(game.seq)
+    leaving = {e["type"] for e in rules.resign(state, seat_index)}
+    wait = rules.awaiting(state)
+    sent = action.get("type") if isinstance(action, Mapping) else None
+    if wait.chance is not None and sent not in leaving:  # a player may leave at any time
+        # a task draws it right after the last commit
+        raise Conflict(f"waiting for chance to decide {wait.chance}: fetch the "
+                       "game again in a moment", code="awaiting_chance")
     event = _normalise_action(rules, action, seat_index,
                               player_types(rules, state, seat_index))
-    leaving = {e["type"] for e in rules.resign(state, seat_index)}
-    if event["type"] not in leaving:  # a player may leave at any time
-        wait = rules.awaiting(state)
-        if wait.chance is not None:  # a task draws it right after the last commit
-            raise Conflict(f"waiting for chance to decide {wait.chance}: fetch the "
-                           "game again in a moment", code="awaiting_chance")
-        if seat_index not in wait.players:
-            raise not_your_turn(rules, state)
+    if event["type"] not in leaving and seat_index not in wait.players:
+        raise not_your_turn(rules, state)
     app = _Appender(game, state, mover=seat_index)
     first = app.add(event, actor=user, key=idempotency_key)
     _append_automatic(app, cause=first.seq)

@@ -12,12 +12,14 @@ import pytest
 from django.db import connection
 
 from engine.animals_on_board import GAME
+from games import store
 from games.models import Event, Game
+from games.selectors import rules_of
 from notifications import services as notes
 from notifications.inbound import inbound_mail_handle
 from notifications.models import Notification
 from tests.service.aob_kit import start_animals, state_of, submit
-from tests.service.conftest import client_for, make_user, seat_user
+from tests.service.conftest import client_for, make_user, seat_user, start_game_of
 from tests.service.mail_kit import reply_bytes
 
 
@@ -127,3 +129,51 @@ def test_a_keep_by_mail_after_the_other_players_kept_is_played():
     assert result.outcome == "played", result
     state = state_of(game)
     assert state.kept[2] == tile and not state.setup
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_keep_overtaken_by_each_other_seats_keep_is_still_stored(monkeypatch):
+    """Four players keep at once and the last one's keep is overtaken three times,
+    each time between its read of the game and its write, by one of the others'
+    keeps: it is judged again each time, and lands (201), never a 500."""
+    players = [make_user(name) for name in ("ann", "bob", "cyd", "dee")]
+    game = start_animals(players)
+    seq = game.seq
+    keeps = {seat: keep_of(game, seat) for seat in range(4)}
+    read = store.game_for_move
+    reads: list[int] = []
+
+    def read_then_overtake(game_id, user_id, now):
+        got = read(game_id, user_id, now)
+        if user_id != players[3].pk:  # an overtaking keep's own read
+            return got
+        reads.append(got[0].seq)
+        if len(reads) <= 3:  # another seat's keep lands meanwhile
+            seat = len(reads) - 1
+            answer = client_for(players[seat]).post(
+                f"/api/games/{game.pk}/actions/", {"seq": seq, "action": keeps[seat]},
+                format="json")
+            assert answer.status_code == 201, answer.content
+        return got
+
+    monkeypatch.setattr(store, "game_for_move", read_then_overtake)
+    answer = client_for(players[3]).post(f"/api/games/{game.pk}/actions/",
+                                         {"seq": seq, "action": keeps[3]}, format="json")
+    assert answer.status_code == 201, answer.content
+    assert reads == [seq, seq + 1, seq + 2, seq + 3]  # read again after each overtaking
+    assert state_of(game).kept == [keeps[s]["tile"] for s in range(4)]
+
+
+@pytest.mark.django_db
+def test_a_move_sent_while_a_roll_is_due_waits_for_it(settings):
+    """Make-a-snake's roll is drawn by a task after the commit: a take sent before
+    it is a 409 awaiting_chance, as in every game with chance, not a 400."""
+    settings.MARRAM_DRAW_INLINE = False
+    players = [make_user(name) for name in ("ann", "bob")]
+    game = start_game_of("make_a_snake", players, seed="5a" * 32)
+    assert rules_of(game).awaiting(state_of(game)).chance is not None
+    answer = client_for(players[0]).post(
+        f"/api/games/{game.pk}/actions/",
+        {"seq": game.seq, "action": {"type": "take", "colour": "blue"}}, format="json")
+    assert answer.status_code == 409 and answer.json()["code"] == "awaiting_chance"
+    assert Event.objects.filter(game=game).count() == game.seq
