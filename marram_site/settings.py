@@ -44,7 +44,10 @@ Environment variables:
   ``EMAIL_HOST_PASSWORD``, ``EMAIL_USE_TLS``, ``EMAIL_USE_SSL``,
   ``DEFAULT_FROM_EMAIL``, ``SERVER_EMAIL``, ``EMAIL_TIMEOUT``: outgoing mail;
   with no ``EMAIL_HOST`` mail goes to the console (or, with the filebased
-  backend, to files in ``EMAIL_FILE_PATH``, by default tests/artifacts/mail/).
+  backend, to files in ``EMAIL_FILE_PATH``, by default tests/artifacts/mail/);
+  outside production, through ``notifications.devmail``, which also keeps the
+  mail the outbox does not hold in ``MARRAM_DEV_MAIL_DIR`` (``dev-mail/``) for
+  the mail page.
 - ``MARRAM_BASE_URL``: the site's address in every link that leaves it (all
   mail, invitation links), whatever host a request came in by; ``./dev run
   ADDR`` sets it from the address it serves (``http://127.0.0.1:8000`` by
@@ -53,7 +56,9 @@ Environment variables:
   (``move+...@REPLY_DOMAIN``); its MX must reach ``manage.py mail_listener`` or a
   hosted provider that posts to ``/mail/inbound/``.
 - ``MARRAM_MAIL_INBOX_PAGE``: the page /mail/ where a player reads and answers
-  the mail sent to them (development only: always off in production).
+  the mail sent to them (development only: always off in production); where the
+  mail backend is the development one it also shows, without sign-in, the mail to
+  an address (``/mail/?to=``: the password reset, invitations).
 - ``MAIL_WEBHOOK_SECRET``: the shared secret a hosted mail provider sends in the
   ``X-Marram-Webhook-Secret`` header; the webhook is off without it.
 - ``MARRAM_WEBHOOK_ALLOWED_NETWORKS``: comma-separated networks (CIDR) or
@@ -500,9 +505,10 @@ MARRAM_SEAT_PLAYERS = "bots.hooks.BotPlayers"
 EMAIL_HOST = env_str("EMAIL_HOST")
 EMAIL_BACKEND = env_str(
     "EMAIL_BACKEND",
-    "django.core.mail.backends.smtp.EmailBackend"
-    if EMAIL_HOST
-    else "django.core.mail.backends.console.EmailBackend",
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend" if PRODUCTION
+    # development: the console, and what the outbox does not hold kept for /mail/
+    else "notifications.devmail.DevelopmentMailBackend",
 )
 EMAIL_PORT = env_int("EMAIL_PORT", 587 if EMAIL_HOST else 25)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
@@ -524,6 +530,9 @@ MAIL_WEBHOOK_SECRET = env_str("MAIL_WEBHOOK_SECRET")
 # it, through the same inbound path as SMTP and the webhook: reply-by-mail with
 # nothing but ./dev run. Never in production (settings_production forces it off).
 MARRAM_MAIL_INBOX_PAGE = env_bool("MARRAM_MAIL_INBOX_PAGE", default=True) and not PRODUCTION
+# Where the development mail backend keeps the mail the outbox does not hold (the
+# password reset) for that page, which shows it by address (notifications.devmail).
+MARRAM_DEV_MAIL_DIR = env_str("MARRAM_DEV_MAIL_DIR", str(BASE_DIR / "dev-mail"))
 
 # --- Production hardening -----------------------------------------------------
 

@@ -55,11 +55,22 @@ def turn_details(game: Game, state: Any, seat: int, seq: int) -> dict[str, Any]:
 
 def picture_alt(n: Notification) -> str:
     """The words the mail's HTML gives its board picture; '' if it shows none."""
+    shown = picture_shown(n)
+    return shown["alt"] if shown else ""
+
+
+def picture_shown(n: Notification) -> dict[str, str] | None:
+    """How the mail's HTML shows its board picture (``alt``, and ``width`` and
+    ``height`` in pixels, '' if it gives none); None if it shows none."""
     found = _IMG.search(n.body_html) if n.reply_to else None
-    return html.unescape(found.group(1)) if found else ""
+    if found is None:
+        return None
+    return {"alt": html.unescape(found.group(1)), "width": found.group(2) or "",
+            "height": found.group(3) or ""}
 
 
-_IMG = re.compile(r'<img src="cid:board\.[^"]*" alt="([^"]*)"')
+_IMG = re.compile(r'<img src="cid:board\.[^"]*" alt="([^"]*)"'
+                  r'(?: width="(\d{1,5})" height="(\d{1,5})")?')
 
 
 def picture_for(n: Notification) -> tuple[str, bytes] | None:

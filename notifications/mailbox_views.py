@@ -1,5 +1,6 @@
 """The mail page (notifications.mailbox): read the mail the site sent you, answer
-it. Thin views; a 404 wherever ``MARRAM_MAIL_INBOX_PAGE`` is off."""
+it; read the mail to an address without signing in (``?to=``) where no mail
+leaves the machine. Thin views; a 404 wherever ``MARRAM_MAIL_INBOX_PAGE`` is off."""
 
 from __future__ import annotations
 
@@ -11,16 +12,21 @@ from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games.bodies import form_post
-from games.errors import NotFound, ServiceError
+from games.errors import Invalid, NotFound, ServiceError
 from notifications import board_mail, mailbox
 from notifications.models import InboundMail, Notification
 
 Outcome = InboundMail.Outcome
+
+
+class AddressForm(forms.Form):
+    to = forms.CharField(label="Address", max_length=254)
 
 
 class ReplyForm(forms.Form):
@@ -52,17 +58,38 @@ def _mail_or_404(request: HttpRequest, mail_id: int) -> Notification:
         raise Http404(e.message) from None
 
 
-@_inbox_page
 @require_GET
 def mail_list(request: HttpRequest) -> HttpResponse:
-    mails = list(mailbox.mailbox_mails(request.user)[:mailbox.SHOWN])
-    for mail in mails:
-        mail.board_alt = board_mail.picture_alt(mail)
+    """The signed-in player's mail, or with ``?to=`` the mail to an address that
+    needs no sign-in (where mail may be read by address; a 404 elsewhere)."""
+    if not mailbox.mailbox_enabled():
+        raise Http404("there is no mail page here")
+    by_address = mailbox.mailbox_by_address_enabled()
+    page = {"from_address": settings.DEFAULT_FROM_EMAIL, "by_address": by_address,
+            "address_form": AddressForm(request.GET if "to" in request.GET else None)}
+    if "to" in request.GET:
+        if not by_address:
+            raise Http404("mail is read by address only where no mail leaves the machine")
+        form = page["address_form"]
+        if not form.is_valid():
+            return render(request, "notifications/mailbox.html", page, status=400)
+        try:
+            mails = mailbox.mailbox_shown_to(form.cleaned_data["to"])
+        except Invalid as e:
+            form.add_error("to", e.message[:1].upper() + e.message[1:] + ".")
+            return render(request, "notifications/mailbox.html", page, status=400)
+        return render(request, "notifications/mailbox.html", {
+            **page, "mails": mails, "to": form.cleaned_data["to"]})
+    if not request.user.is_authenticated:
+        if not by_address:
+            return redirect_to_login(request.get_full_path())
+        return render(request, "notifications/mailbox.html", page)
     return render(request, "notifications/mailbox.html", {
-        "mails": mails,
+        **page,
+        "mails": mailbox.mailbox_shown(request.user),
         "replies": mailbox.mailbox_replies(request.user)[:mailbox.SHOWN],
         "address": request.user.email,
-        "from_address": settings.DEFAULT_FROM_EMAIL,
+        "yours": True,
     })
 
 

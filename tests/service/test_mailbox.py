@@ -19,9 +19,10 @@ from engine import marram as engine
 from engine.marram.notation import format_action
 from games.models import Event
 from games.selectors import game_state_get
-from notifications import inbound
+from notifications import devmail, inbound
 from notifications import services as notes
 from notifications.models import InboundMail, Notification
+from notifications.templatetags.mailbox_tags import mail_text
 from tests.service.conftest import seat_user, signed_in, start_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -179,20 +180,121 @@ def test_production_has_no_mail_page_whatever_the_environment_says(env):
     script = ("import django; django.setup()\n"
               "from django.conf import settings\n"
               "from django.test import Client\n"
-              "print(settings.MARRAM_MAIL_INBOX_PAGE, "
-              "Client().get('/mail/', secure=True).status_code)\n")
+              "from notifications.mailbox import mailbox_by_address_enabled\n"
+              "print(settings.MARRAM_MAIL_INBOX_PAGE, mailbox_by_address_enabled(), "
+              "settings.EMAIL_BACKEND, "
+              "Client().get('/mail/', secure=True).status_code, "
+              "Client().get('/mail/?to=ann@example.org', secure=True).status_code)\n")
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
                           text=True, timeout=120, env={
                               **os.environ, **env, "MARRAM_MAIL_INBOX_PAGE": "1",
+                              "EMAIL_BACKEND": "notifications.devmail.DevelopmentMailBackend",
                               "DJANGO_SECRET_KEY": "x" * 50,
                               "DJANGO_ALLOWED_HOSTS": "testserver",
                               "DATABASE_URL": os.environ.get("DATABASE_URL",
                                                              "sqlite:///unused.sqlite3")})
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["False", "404"]
+    # whatever EMAIL_BACKEND says (even the development one), no page, no mail by address
+    assert done.stdout.split() == ["False", "False", "notifications.devmail.DevelopmentMailBackend",
+                                   "404", "404"]
 
 
 def test_the_development_settings_have_it_on():
     from django.conf import settings
 
     assert settings.MARRAM_MAIL_INBOX_PAGE is True
+
+
+def test_production_mails_by_smtp_or_the_console_never_the_development_backend():
+    script = ("import django; django.setup()\n"
+              "from django.conf import settings\n"
+              "print(settings.EMAIL_BACKEND)\n")
+    base = {**os.environ, "DJANGO_SECRET_KEY": "x" * 50, "DJANGO_ALLOWED_HOSTS": "testserver",
+            "DATABASE_URL": os.environ.get("DATABASE_URL", "sqlite:///unused.sqlite3")}
+    for name in ("EMAIL_BACKEND", "EMAIL_HOST", "DJANGO_ENV"):
+        base.pop(name, None)
+    for env, backend in (({"DJANGO_ENV": "production"}, "console"),
+                         ({"DJANGO_ENV": "production", "EMAIL_HOST": "smtp.example.org"}, "smtp"),
+                         ({"EMAIL_HOST": "smtp.example.org"}, "smtp"),
+                         ({}, "devmail")):
+        done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                              text=True, timeout=120, env={**base, **env})
+        assert done.returncode == 0, done.stderr
+        assert backend in done.stdout, (env, done.stdout)
+
+
+@pytest.fixture
+def mail_stays_here(settings, tmp_path):
+    """./dev run's mail backend, keeping its mail in a folder of the test's."""
+    settings.EMAIL_BACKEND = devmail.BACKEND
+    settings.MARRAM_DEV_MAIL_DIR = str(tmp_path / "dev-mail")
+
+
+def reset_mail(address: str) -> None:
+    response = Client().post("/accounts/password/reset/", {"email": address})
+    assert response.status_code == 302, response.content.decode()
+
+
+@pytest.mark.django_db
+def test_mail_to_an_address_is_read_without_signing_in_where_no_mail_leaves(
+        game, mail_stays_here, settings):
+    ann = seat_user(game, 0)
+    reset_mail(ann.email)
+    Notification.objects.create(
+        to_email="newcomer@example.org", kind="invitation", dedup_key="i", message_id="<i@t>",
+        subject="bob invites you", body_text="Join it here: http://testserver/invitations/x/",
+        status="sent")
+    anonymous = Client()
+    page = anonymous.get("/mail/")
+    assert page.status_code == 200 and 'name="to"' in page.content.decode()
+    mine = anonymous.get("/mail/", {"to": ann.email.upper()}).content.decode()
+    assert "Reset your Marram password" in mine
+    assert f'<a href="{settings.MARRAM_BASE_URL}/accounts/password/reset/' in mine
+    assert f"Marram game {game.pk}" not in mine  # her game mail needs her sign-in
+    assert "/reply/" not in mine and "board.png" not in mine
+    theirs = anonymous.get("/mail/", {"to": "newcomer@example.org"}).content.decode()
+    assert "bob invites you" in theirs and "Reset your" not in theirs
+    assert '<a href="http://testserver/invitations/x/" rel="noopener noreferrer">' in theirs
+    # signed in, the kept mail to her address is in her box beside her game mail
+    box = signed_in(ann).get("/mail/").content.decode()
+    assert "Reset your Marram password" in box and f"Marram game {game.pk}" in box
+    assert anonymous.get("/mail/", {"to": "not an address"}).status_code == 400
+    # the outbox's own mail is not kept twice
+    assert len(list(Path(devmail._folder()).iterdir())) == 1
+
+
+@pytest.mark.django_db
+def test_no_mail_by_address_where_mail_is_really_sent(game, settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    assert Client().get("/mail/", {"to": "newcomer@example.org"}).status_code == 404
+    assert Client().get("/mail/").status_code == 302  # to sign in, as ever
+    assert ">Mail</a>" not in Client().get("/games/").content.decode()
+
+
+@pytest.mark.django_db
+def test_the_development_backend_keeps_only_what_the_outbox_does_not_hold(
+        game, mail_stays_here, monkeypatch):
+    monkeypatch.setattr(devmail, "KEPT", 3)
+    ann = seat_user(game, 0)
+    deliver_all()
+    notes.notification_deliver(Notification.objects.create(
+        user=ann, kind="digest", dedup_key="d", message_id="<d@t>").pk)
+    assert not Path(devmail._folder()).exists()
+    for _ in range(5):
+        reset_mail(ann.email)
+    assert len(list(Path(devmail._folder()).iterdir())) == 3
+    assert len(devmail.kept_mails(ann.email)) == 3
+
+
+def test_a_mails_text_is_escaped_and_only_its_web_addresses_are_links():
+    text = ('<script>alert(1)</script> & "x"\n'
+            "Join it here: https://site.example/invitations/a-b_c/?x=1&y=2.\n"
+            "javascript:alert(1) mailto:a@b.example data:text/html,x ftp://f.example/\n"
+            '(see http://site.example/games/4/) http://"><img src=x onerror=alert(1)>\n')
+    shown = str(mail_text(text))
+    assert "<script>" not in shown and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; " in shown
+    assert ('<a href="https://site.example/invitations/a-b_c/?x=1&amp;y=2" rel="noopener '
+            'noreferrer">https://site.example/invitations/a-b_c/?x=1&amp;y=2</a>.') in shown
+    assert '(see <a href="http://site.example/games/4/"' in shown and "</a>)" in shown
+    assert shown.count("<a ") == 2 and "<img" not in shown
+    assert "javascript:alert(1) mailto:a@b.example" in shown
