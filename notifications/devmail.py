@@ -1,8 +1,11 @@
 """The mail backend of the development setup (``./dev run`` with no ``EMAIL_HOST``):
-mail goes nowhere. Each mail is printed on the console, and each one the outbox
-did not write (the password reset, which Django sends itself) is kept as a file
-in ``MARRAM_DEV_MAIL_DIR``, the newest KEPT of them, for the mail page
-(notifications.mailbox): the outbox's own rows are read there from the database.
+mail goes nowhere. Each mail is printed on the console as a reader wants it in the
+server's log: its headers that matter, its text part, and one line naming its
+other parts (the HTML, the board picture) with their sizes, never their base64.
+Each one the outbox did not write (the password reset, which Django sends
+itself) is kept as a file in ``MARRAM_DEV_MAIL_DIR``, the newest KEPT of them, for
+the mail page (notifications.mailbox), which shows a mail's text with its board
+picture: the outbox's own rows are read there from the database.
 
 settings.py chooses this backend only outside production and only when no
 ``EMAIL_HOST`` is set; the mail page reads mail by address only where it is the
@@ -39,8 +42,11 @@ KEPT = 200
 
 
 class DevelopmentMailBackend(ConsoleBackend):
-    """The console backend that also keeps, for the mail page, the mails the outbox
-    did not write."""
+    """The console backend, printing each mail's text part and a line on its other
+    parts, that also keeps, for the mail page, the mails the outbox did not write."""
+
+    def write_message(self, message: EmailMessage) -> None:
+        self.stream.write(summary(message))
 
     def send_messages(self, email_messages: Sequence[EmailMessage]) -> int:
         sent = super().send_messages(email_messages)
@@ -50,6 +56,31 @@ class DevelopmentMailBackend(ConsoleBackend):
             except (OSError, DatabaseError):  # the mail is printed: the page misses it
                 logger.exception("mail to %s not kept for the mail page", message.to)
         return sent
+
+
+def summary(message: EmailMessage) -> str:
+    """What the console shows of a mail: its headers that matter, its text part and
+    one line on its other parts, ending in a rule."""
+    made = message.message()
+    heads = [("Date", str(made["Date"] or "")), ("From", message.from_email),
+             ("To", ", ".join(message.to)), ("Cc", ", ".join(message.cc)),
+             ("Reply-To", ", ".join(message.reply_to)), ("Subject", message.subject)]
+    text, others = None, []
+    for part in made.walk():
+        if part.is_multipart():
+            continue
+        kind = part.get_content_type()
+        data = part.get_payload(decode=True) or b""
+        if text is None and kind == "text/plain" and not part.get_filename():
+            text = data.decode(part.get_content_charset() or "utf-8", errors="replace")
+            continue
+        name = f" {part.get_filename()}" if part.get_filename() else ""
+        others.append(f"{kind}{name} ({len(data) / 1024:.1f} kB)")
+    lines = [f"{name}: {value}" for name, value in heads if value]
+    lines += ["", (text or "(no text part)").rstrip("\n"), ""]
+    if others:
+        lines.append(f"Not shown: {'; '.join(others)}")
+    return "\n".join(lines) + "\n" + "-" * 79 + "\n"
 
 
 def _folder() -> Path:
