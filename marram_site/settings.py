@@ -48,6 +48,9 @@ Environment variables:
   outside production, through ``notifications.devmail``, which also keeps the
   mail the outbox does not hold in ``MARRAM_DEV_MAIL_DIR`` (``dev-mail/``) for
   the mail page.
+- ``MARRAM_SITE_NAME``: the site's own name, which every page's title, the
+  header and the mail go by (``marram``, the software's name, by default); each
+  game keeps its own title.
 - ``MARRAM_BASE_URL``: the site's address in every link that leaves it (all
   mail, invitation links), whatever host a request came in by; ``./dev run
   ADDR`` sets it from the address it serves (``http://127.0.0.1:8000`` by
@@ -369,13 +372,14 @@ MARRAM_MAX_OPEN_GAMES = env_int("MARRAM_MAX_OPEN_GAMES", 20)
 # Replies by mail whose first line starts with one of these words are handed to
 # that function (game_id, user, line) instead of being read as a move.
 MARRAM_MAIL_COMMANDS = {"say": "chat.services.chat_post_by_mail"}
-# The site's name, as mail names it (the games it serves have their own titles).
-MARRAM_SITE_NAME = "Marram"
+# The site's own name, which its pages and mail go by (the games it serves have
+# their own titles): the software's name by default.
+MARRAM_SITE_NAME = env_str("MARRAM_SITE_NAME", "marram")
 # Games a page of the lobby, my games and finished games (the API gives 50 a page).
 MARRAM_LIST_PAGE_SIZE = 25
 
 SPECTACULAR_SETTINGS = {
-    "TITLE": "marram API",
+    "TITLE": f"{MARRAM_SITE_NAME} API",
     "DESCRIPTION": "Board games by correspondence: games, moves and their history.",
     # then each game's actions, with examples from its legal actions
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",

@@ -1,10 +1,18 @@
 """Template helpers of the pages."""
 
 from django import template
+from django.conf import settings
 
 from games.pages.reads import game_cards, your_turn_count
 
 register = template.Library()
+
+
+@register.simple_tag
+def site_name() -> str:
+    """The site's own name (``MARRAM_SITE_NAME``), which pages and mail go by: a
+    site serves several games, each with a title of its own."""
+    return settings.MARRAM_SITE_NAME
 
 
 @register.simple_tag(takes_context=True)

@@ -239,7 +239,7 @@ def test_a_password_reset_by_mail(ann):
     assert answer["Location"] == "/accounts/password/reset/sent/"
     assert "Check your mail" in text(visitor.get(answer["Location"]))
     [sent] = mail.outbox
-    assert sent.to == ["ann@example.org"] and sent.subject == "Reset your Marram password"
+    assert sent.to == ["ann@example.org"] and sent.subject == "Reset your marram password"
     link = reset_link(sent)
     assert link.startswith(f"{BASE}/accounts/password/reset/")  # the site's address
     form = visitor.get(link.removeprefix(BASE), follow=True)

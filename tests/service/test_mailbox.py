@@ -248,7 +248,7 @@ def test_mail_to_an_address_is_read_without_signing_in_where_no_mail_leaves(
     page = anonymous.get("/mail/")
     assert page.status_code == 200 and 'name="to"' in page.content.decode()
     mine = anonymous.get("/mail/", {"to": ann.email.upper()}).content.decode()
-    assert "Reset your Marram password" in mine
+    assert "Reset your marram password" in mine
     assert f'<a href="{settings.MARRAM_BASE_URL}/accounts/password/reset/' in mine
     assert f"Marram game {game.pk}" not in mine  # her game mail needs her sign-in
     assert "/reply/" not in mine and "board.png" not in mine
@@ -257,7 +257,7 @@ def test_mail_to_an_address_is_read_without_signing_in_where_no_mail_leaves(
     assert '<a href="http://testserver/invitations/x/" rel="noopener noreferrer">' in theirs
     # signed in, the kept mail to her address is in her box beside her game mail
     box = signed_in(ann).get("/mail/").content.decode()
-    assert "Reset your Marram password" in box and f"Marram game {game.pk}" in box
+    assert "Reset your marram password" in box and f"Marram game {game.pk}" in box
     assert anonymous.get("/mail/", {"to": "not an address"}).status_code == 400
     # the outbox's own mail is not kept twice
     assert len(list(Path(devmail._folder()).iterdir())) == 1

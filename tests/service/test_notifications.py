@@ -220,7 +220,7 @@ def test_the_daily_digest_lists_the_games_waiting(users, now):
         digests = mail_to(user)
         assert len(digests) == (1 if found else 0)
         if found:
-            assert digests[0].subject.startswith(f"Marram: {len(found)} game")
+            assert digests[0].subject.startswith(f"marram: {len(found)} game")  # the site's name
             assert all(f"/games/{g.pk}/" in digests[0].body for g in found)
 
 

@@ -54,3 +54,22 @@ def test_docs_api_gives_each_games_actions_with_examples_from_its_legal_actions(
         assert f"| {game.title} (`{game.key}`) |" in docs
         for action in examples.values():
             assert f"`{json.dumps(action)}`" in docs, (game.key, action)
+
+
+def test_mail_goes_by_the_sites_name(db, settings):
+    from django.core import mail
+
+    from notifications import services as notes
+    from notifications.models import Notification
+    from tests.service.conftest import start_game_of
+
+    settings.MARRAM_SITE_NAME = "The Riverside Games Club"
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start_game_of("pond", [ann, bob], seed="5eed" * 16)
+    turn = Notification.objects.get(game=game, user=ann, kind="your_turn")
+    assert notes.notification_deliver(turn.pk) == "sent"
+    [sent] = mail.outbox
+    html = sent.alternatives[0][0]
+    assert "Unsubscribe from all The Riverside Games Club mail" in sent.body
+    assert "Unsubscribe from all The Riverside Games Club mail" in html
+    assert "Marram" not in sent.body and "Marram" not in html
