@@ -211,11 +211,12 @@ def lobby(request: HttpRequest) -> HttpResponse:
             if e.code == "too_many_open_games":
                 status = e.status
         else:
-            invited = f" and invited {len(data['emails'])}" if data["emails"] else ""
+            sent = len(data["emails"])
+            invited = f"; {sent} invitation{'s' if sent != 1 else ''} sent" if sent else ""
             if game.status == Game.Status.RUNNING:
                 messages.success(request, f"Game {game.pk} has started{invited}.")
             else:
-                messages.success(request, f"Game {game.pk} is open{invited}: it starts when "
+                messages.success(request, f"Game {game.pk} is open{invited}. It starts when "
                                  "every seat is taken.")
             return redirect("pages:game", game.pk)
     open_games = game_list(user=request.user, which="open")
