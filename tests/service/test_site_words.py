@@ -73,3 +73,21 @@ def test_mail_goes_by_the_sites_name(db, settings):
     assert "Unsubscribe from all The Riverside Games Club mail" in sent.body
     assert "Unsubscribe from all The Riverside Games Club mail" in html
     assert "Marram" not in sent.body and "Marram" not in html
+
+
+def test_the_readme_gives_every_games_notation_for_moves_by_mail():
+    import re
+
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    start = readme.index("- **Moves by mail**")
+    notation = readme[readme.index("in the notation (", start) + len("in the notation ("):
+                      readme.index("; each game's rules page has its notation", start)]
+    games = registry.games()
+    # the first game's moves, then "in <title>" before each other game's
+    parts = re.split(r"; in ([^`;]+?) (?=`)", notation)
+    assert [t for t in parts[1::2]] == [g.title for g in games[1:]]
+    for game, words in zip(games, parts[0::2], strict=True):
+        moves = re.findall(r"`([^`]+)`", words)
+        assert moves, game.key
+        for line in moves:
+            assert game.parse_action(line, 0)["type"], (game.key, line)
