@@ -493,6 +493,16 @@ def test_play_against_the_computer_with_the_games_options_and_three_computers(us
         "easy", "medium", "strong"]
 
 
+@pytest.mark.django_db
+def test_play_against_two_computers_of_one_level(users):
+    answer = signed_in(users[0]).post("/play/computer/", {
+        "game": "animals_on_board", "computer_1": "medium", "computer_2": "medium"})
+    game = Game.objects.get()
+    assert answer.status_code == 302 and game.status == "running" and game.seat_count == 3
+    assert sorted(s.user.bot.level for s in game.seats.all() if hasattr(s.user, "bot")) == [
+        "medium", "medium"]
+
+
 @pytest.mark.parametrize("form, status", [
     ({"game": "pond", "computer_1": "grandmaster"}, 400),
     ({"game": "chess", "computer_1": "easy"}, 400),
