@@ -138,6 +138,7 @@ class _Appender:
         written); then, after the commit, serve the new state and draw any chance
         it awaits."""
         game, state = self.game, self.state
+        was_out = set((game.projection or {}).get("resigned") or ())
         game.seq = self.seq
         game.projection = projection_of(self.rules, state)
         finished = game.projection["finished"] and game.status != Game.Status.FINISHED
@@ -165,6 +166,8 @@ class _Appender:
         if finished:
             _after_commit_named("ratings.tasks.ratings_update", game_id)
         transaction.on_commit(lambda: states.put(game_id, seq, state))
+        for seat in sorted(set(out) - was_out):  # its player's streams of it end
+            live.seat_changed(game, seat, None)
         live.publish_after_commit(game, seq, [s for s in awaited if s != self.mover])
         snapshots.game_snapshot_after_commit(game, self.base, self.rules, state)
         if game.projection["awaiting"]["kind"] == "chance":

@@ -180,6 +180,19 @@ def test_a_player_who_resigns_hears_no_more_of_the_seat_and_its_token_is_refused
         watching.close()
 
 
+def test_a_token_of_a_player_who_resigned_with_no_stream_open_is_refused(stream, publishing):
+    """The resignation itself notes that the seat has no holder any more: a seat
+    token asked for before it, and never opened, no longer opens a stream."""
+    ann, bob, cyd = make_user("ann"), make_user("bob"), make_user("cyd")
+    game = start_game([ann, bob, cyd])
+    url = body(client_for(ann).get(f"/api/games/{game.pk}/stream/"))["url"]
+    assert live.token_listening(url.split("t=")[1]).seat is not None
+    answer = client_for(ann).post(f"/api/games/{game.pk}/resign/", {}, format="json")
+    assert answer.status_code == 200, answer.content
+    status, refused = request(stream, url)
+    assert (status, refused["code"]) == (403, "seat_changed")
+
+
 class OldSigner(signing.TimestampSigner):
     """Signs as if it were ``ago`` seconds ago."""
 
