@@ -40,9 +40,9 @@ def bots_after_commit(game: Game) -> None:
     # nothing (its write expects the seq it read) and reads the game again
     mask = getattr(game, "bot_seat_mask", None)
     if mask is None:
-        transaction.on_commit(lambda: _enqueue_if_awaited(game_id, seq, awaited))
+        transaction.on_commit(lambda: _enqueue_if_awaited(game_id, seq, awaited), robust=True)
     elif any(mask >> seat & 1 for seat in awaited):
-        transaction.on_commit(lambda: _enqueue(game_id, seq))
+        transaction.on_commit(lambda: _enqueue(game_id, seq), robust=True)
 
 
 def _enqueue_if_awaited(game_id: int, seq: int, awaited: list[int]) -> None:

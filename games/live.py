@@ -238,33 +238,12 @@ def holder_line(seat: int, holder: int | None) -> bytes:
     return b"%d held %s" % (seat, b"-" if holder is None else b"%d" % holder)
 
 
-class _Link(threading.local):
-    """This thread's own connection to Redis, and the URL it was made for."""
-
-    url: str | None = None
-    connection: redis.Connection | None = None
-
-
-_link = _Link()
-
-
 def _command(*args: Any) -> Any:
-    """One command on this thread's own connection to ``REDIS_URL`` (made at its
-    first use, and again after a failure), its answer as Redis gives it: what
-    every commit sends. Through the client (``_redis()``), which takes a
-    connection from its pool and gives it back, checks that it has nothing left
-    to read and wraps the command in its retries, a command cost 50-60 us of the
-    web worker's CPU, against 31-33 us so (benchmarks, docs/performance.md)."""
-    url = settings.REDIS_URL
-    if _link.connection is None or _link.url != url:
-        _link.url, _link.connection = url, _redis().connection_pool.make_connection()
-    connection = _link.connection
-    try:
-        connection.send_command(*args)
-        return connection.read_response()
-    except (redis.RedisError, OSError):
-        connection.disconnect()  # connected afresh by the next command
-        raise
+    """One command on the process's client of ``REDIS_URL`` (``_redis()``), its
+    answer as Redis gives it. The client's pool hands each thread a connection
+    of its own and makes new ones in a process forked from this one, so no two
+    processes ever share a socket and read each other's replies."""
+    return _redis().execute_command(*args)
 
 
 def seat_view(game: Game, seat: int, kind: str, user_id: int) -> bytes | None:
@@ -312,6 +291,8 @@ def publish(game: Game, seq: int, to_move: Collection[int] = ()) -> None:
         _command("PUBLISH", CHANNEL, b"\n".join(message))
     except (redis.RedisError, OSError):  # Redis down: the pages find the move later
         log.warning("could not publish game %s at seq %s", game.pk, seq, exc_info=True)
+    except Exception:  # the move is committed: nothing here may reach its caller
+        log.exception("could not publish game %s at seq %s", game.pk, seq)
 
 
 def _note_holders(game_id: int, holders: dict[int, int | None]) -> None:
@@ -343,7 +324,7 @@ def seat_changed(game: Game, seat: int, user_id: int | None) -> None:
             log.warning("could not tell that seat %s of game %s changed hands", seat, game_id,
                         exc_info=True)
 
-    transaction.on_commit(tell)
+    transaction.on_commit(tell, robust=True)
 
 
 def publish_after_commit(game: Game, seq: int, to_move: Collection[int] = ()) -> None:
@@ -352,7 +333,7 @@ def publish_after_commit(game: Game, seq: int, to_move: Collection[int] = ()) ->
     the commit or the making of the mover's answer. ``game`` is the game as the
     commit left it, with its seats."""
     if enabled():
-        transaction.on_commit(lambda: _publish_soon(game, seq, to_move))
+        transaction.on_commit(lambda: _publish_soon(game, seq, to_move), robust=True)
 
 
 class _Pending(threading.local):

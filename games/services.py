@@ -165,7 +165,7 @@ class _Appender:
         game_id, seq = game.pk, game.seq
         if finished:
             _after_commit_named("ratings.tasks.ratings_update", game_id)
-        transaction.on_commit(lambda: states.put(game_id, seq, state))
+        transaction.on_commit(lambda: states.put(game_id, seq, state), robust=True)
         for seat in sorted(set(out) - was_out):  # its player's streams of it end
             live.seat_changed(game, seat, None)
         live.publish_after_commit(game, seq, [s for s in awaited if s != self.mover])

@@ -308,8 +308,8 @@ class Batch:
             else:  # no writes in WITH: one by one, the guard first
                 with transaction.atomic(using=self.using):
                     self._run_one_by_one(sorted(statements, key=lambda s: not s.guard))
-        for call in after:
-            transaction.on_commit(call, using=self.using)
+        for call in after:  # robust: the batch is written; nothing after it may fail it
+            transaction.on_commit(call, using=self.using, robust=True)
 
     def _run_one_by_one(self, statements: list[_Statement]) -> None:
         with connections[self.using].cursor() as cursor:

@@ -61,8 +61,10 @@ def _is_broker_error(error: Exception) -> bool:
 
 
 def enqueue_on_commit(task: Any, *args: Any) -> None:
-    """Enqueue the task once the current transaction commits (never if it rolls back)."""
-    transaction.on_commit(lambda: enqueue(task, *args))
+    """Enqueue the task once the current transaction commits (never if it rolls back).
+    Robust: a broker that cannot take it is logged, never raised to whoever
+    committed (the change is stored; the periodic sweeps find what is due)."""
+    transaction.on_commit(lambda: enqueue(task, *args), robust=True)
 
 
 def enqueue_named_on_commit(name: str, *args: Any) -> None:

@@ -138,7 +138,7 @@ def notifications_queue(rows: Sequence[Notification], *, may_exist: bool = False
         if writes is not None:  # once the batch is written, whether in a transaction or not
             writes.after(deliver)
         else:
-            transaction.on_commit(deliver)
+            transaction.on_commit(deliver, robust=True)
     return [] if writes is not None else [row.pk for row in rows]
 
 
