@@ -1,9 +1,12 @@
 """Moves by mail: a reply to a signed address plays the move its first line writes.
 
-Mail arrives from the SMTP listener (``manage.py mail_listener``, raw bytes) or a
-hosted provider's webhook (``/mail/inbound/``, already parsed); both end in
-``inbound_reply_handle``. Each Message-ID is handled once (a unique row), and
-the move is submitted with an idempotency key made from it, so a message
+Mail arrives from the SMTP listener (``manage.py mail_listener``, the message and
+its envelope), a hosted provider's webhook (``/mail/inbound/<provider>/``, read by
+django-anymail) or the site's own JSON webhook (``/mail/inbound/``); each is one
+whole message read by ``mailparse.mail_parse`` (``inbound_mail_handle``), and all
+end in ``inbound_reply_handle``. Mail written by a machine (an auto-reply, a
+bounce, a read receipt) is recorded and never answered. Each Message-ID is handled
+once (a unique row), and the move is submitted with an idempotency key made from it, so a message
 delivered twice plays once. Whatever goes wrong is answered in plain words and
 changes nothing: a forged or altered address, a stale one (the game has moved
 on), a sender who is not the seat's player, a line that is not a move, a move
@@ -27,6 +30,7 @@ import hashlib
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
+from email.message import Message
 from email.utils import parseaddr
 from typing import Any
 
@@ -42,7 +46,7 @@ from games.errors import ServiceError, StaleSeq
 from games.models import Game, Seat
 from games.selectors import rules_of
 from notifications import board_mail, emails, signing
-from notifications.mailparse import mail_parse, move_line
+from notifications.mailparse import Envelope, ParsedMail, mail_parse, move_line, move_words
 from notifications.mailsafe import header_text, plain_text
 from notifications.models import InboundMail, Notification
 from notifications.services import game_visit_forget, next_turn_mail, notifications_queue
@@ -81,21 +85,28 @@ def idempotency_key_for(message_id: str) -> str:
     return "mail:" + hashlib.sha256(message_id.encode()).hexdigest()[:40]
 
 
-def inbound_mail_handle(raw: bytes, recipients: list[str] | None = None) -> InboundResult:
-    """Handle one raw message (RFC 5322 bytes). ``recipients`` are the SMTP
-    envelope's; without them the To/Cc/Delivered-To headers are read."""
-    mail = mail_parse(raw)
-    candidates = [*(recipients or []), *mail.recipients]
+def inbound_mail_handle(raw: bytes | Message, recipients: list[str] | None = None, *,
+                        mail_from: str | None = None) -> InboundResult:
+    """Handle one message: its RFC 5322 bytes, or a message parsed already (a
+    provider's). ``recipients`` and ``mail_from`` are the SMTP envelope's (''
+    for the null sender ``<>``, None when unknown); without recipients the
+    To/Cc/Delivered-To headers are read."""
+    return inbound_parsed_handle(mail_parse(raw, Envelope(mail_from, tuple(recipients or ()))))
+
+
+def inbound_parsed_handle(mail: ParsedMail) -> InboundResult:
+    candidates = [*mail.envelope.rcpt_tos, *mail.recipients]
     recipient = next((a for a in candidates if signing.is_reply_address(a)),
                      candidates[0] if candidates else "")
     return inbound_reply_handle(recipient=recipient, sender=mail.sender,
                                 message_id=mail.message_id, text=mail.text,
-                                subject=mail.subject, automatic=mail.automatic)
+                                subject=mail.subject, automatic=mail.automatic,
+                                automatic_reason=mail.automatic_reason)
 
 
 def inbound_reply_handle(
     *, recipient: str, sender: str, message_id: str, text: str, subject: str = "",
-    automatic: bool = False,
+    automatic: bool = False, automatic_reason: str = "",
 ) -> InboundResult:
     """Play the move a reply holds, or refuse it and say why by mail."""
     # Whatever arrives (NUL, CR/LF, a megabyte of subject) is made storable here,
@@ -113,7 +124,9 @@ def inbound_reply_handle(
             return InboundResult("duplicate", "duplicate", "this message was handled before")
         if automatic or not sender or not signing.is_reply_address(recipient):
             record.code = "not_a_reply_address" if sender and not automatic else "automatic"
-            record.save(update_fields=["code"])
+            record.detail = header_text(automatic_reason or ("no sender" if not sender else ""),
+                                        200)
+            record.save(update_fields=["code", "detail"])
             return InboundResult(Outcome.IGNORED, record.code)
         try:
             answer = _play(record, sender, text)
@@ -200,7 +213,8 @@ def _play(record: InboundMail, sender: str, text: str) -> dict[str, Any]:
         return {"command": command}
     try:
         rules = rules_of(game)
-        action = dict(rules.parse_action(record.move, bound.seat))
+        # read alike in every game: without the full stop a phone puts after it
+        action = dict(rules.parse_action(move_words(record.move), bound.seat))
     except NotationError as error:
         raise _Refusal("unreadable", f"the first line of your reply is not a move: {error}",
                        player=player) from None

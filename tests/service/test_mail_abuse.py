@@ -179,7 +179,7 @@ def test_the_webhook_refuses_a_nul_in_any_field_and_reads_a_cr_lf_without_a_500(
     (RecursionError("maximum recursion depth exceeded"), 554),
 ])
 def test_the_listener_asks_for_a_retry_only_when_one_can_help(monkeypatch, failure, code):
-    def fail(raw, recipients):
+    def fail(raw, recipients, **envelope):
         raise failure
 
     monkeypatch.setattr(mail_listener, "inbound_mail_handle", fail)

@@ -7,6 +7,12 @@ committed. If handling fails for a reason that may pass (the database is down
 or unreachable) the sender is told to try later (451), and the sending MTA's
 retry is safe: a Message-ID is handled once. Any other failure would recur on
 every retry, so it is refused for good (554) and the sender's MTA stops trying.
+
+Mail of up to ``MAX_MESSAGE_BYTES`` (50 MiB: a phone's photos attached) is
+taken; its attachments are dropped as they arrive and only its headers and text
+are kept (``notifications.mailstream``). The envelope goes with the message:
+its MAIL FROM (empty for bounces and automatic replies, which are never
+answered) and its RCPT TO.
 """
 
 from __future__ import annotations
@@ -15,7 +21,6 @@ import logging
 import signal
 import threading
 
-from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -24,17 +29,17 @@ from django.db import InterfaceError, OperationalError, close_old_connections
 
 from notifications import signing
 from notifications.inbound import inbound_mail_handle
+from notifications.mailstream import MAX_MESSAGE_BYTES, SkimmingController
 
 logger = logging.getLogger(__name__)
-MAX_MESSAGE_BYTES = 1024 * 1024
 TRANSIENT = (OperationalError, InterfaceError, OSError)
 """Failures a later try may not meet: the database down, restarting, unreachable."""
 
 
-def _handle(raw: bytes, recipients: list[str]) -> str:
+def _handle(raw: bytes, recipients: list[str], mail_from: str) -> str:
     close_old_connections()
     try:
-        return inbound_mail_handle(raw, recipients).outcome
+        return inbound_mail_handle(raw, recipients, mail_from=mail_from).outcome
     finally:
         close_old_connections()
 
@@ -55,7 +60,7 @@ class ReplyHandler:
             raw = raw.encode("utf-8", errors="replace")
         try:
             outcome = await sync_to_async(_handle, thread_sensitive=True)(
-                raw, list(envelope.rcpt_tos))
+                raw, list(envelope.rcpt_tos), _null_or_address(envelope.mail_from))
         except TRANSIENT:
             logger.exception("could not handle a reply from %s now", envelope.mail_from)
             return "451 4.3.0 Could not handle the message now; try again later"
@@ -66,8 +71,14 @@ class ReplyHandler:
         return "250 Message accepted"
 
 
-def listener(host: str, port: int) -> Controller:
-    return Controller(ReplyHandler(), hostname=host, port=port, data_size_limit=MAX_MESSAGE_BYTES)
+def _null_or_address(mail_from: str | None) -> str:
+    """MAIL FROM's address: '' for the null sender ``<>``."""
+    return (mail_from or "").strip().strip("<>").strip()
+
+
+def listener(host: str, port: int) -> SkimmingController:
+    return SkimmingController(ReplyHandler(), hostname=host, port=port,
+                              data_size_limit=MAX_MESSAGE_BYTES)
 
 
 class Command(BaseCommand):
