@@ -63,7 +63,12 @@ Environment variables:
   mail backend is the development one it also shows, without sign-in, the mail to
   an address (``/mail/?to=``: the password reset, invitations).
 - ``MAIL_WEBHOOK_SECRET``: the shared secret a hosted mail provider sends in the
-  ``X-Marram-Webhook-Secret`` header; the webhook is off without it.
+  ``X-Marram-Webhook-Secret`` header to ``/mail/inbound/``, or as the password of
+  HTTP Basic auth (user ``marram``) to its own form's ``/mail/inbound/<provider>/``;
+  the webhooks are off without it.
+- ``MAILGUN_WEBHOOK_SIGNING_KEY``, ``POSTAL_WEBHOOK_KEY``: the keys those
+  providers sign their inbound posts with (``/mail/inbound/mailgun/`` and
+  ``/mail/inbound/postal/`` are off without them).
 - ``MARRAM_WEBHOOK_ALLOWED_NETWORKS``: comma-separated networks (CIDR) or
   addresses that players' webhooks may call although they are not public (e.g.
   ``10.20.0.0/16`` for a chat server on the operator's own network); empty by
@@ -530,6 +535,8 @@ EMAIL_FILE_PATH = env_str("EMAIL_FILE_PATH", str(BASE_DIR / "tests" / "artifacts
 MARRAM_BASE_URL = env_str("MARRAM_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
 REPLY_DOMAIN = env_str("REPLY_DOMAIN", "marram.localhost")
 MAIL_WEBHOOK_SECRET = env_str("MAIL_WEBHOOK_SECRET")
+MAILGUN_WEBHOOK_SIGNING_KEY = env_str("MAILGUN_WEBHOOK_SIGNING_KEY")
+POSTAL_WEBHOOK_KEY = env_str("POSTAL_WEBHOOK_KEY")
 # A page (/mail/) where each player reads the mail the site sent them and answers
 # it, through the same inbound path as SMTP and the webhook: reply-by-mail with
 # nothing but ./dev run. Never in production (settings_production forces it off).

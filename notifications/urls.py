@@ -2,12 +2,15 @@
 
 from django.urls import path
 
-from notifications import mailbox_views, views
+from notifications import mailbox_views, providers, views
 
 app_name = "notifications"
 
 urlpatterns = [
     path("mail/inbound/", views.mail_inbound, name="mail-inbound"),
+    # a hosted provider's own form (Mailgun, SendGrid, Postmark, ...), read by anymail
+    path("mail/inbound/<slug:provider>/", providers.provider_inbound,
+         name="mail-inbound-provider"),
     # the mail page: development only (MARRAM_MAIL_INBOX_PAGE), a 404 elsewhere
     path("mail/", mailbox_views.mail_list, name="mailbox"),
     path("mail/<id:mail_id>/reply/", mailbox_views.mail_reply, name="mailbox-reply"),

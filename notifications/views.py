@@ -20,11 +20,13 @@ from games.bodies import form_post, json_parse
 from games.errors import NotFound, ServiceError
 from notifications import inbound, services, signing, vacations, webhooks
 from notifications.forms import PolicyForm, VacationForm, WebhookForm
+from notifications.mailsafe import header_text
 from notifications.models import WEBHOOKS_PER_PLAYER
 from notifications.selectors import mail_settings_get, notifications_recent, webhooks_with_calls
 
 WEBHOOK_SECRET_HEADER = "X-Marram-Webhook-Secret"
 WEBHOOK_FIELDS = ("recipient", "sender", "message_id", "text")
+_NOT_CARRIED = ("content-type", "content-transfer-encoding", "mime-version")
 
 
 def _problem(status: int, code: str, message: str) -> JsonResponse:
@@ -34,8 +36,13 @@ def _problem(status: int, code: str, message: str) -> JsonResponse:
 @csrf_exempt
 @require_POST
 def mail_inbound(request: HttpRequest) -> JsonResponse:
-    """A hosted mail provider posts each reply here as JSON: recipient, sender,
-    message_id, text (the plain-text body), and optionally subject."""
+    """A hosted mail provider posts each reply here as JSON (docs/mail.md): either
+    ``raw``, the whole message, with ``recipient``; or its parts: ``recipient``,
+    ``sender``, ``message_id``, ``text`` (the plain-text body, '' if none), and
+    optionally ``subject``, ``html`` (the HTML body) and ``headers`` (all of
+    them, as [name, value] pairs or an object). ``envelope_sender`` is the
+    envelope's MAIL FROM ('' for the null sender of a bounce). Either way the
+    message is read as a mail to the SMTP listener is."""
     secret = settings.MAIL_WEBHOOK_SECRET
     if not secret:
         return _problem(404, "webhook_off", "set MAIL_WEBHOOK_SECRET to receive mail here")
@@ -50,14 +57,70 @@ def mail_inbound(request: HttpRequest) -> JsonResponse:
                         f"the body is over {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes")
     except ServiceError as e:  # not JSON, too deep, a NUL character
         return _problem(e.status, e.code, e.message)
-    if not isinstance(data, dict) or not all(isinstance(data.get(k), str) for k in WEBHOOK_FIELDS):
-        return _problem(400, "invalid", f"the body needs the strings {', '.join(WEBHOOK_FIELDS)}")
-    result = inbound.inbound_reply_handle(
-        recipient=data["recipient"], sender=data["sender"], message_id=data["message_id"],
-        text=data["text"], subject=str(data.get("subject") or ""),
-    )
+    if not isinstance(data, dict):
+        return _problem(400, "invalid", "the body is a JSON object")
+    raw = data.get("raw")
+    wanted = ("recipient",) if isinstance(raw, str) else WEBHOOK_FIELDS
+    if not all(isinstance(data.get(k), str) for k in wanted):
+        return _problem(400, "invalid", f"the body needs the strings {', '.join(wanted)} "
+                                        "(or raw and recipient)")
+    optional = {k: data.get(k) for k in ("subject", "html", "envelope_sender")}
+    if any(v is not None and not isinstance(v, str) for v in optional.values()):
+        return _problem(400, "invalid", "subject, html and envelope_sender are strings")
+    try:
+        message = _webhook_message(data)
+    except ValueError as e:
+        return _problem(400, "invalid", str(e))
+    result = inbound.inbound_mail_handle(message, [data["recipient"]],
+                                         mail_from=optional["envelope_sender"])
     return JsonResponse({"outcome": result.outcome, "code": result.code,
                          "message": result.message})
+
+
+def _webhook_message(data: dict):
+    """The message the JSON webhook's fields make (as anymail makes a provider's)."""
+    from anymail.inbound import AnymailInboundMessage
+
+    if isinstance(data.get("raw"), str):
+        return AnymailInboundMessage.parse_raw_mime(data["raw"])
+    headers = data.get("headers") or []
+    if isinstance(headers, dict):
+        headers = list(headers.items())
+    if not isinstance(headers, list) or not all(
+            isinstance(h, list | tuple) and len(h) == 2 and all(isinstance(x, str) for x in h)
+            for h in headers):
+        raise ValueError("headers are [name, value] pairs of strings, or an object")
+    # the body is the fields': the original's own MIME headers would not describe it,
+    # but a text/plain original's format=flowed (and delsp) still hold for its text
+    original_type = next((v for k, v in headers if k.strip().lower() == "content-type"), "")
+    # one line each (a CR/LF in a display name is read, not refused)
+    headers = [(header_text(k, 200), header_text(v, 2000)) for k, v in headers
+               if k.strip().lower() not in _NOT_CARRIED and header_text(k, 200)]
+    names = {k.lower() for k, _ in headers}
+    for name, key in (("From", "sender"), ("Message-ID", "message_id"), ("Subject", "subject"),
+                      ("To", "recipient")):
+        if name.lower() not in names and data.get(key):
+            headers.append((name, header_text(data[key], 2000)))
+    message = AnymailInboundMessage.construct(
+        headers=headers, text=data.get("text") or None, html=data.get("html") or None)
+    flowed = _flowed_params(original_type)
+    if flowed and data.get("text"):
+        plain = message.get_body(("plain",))
+        for name, value in flowed.items():
+            if plain is not None:
+                plain.set_param(name, value)
+    return message
+
+
+def _flowed_params(content_type: str) -> dict[str, str]:
+    """format=flowed and delsp of a text/plain Content-Type, if it has them."""
+    from email.headerregistry import HeaderRegistry
+
+    header = HeaderRegistry()("content-type", content_type or "text/plain")
+    params = {k.lower(): str(v).lower() for k, v in header.params.items()}
+    if header.content_type != "text/plain" or params.get("format") != "flowed":
+        return {}
+    return {k: params[k] for k in ("format", "delsp") if k in params}
 
 
 # The token is the authority here, and mail providers' one-click unsubscribe
