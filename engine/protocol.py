@@ -70,7 +70,8 @@ register an instance in ``engine.registry``:
 - **Results**: ``projection(state)`` is the small ``Projection`` kept for lists
   (scores, whose turn, winners, finished), with ``better`` saying whether higher
   or lower scores win and ``cooperative`` for games everybody wins or loses
-  together; ``standings`` ranks it.
+  together; ``standings`` ranks it. ``score_unit`` names what a score counts
+  (points by default).
 - **Queries**: ``queries`` maps names to functions the pages call with the
   state, the asking seat and JSON arguments (Marram's ``claims``, a score
   preview). A bad argument is an ``IllegalAction`` too.
@@ -373,6 +374,9 @@ class Game(Protocol[StateT, EventT]):
     """Fields filled in, by type, when a player's action leaves them out (Marram's
     ``"claim": null``), so that the stored event is the record's."""
     search: SearchSettings = SearchSettings()
+    score_unit: tuple[str, str] = ("point", "points")
+    """What a score counts, singular and plural, in the game's own words (Pond's
+    "pieces" in the pile, Make-a-snake's "cm"): pages say "wins with 10 pieces"."""
 
     # -- options and the start
 

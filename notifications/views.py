@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games.bodies import form_post, json_parse
 from games.errors import NotFound, ServiceError
+from games.pages.reads import time_words
 from notifications import inbound, services, signing, vacations, webhooks
 from notifications.forms import PolicyForm, VacationForm, WebhookForm
 from notifications.mailsafe import header_text
@@ -186,7 +187,8 @@ def mail_settings(request: HttpRequest) -> HttpResponse:
         "policy_form": policy_form,
         "vacation_form": vacation_form,
         "vacation": vacations.vacation_current(user, now),
-        "vacation_days_left": round(left.total_seconds() / 86400, 1),
+        "vacation_left": time_words(left.total_seconds()) if left.total_seconds() >= 60
+        else "no time",
         "allowance": current.vacation_days_per_year,
         "recent": notifications_recent(user),
         "webhook_form": webhook_form,

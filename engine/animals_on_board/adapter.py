@@ -195,7 +195,8 @@ class AnimalsOnBoard(Game[State, Event]):
         rest = [i for i in range(len(actions)) if i not in takes]
         picked = [actions[i] for i in (takes + rest)[:EXAMPLES_IN_MAIL]]
         return TurnMail("your turn", f"Round {state.round}: the middle holds {groups}. "
-                        f"You hold {state.crates[seat]} food crate(s).{last} Split a group "
+                        f"You hold {state.crates[seat]} food "
+                        f"crate{'' if state.crates[seat] == 1 else 's'}.{last} Split a group "
                         "(gaining a crate) or take one (a crate a tile): reply with your move "
                         "on the first line.", tuple(self.format_action(a) for a in picked))
 

@@ -46,6 +46,7 @@ class MakeASnake(Game[State, SnakeEvent]):
     record_format = record.FORMAT
     record_version = record.VERSION
     seat_counts = record.SEATS
+    score_unit = ("cm", "cm")  # a snake's tongue-to-tail distance
     options_declared = (
         Option("mode", "Mode", MODES, "competitive"),
         Option("advanced", "Rules", ADVANCED, False,
@@ -113,7 +114,8 @@ class MakeASnake(Game[State, SnakeEvent]):
                 seat, "take", "take the top tile of " + " or ".join(colours),
                 {"die": list(state.die), "colours": list(colours)}))
         choice = rules.connect_choice(state)
-        turned = (f"turn the last {choice.turn} tile(s) over, then " if choice.turn else "")
+        last = "tile" if choice.turn == 1 else f"{choice.turn} tiles"
+        turned = f"turn the last {last} over, then " if choice.turn else ""
         return Awaiting.seats(Task(
             seat, "connect", f"{turned}connect {state.taken} to your snake, "
             + (" or ".join(choice.sides) if len(choice.sides) > 1 else

@@ -144,8 +144,9 @@ def _connect(state: State, event: Connect) -> None:
         if choice.turn == 0:
             raise IllegalAction("wrong_turn", f"{tile} fits without turning any tile "
                                 f"over: 'turn' must be 0, not {turn}")
-        raise IllegalAction("wrong_turn", f"{tile} fits on neither side: the last "
-                            f"{choice.turn} tile(s) must be turned over first, not {turn}")
+        last = "tile" if choice.turn == 1 else f"{choice.turn} tiles"
+        raise IllegalAction("wrong_turn", f"{tile} fits on neither side: the last {last} "
+                            f"must be turned over first, not {turn}")
     if side not in choice.sides:
         other = flipped(side)
         raise IllegalAction("does_not_fit", f"{tile} {side} would overlap only tiles of "

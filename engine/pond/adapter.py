@@ -44,6 +44,7 @@ class PondGame(Game[GameState, PondEvent]):
     record_format = record.FORMAT
     record_version = record.VERSION
     seat_counts = (record.SEATS,)
+    score_unit = ("piece", "pieces")  # the pieces in a player's pile
     options_declared = (
         Option("options", "Pond", OPTION_SETS, ponds.DEFAULT,
                help="the size of the pond, the eggs in each spawn and the target pile"),

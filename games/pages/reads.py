@@ -412,18 +412,27 @@ def player_rows(answer: dict[str, Any]) -> list[dict[str, Any]]:
              "you": i == answer.get("you")} for i, n in enumerate(names)]
 
 
-def result_text(seen: dict[str, Any], names: list[str]) -> str:
+def score_words(score: Any, unit: tuple[str, str] = ("point", "points")) -> str:
+    """A score and what it counts, in the game's words (``Game.score_unit``):
+    "1 point", "10 pieces", "34.5 cm"."""
+    if isinstance(score, float) and score.is_integer():
+        score = int(score)
+    return f"{score} {unit[0] if score == 1 else unit[1]}"
+
+
+def result_text(seen: dict[str, Any], names: list[str],
+                unit: tuple[str, str] = ("point", "points")) -> str:
     """How a finished game ended, in words, from its projection: a shared result
     for a co-operative game, and a winner's score said as the game counts it
-    (points, or the lowest score where lower wins)."""
+    (``unit``: the game's ``score_unit``; the lowest score where lower wins)."""
     winners = [names[w] for w in seen["winners"]]
     if seen.get("cooperative"):
         return "Game over: the players won together." if winners else \
             "Game over: the players lost together."
     if not winners:
         return "Game over."
-    best = seen["scores"][seen["winners"][0]]
-    score = f"the lowest score, {best}" if seen.get("better") == "lower" else f"{best} points"
+    best = score_words(seen["scores"][seen["winners"][0]], unit)
+    score = f"the lowest score, {best}" if seen.get("better") == "lower" else best
     if len(winners) > 1:
         return f"Game over: {' and '.join(winners)} tie with {score}."
     return f"Game over: {winners[0]} wins with {score}."
@@ -438,7 +447,7 @@ def status_text(answer: dict[str, Any]) -> str:
     names = answer["players"]
     seen = answer["game"]["projection"]
     if seen.get("finished"):
-        return result_text(seen, names)
+        return result_text(seen, names, registry.get(answer["game"]["game"]).score_unit)
     awaiting = answer.get("awaiting") or {}
     if awaiting.get("kind") == "chance":
         return f"Waiting for chance to decide {awaiting['what']}."

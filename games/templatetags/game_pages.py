@@ -1,7 +1,11 @@
 """Template helpers of the pages."""
 
+from datetime import datetime
+
 from django import template
 from django.conf import settings
+from django.utils import timezone
+from django.utils.timesince import timesince
 
 from games.pages.reads import game_cards, your_turn_count
 
@@ -32,3 +36,37 @@ def game_notations(key: str | None = None) -> list[dict]:
     title and rules page (the one game ``key``'s when it is given)."""
     return [card for card in game_cards(pictures=False)
             if card["notation"] and (not key or key == card["key"])]
+
+
+@register.filter
+def score(value: object) -> str:
+    """A seat's score in a list: "–" for none yet (a game that keeps its scores
+    hidden until the end, or a distance not measured yet), a whole number without
+    ".0"."""
+    if value is None or value == "":
+        return "–"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _under_a_minute(when: datetime | None) -> bool:
+    return when is not None and (timezone.now() - when).total_seconds() < 60
+
+
+@register.filter
+def ago(when: datetime | None) -> str:
+    """How long ago ``when`` was, in words: "just now" under a minute, never
+    "0 minutes ago"."""
+    if when is None:
+        return ""
+    return "just now" if _under_a_minute(when) else f"{timesince(when)} ago"
+
+
+@register.filter
+def lasting(since: datetime | None) -> str:
+    """How long something has lasted since ``since``: "under a minute" rather than
+    "0 minutes"."""
+    if since is None:
+        return ""
+    return "under a minute" if _under_a_minute(since) else timesince(since)

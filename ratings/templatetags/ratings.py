@@ -13,6 +13,29 @@ from ratings import selectors
 register = template.Library()
 
 
+@register.filter
+def rating(value: float) -> int:
+    """A rating as the pages show it: the cautious estimate mu - 3 sigma, to the
+    whole number (a new player's is 0)."""
+    return round(value)
+
+
+@register.filter
+def rating_change(change: Any) -> str:
+    """A game's change of a player's rating as the pages show it: the difference
+    of the whole numbers shown before and after ("+2", "-1", "0")."""
+    delta = round(change.after) - round(change.before)
+    return f"+{delta}" if delta > 0 else str(delta)
+
+
+@register.filter
+def rating_details(skill: Any) -> str:
+    """The numbers behind a rating, for the hover text: the skill estimate and its
+    uncertainty (a Rating's mu and sigma)."""
+    return (f"Skill estimated at {skill.mu:.1f}, give or take {skill.sigma:.1f}; "
+            f"the rating is the estimate less three times that: {skill.ordinal:.1f}")
+
+
 @register.inclusion_tag("ratings/game_ratings.html")
 def game_rating_changes(game: Game) -> dict[str, Any]:
     if game.status != Game.Status.FINISHED:

@@ -40,7 +40,7 @@ def test_the_end_of_a_game_shows_the_rating_changes_and_a_rematch_starts_in_two_
         assert delta["bob"].startswith("-") and delta["ann"].startswith("+")
         bob_rating = Rating.objects.get(user=bob, pool="marram")
         assert changes.locator('tr[data-player="bob"] td').nth(2).inner_text() == \
-            f"{bob_rating.ordinal:.1f}"
+            str(round(bob_rating.ordinal))
         b.page.screenshot(path=str(artifacts_dir / "rating-changes.png"), full_page=True)
 
         b.page.get_by_role("button", name="Offer a rematch").click()
@@ -98,7 +98,10 @@ def test_the_leaderboard_and_a_profile_with_its_chart(visitors, live_server, art
     # svg y grows downwards: up after each win, down after the loss
     assert ys[1] < ys[0] and ys[2] < ys[1] and ys[3] > ys[2]
     assert v.page.locator(f'[data-game="{running.pk}"]').is_visible()
-    assert re.fullmatch(r"-?\d+\.\d", v.page.locator(".rating-value").inner_text())
+    shown = v.page.locator(".rating-value")
+    assert re.fullmatch(r"-?\d+", shown.inner_text())  # one whole number, the rest on hover
+    assert "Skill estimated at" in shown.get_attribute("title")
+    assert "mu " not in v.page.locator("#main").inner_text()
     v.page.screenshot(path=str(artifacts_dir / "profile.png"), full_page=True)
 
 

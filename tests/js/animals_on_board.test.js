@@ -6,8 +6,8 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import {
-  actionKey, chosenAction, indexActions, keptSelection, playerFacts, roundLine, tileName,
-  toggleTile,
+  actionKey, chosenAction, counted, indexActions, keptSelection, playerFacts, roundLine,
+  tileName, toggleTile,
 } from "../../ui/animals_on_board/static/animals_on_board/board.js";
 
 const species = JSON.parse(readFileSync(
@@ -76,6 +76,14 @@ test("tiles, the round and the players in words", () => {
   const setup = { ...view, kept: [0], awaiting: [1, 2] };
   assert.deepEqual(playerFacts(setup, 0), ["1 crate", "ark: 4 tiles", "has chosen a tile"]);
   assert.deepEqual(playerFacts(setup, 2), ["0 crates", "ark: 0 tiles", "is choosing a tile"]);
+});
+
+test("a count of one is singular: 1 crate, 1 tile, 1 point", () => {
+  assert.deepEqual([counted(1, "crate"), counted(0, "crate"), counted(3, "tile")],
+    ["1 crate", "0 crates", "3 tiles"]);
+  const over = { crates: [1, 2], ark_sizes: [1, 2], finished: true, scores: [1, 7] };
+  assert.deepEqual(playerFacts(over, 0), ["1 crate", "ark: 1 tile", "1 point"]);
+  assert.deepEqual(playerFacts(over, 1), ["2 crates", "ark: 2 tiles", "7 points"]);
 });
 
 test("every species has a name, a colour and a glyph inside the unit square", () => {

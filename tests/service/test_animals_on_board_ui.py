@@ -96,7 +96,7 @@ def test_since_your_last_move_tells_what_a_take_carried_off_and_the_next_deal(us
     page = page_for(bob, game)
     told = page["since_last_move"]["events"]
     assert told[0]["text"] == "ann takes group 1 onto their ark and leaves the round"
-    assert told[0]["after"] == [f"the group held {group[0]}: 1 crate(s) paid",
+    assert told[0]["after"] == [f"the group held {group[0]}: 1 crate paid",
                                 "ann takes the starting flag",
                                 "bob is the last in the round and makes one more turn"]
     assert page["state"]["prices"] == [len(g) for g in page["state"]["middle"]]
@@ -143,7 +143,7 @@ def test_every_seat_awaited_gets_a_turn_mail_with_its_tiles_moves_and_picture(us
         assert "ann: –" in mail.body_text and "None" not in mail.body_text + mail.body_html
         alt = picture_alt(mail)
         assert "Your three tiles: keep one: " + ", ".join(drawn[:1]) in alt
-        assert "ann: 1 crate(s), ark 0, is choosing a tile, flag; bob: " in alt
+        assert "ann: 1 crate, ark 0, is choosing a tile, flag; bob: " in alt
         cid, png = picture_for(mail)
         image = Image.open(io.BytesIO(png))
         assert image.format == "PNG" and f'width="{image.width}"' in mail.body_html

@@ -12,6 +12,7 @@ import pytest
 from django.test import Client
 
 from engine import marram as engine
+from engine import registry
 from engine.marram.notation import describe_event
 from engine.marram.preview import score_preview
 from engine.marram.view import tile_view
@@ -420,23 +421,29 @@ def test_the_rules_page_covers_the_three_variants_with_the_engines_numbers():
         signed_in(ann).get(f"/games/{open_game.pk}/").content.decode()
 
 
-@pytest.mark.parametrize(("projection", "words"), [
-    # Marram, Pond: the most points win
-    ({"winners": [1], "scores": [31, 40], "better": "higher"},
+@pytest.mark.parametrize(("game", "projection", "words"), [
+    # Marram: the most points win
+    ("marram", {"winners": [1], "scores": [31, 40], "better": "higher"},
      "Game over: bob wins with 40 points."),
-    ({"winners": [0, 1], "scores": [40, 40], "better": "higher"},
+    ("marram", {"winners": [0, 1], "scores": [40, 40], "better": "higher"},
      "Game over: ann and bob tie with 40 points."),
+    ("animals_on_board", {"winners": [0], "scores": [1, 0], "better": "higher"},
+     "Game over: ann wins with 1 point."),
+    # Pond counts the pieces in each pile
+    ("pond", {"winners": [1], "scores": [7, 10], "better": "higher"},
+     "Game over: bob wins with 10 pieces."),
     # Make-a-snake: the shortest distance from tongue to tail wins
-    ({"winners": [0], "scores": [8.61, 12.5], "better": "lower"},
-     "Game over: ann wins with the lowest score, 8.61."),
+    ("make_a_snake", {"winners": [0], "scores": [8.61, 12.5], "better": "lower"},
+     "Game over: ann wins with the lowest score, 8.61 cm."),
     # the lollipop hunt: everybody wins or loses together
-    ({"winners": [0, 1], "scores": [None, None], "cooperative": True},
+    ("make_a_snake", {"winners": [0, 1], "scores": [None, None], "cooperative": True},
      "Game over: the players won together."),
-    ({"winners": [], "scores": [None, None], "cooperative": True},
+    ("make_a_snake", {"winners": [], "scores": [None, None], "cooperative": True},
      "Game over: the players lost together."),
 ])
 def test_the_status_line_of_a_finished_game_says_the_result_as_the_game_counts_it(
-        projection, words):
+        game, projection, words):
     from games.pages.reads import result_text
 
-    assert result_text({"finished": True, **projection}, ["ann", "bob"]) == words
+    unit = registry.get(game).score_unit
+    assert result_text({"finished": True, **projection}, ["ann", "bob"], unit) == words

@@ -26,6 +26,11 @@ WIDTH = 2 * MARGIN + PER_ROW * (TILE_W + GAP)
 INK, MUTED, BACK = "#222222", "#666666", "#30406b"
 
 
+def counted(n: int, noun: str) -> str:
+    """``n`` and the noun, singular for one: "1 crate", "3 tiles"."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 @cache
 def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
@@ -37,13 +42,14 @@ def _rows(view: dict[str, Any], names: list[str]) -> list[tuple[str, list[str]]]
     prices = view.get("prices") or []
     for g, group in enumerate(view["middle"]):
         price = prices[g] if g < len(prices) else len(group)
-        rows.append((f"Group {g}: {len(group)} tile(s), take for {price} crate(s)", group))
+        rows.append((f"Group {g}: {counted(len(group), 'tile')}, take for "
+                     f"{counted(price, 'crate')}", group))
     if view.get("drawn"):
         rows.append(("Your three tiles: keep one", view["drawn"]))
     you = view.get("you")
     if you is not None:
-        rows.append((f"Your ark ({names[you]}): {len(view.get('ark') or [])} tile(s), "
-                     f"{view['crates'][you]} crate(s)", view.get("ark") or []))
+        rows.append((f"Your ark ({names[you]}): {counted(len(view.get('ark') or []), 'tile')}, "
+                     f"{counted(view['crates'][you], 'crate')}", view.get("ark") or []))
     return rows
 
 
@@ -51,7 +57,7 @@ def _players(view: dict[str, Any], names: list[str]) -> list[str]:
     """Each player in a few words: crates, ark count, in the round, the flag."""
     said = []
     for s, name in enumerate(names):
-        marks = [f"{view['crates'][s]} crate(s)", f"ark {view['ark_sizes'][s]}"]
+        marks = [counted(view['crates'][s], "crate"), f"ark {view['ark_sizes'][s]}"]
         if s in view.get("resigned", []):
             marks.append("resigned")
         elif s in view.get("kept", []):
@@ -68,7 +74,7 @@ def _players(view: dict[str, Any], names: list[str]) -> list[str]:
 
 def alt_text(view: dict[str, Any], names: list[str]) -> str:
     """The picture in words (the HTML's alt): the same rows, the tiles named."""
-    parts = [f"Round {view['round']}, {view['stack']} tile(s) left in the stack."]
+    parts = [f"Round {view['round']}, {counted(view['stack'], 'tile')} left in the stack."]
     for heading, tiles in _rows(view, names):
         parts.append(f"{heading}: " + (", ".join(f"{t} ({name_of(t)})" for t in tiles)
                                         or "none") + ".")
@@ -106,7 +112,8 @@ def draw_view(view: dict[str, Any], names: list[str]) -> Picture:
     image = Image.new("RGB", (WIDTH, height), "#f6f3ea")
     draw = ImageDraw.Draw(image)
     y = MARGIN
-    draw.text((MARGIN, y), f"Round {view['round']} · {view['stack']} tile(s) in the stack",
+    stack = counted(view["stack"], "tile")
+    draw.text((MARGIN, y), f"Round {view['round']} · {stack} in the stack",
               fill=INK, font=_font(15))
     y += LABEL_H
     for line in players:

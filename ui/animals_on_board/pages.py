@@ -22,8 +22,8 @@ def _consequences(before: State, event: AnimalsEvent, after: State,
     if event["type"] == "take" and 0 <= event["group"] < len(before.middle):
         group = tiles.shown(before.middle[event["group"]], before.face_down)
         face = ", ".join("the face-down tile" if t == tiles.FACE_DOWN else t for t in group)
-        said.append(f"the group held {face}: {moves.price(before.middle[event['group']])} "
-                    "crate(s) paid")
+        paid = moves.price(before.middle[event["group"]])
+        said.append(f"the group held {face}: {paid} crate{'' if paid == 1 else 's'} paid")
     if event["type"] == "take" and not before.flag_taken:  # the round's first take
         said.append(f"{names[event['player']]} takes the starting flag")
     if before.setup and not after.setup or after.round != before.round and not after.finished:

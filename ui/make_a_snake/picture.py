@@ -223,7 +223,8 @@ def table_picture(state: State, seat: int | None) -> Picture:
         top = MARGIN + row * (size + CAPTION_PX + GAP)
         distance = view["distances"][i] if i < len(view["distances"]) else None
         who = "The snake" if view["mode"] == "lollipop" else names[i]
-        caption = f"{who} · {drawing['colour']} · {len(drawing['tiles'])} tiles"
+        tiles = len(drawing["tiles"])
+        caption = f"{who} · {drawing['colour']} · {tiles} tile{'' if tiles == 1 else 's'}"
         if distance is not None:
             caption += f" · {distance:.2f} cm"
         if i == seat and view["mode"] != "lollipop":

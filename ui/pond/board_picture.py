@@ -91,7 +91,8 @@ def alt_text(state: GameState, seat: int) -> str:
     """The picture in words, for mail clients that show no images."""
     size = state.pond.size
     players = "; ".join(
-        f"{name} plays {COLOURS[s]}, {state.spawns[s]} eggs in the spawn, "
+        f"{name} plays {COLOURS[s]}, {state.spawns[s]} egg{'' if state.spawns[s] == 1 else 's'} "
+        "in the spawn, "
         f"{state.piles[s]} in the pile" for s, name in enumerate(state.players))
     pieces = ", ".join(f"{piece} at {x},{y}" for (x, y), piece in state.board.pieces())
     return (f"The {size}x{size} pond; you play {COLOURS[seat]}. {players}. "

@@ -85,4 +85,4 @@ def test_turn_mail_in_the_advanced_game_gives_the_turn_to_write():
     state = play(state, roll("blue", "yellow"), take(0, "blue"))
     mail = GAME.turn_mail(state, 0)
     assert mail is not None and mail.examples == ("connect up turn 1",)
-    assert "turn the last 1 tile(s) over" in mail.prompt
+    assert "turn the last tile over, then connect" in mail.prompt

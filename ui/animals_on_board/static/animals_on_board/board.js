@@ -159,6 +159,11 @@ function tileNode(species, tile, { onClick, pressed, key } = {}) {
   return node;
 }
 
+/** A count and its noun, singular for one: "1 crate", "3 tiles". */
+export function counted(n, noun) {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 function nameOf(names, seat) {
   return (names && names[seat]) || `Player ${seat + 1}`;
 }
@@ -254,7 +259,7 @@ export function renderBoard(container, view, options = {}) {
     const arks = el("section", { class: "aob-arks", "aria-labelledby": "aob-arks-heading" });
     arks.append(el("h3", { id: "aob-arks-heading", class: "aob-heading", text: "The arks" }));
     view.arks.forEach((ark, s) => {
-      arks.append(el("h4", { class: "aob-subheading", text: `${nameOf(names, s)}: ${ark.length} tiles, ${view.crates[s]} crates` }));
+      arks.append(el("h4", { class: "aob-subheading", text: `${nameOf(names, s)}: ${counted(ark.length, "tile")}, ${counted(view.crates[s], "crate")}` }));
       arks.append(tileRow(species, ark));
     });
     board.append(arks);
@@ -273,7 +278,7 @@ export function playerFacts(view, seat) {
     facts.push((view.in_round || []).includes(seat) ? "in the round" : "out of this round");
   }
   if (view.start_player === seat && !view.finished) facts.push("holds the starting flag");
-  if (view.finished && view.scores) facts.push(`${view.scores[seat]} points`);
+  if (view.finished && view.scores) facts.push(counted(view.scores[seat], "point"));
   return facts;
 }
 

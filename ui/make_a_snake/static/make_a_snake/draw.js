@@ -333,7 +333,8 @@ export function renderBoard(container, view, options = {}) {
     figure.dataset.snake = String(i);
     const caption = document.createElement("figcaption");
     caption.textContent = view.mode === "lollipop"
-      ? `The snake (${drawing.tiles.length} tiles) · lollipops touched: `
+      ? `The snake (${drawing.tiles.length} tile${drawing.tiles.length === 1 ? "" : "s"}) · `
+        + "lollipops touched: "
         + `${(view.touched || []).length} of 4`
       : `${name} · ${drawing.colour} · ${drawing.tiles.length} tile`
         + `${drawing.tiles.length === 1 ? "" : "s"}`
