@@ -70,6 +70,7 @@ from notifications.models import (
     Policy,
 )
 from notifications.selectors import game_visit_get, games_waiting_for, mail_settings_get
+from notifications.webhook_http import CallFailed, CallRefused
 
 logger = logging.getLogger(__name__)
 
@@ -389,7 +390,9 @@ def notification_deliver(notification_id: int, *, now: datetime | None = None,
 
 def _delivery_failed(n: Notification, error: Exception, now: datetime) -> None:
     """Mark a mail whose sending failed: failed for good, or due again later."""
-    why = header_text(f"{type(error).__name__}: {error}", 200)
+    # a webhook call's failure is said in words for the player (webhook_http)
+    said = isinstance(error, (CallFailed, CallRefused))
+    why = header_text(str(error) if said else f"{type(error).__name__}: {error}", 200)
     if _cannot_be_cured(error):
         n.status, n.note = Status.FAILED, f"cannot be sent: {why}"[:200]
     elif n.attempts >= MAX_ATTEMPTS:

@@ -20,6 +20,8 @@ metadata service at 169.254.169.254, the site itself behind its proxy. Hence:
 
 A refusal is ``CallRefused`` (a ValueError: the outbox fails such a call at
 once); a failure that time may cure is ``CallFailed`` (an OSError: retried).
+Either says what went wrong in words for the player, who reads it on the
+settings page: a name not found, a connection refused, no answer in time.
 """
 
 from __future__ import annotations
@@ -162,15 +164,23 @@ def post_json(url: str, body: bytes, headers: Mapping[str, str]) -> int:
     parts = urlsplit(url)
     host, https = parts.hostname or "", parts.scheme == "https"
     port = parts.port or (443 if https else 80)
-    addresses = [str(info[4][0]) for info in socket.getaddrinfo(
-        host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)]
+    try:
+        addresses = [str(info[4][0]) for info in socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)]
+    except socket.gaierror as error:
+        raise CallFailed(_lookup_failed(host, error)) from error
     for address in addresses:
         problem = address_problem(address)
         if problem:
             raise CallRefused(f"{host} resolves to {address}: {problem}"
                               if address != host else problem)
     connection = (_PinnedHTTPS if https else _PinnedHTTP)(host, port, addresses)
-    connection.connect()
+    try:
+        connection.connect()
+    except CallFailed:
+        raise
+    except OSError as error:
+        raise CallFailed(_connect_failed(host, port, error)) from error
     cut = threading.Timer(DEADLINE, _cut_off, [connection.sock])
     cut.daemon = True
     cut.start()
@@ -179,9 +189,11 @@ def post_json(url: str, body: bytes, headers: Mapping[str, str]) -> int:
                            body=body, headers={"Content-Type": "application/json", **headers})
         answer = connection.getresponse()
         excerpt = answer.read(ANSWER_READ)
-    except http.client.HTTPException as error:  # a broken answer, or one cut off
-        raise CallFailed(f"no proper answer within {DEADLINE:g} s "
-                         f"({type(error).__name__}: {error})") from error
+    except TimeoutError as error:
+        raise CallFailed(f"{host} did not answer within {TIMEOUT:g} s") from error
+    except (http.client.HTTPException, OSError) as error:  # a broken answer, or one cut off
+        raise CallFailed(f"no proper answer within {DEADLINE:g} s: {host} closed the "
+                         "connection or sent something that is not HTTP") from error
     finally:
         cut.cancel()
         connection.close()
@@ -196,6 +208,28 @@ def post_json(url: str, body: bytes, headers: Mapping[str, str]) -> int:
     if status >= 500 or status in RETRY_STATUSES:
         raise CallFailed(said)
     raise CallRefused(said)
+
+
+def _lookup_failed(host: str, error: socket.gaierror) -> str:
+    """Why the host's name gave no address, in words."""
+    if error.errno in (socket.EAI_NONAME, getattr(socket, "EAI_NODATA", socket.EAI_NONAME)):
+        return f"the host name {host} was not found: check the address"
+    if error.errno == socket.EAI_AGAIN:
+        return f"the host name {host} could not be looked up just now"
+    return f"the host name {host} could not be looked up ({error.strerror or error})"
+
+
+def _connect_failed(host: str, port: int, error: OSError) -> str:
+    """Why no connection to the host was made, in words."""
+    if isinstance(error, ssl.SSLCertVerificationError):
+        return f"the certificate of {host} is not valid ({error.verify_message})"
+    if isinstance(error, ssl.SSLError):
+        return f"no secure connection to {host} could be made ({error.reason or error})"
+    if isinstance(error, TimeoutError):
+        return f"{host} did not take the connection within {TIMEOUT:g} s"
+    if isinstance(error, ConnectionRefusedError):
+        return f"{host} refused the connection on port {port}"
+    return f"no connection to {host} could be made ({error.strerror or error})"
 
 
 def _connect(addresses: list[str], port: int) -> socket.socket:

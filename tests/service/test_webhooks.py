@@ -199,9 +199,10 @@ def test_a_receiver_answering_500_is_retried_with_back_off_and_shown_on_the_sett
     receiver.status = 500
     row = first_turn_call(receiver.url())
     assert row.status == "pending" and row.attempts == 1
-    assert row.note == "CallFailed: answered 500 Internal Server Error: the receiver is broken"
+    assert row.note == "answered 500 Internal Server Error: the receiver is broken"
     page = signed_in(row.user).get("/settings/notifications/").content.decode()
-    assert "failed 1 time, tried again after 09:02 UTC" in page
+    assert ("failed: answered 500 Internal Server Error: the receiver is broken. It will be "
+            "tried again at 09:02 UTC.") in page
     assert "answered 500 Internal Server Error" in page
     waits = [row.next_attempt_at - now.value]
     for attempt in range(2, notes.MAX_ATTEMPTS):
@@ -214,12 +215,22 @@ def test_a_receiver_answering_500_is_retried_with_back_off_and_shown_on_the_sett
     now.value = row.next_attempt_at
     assert notes.notification_deliver(row.pk) == "failed"
     row.refresh_from_db()
-    assert row.note.startswith(f"gave up after {notes.MAX_ATTEMPTS} attempts: CallFailed")
+    assert row.note.startswith(f"gave up after {notes.MAX_ATTEMPTS} attempts: answered 500")
     # every attempt sent the same body, marked as the same delivery
     assert len(receiver.calls) == notes.MAX_ATTEMPTS
     assert len({(c.body, c.headers["X-Marram-Delivery"]) for c in receiver.calls}) == 1
     page = signed_in(row.user).get("/settings/notifications/").content.decode()
     assert "failed: gave up after 8 attempts" in page and "Never called yet." in page
+
+
+@pytest.mark.django_db
+def test_a_receiver_that_refuses_the_connection_is_told_in_words(loopback_allowed):
+    with socket.socket() as free:  # a port nothing listens on
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    row = first_turn_call(f"http://127.0.0.1:{port}/hook")
+    assert row.status == "pending" and row.attempts == 1
+    assert row.note == f"127.0.0.1 refused the connection on port {port}"
 
 
 @pytest.mark.parametrize("status, after", [
@@ -233,7 +244,7 @@ def test_a_4xx_answer_is_final_but_for_too_slow_and_too_many(receiver, loopback_
     row = first_turn_call(receiver.url())
     assert row.status == after and len(receiver.calls) == 1
     if after == "failed":
-        assert row.note.startswith(f"cannot be sent: CallRefused: answered {status}")
+        assert row.note.startswith(f"cannot be sent: answered {status}")
 
 
 @pytest.mark.django_db
@@ -268,7 +279,7 @@ def test_without_the_operators_allowance_an_inner_address_is_refused_and_never_c
     # written straight to the table: the page refuses an address written as one
     row = first_turn_call(receiver.url(host=host))
     assert row.status == "failed" and row.attempts == 1
-    assert row.note.startswith("cannot be sent: CallRefused: ") and why in row.note
+    assert row.note.startswith("cannot be sent: ") and why in row.note
     assert receiver.calls == [] and connections == []
 
 
@@ -458,4 +469,4 @@ def test_a_receiver_too_slow_to_answer_is_cut_off_and_tried_again(receiver, loop
     receiver.delay = 2.0
     row = first_turn_call(receiver.url())
     assert row.status == "pending" and row.attempts == 1
-    assert row.note.startswith("CallFailed: no proper answer within 0.5 s")
+    assert row.note.startswith("no proper answer within 0.5 s")
