@@ -170,7 +170,7 @@ def test_the_sweep_reaches_the_rows_behind_those_it_enqueued(now, monkeypatch):
 def test_no_mail_is_queued_to_an_address_that_cannot_be_valid(monkeypatch, now):
     enqueued: list[int] = []  # the rows handed over for delivery at the commit
     monkeypatch.setattr(notes, "_deliver_after_commit", enqueued.extend)
-    monkeypatch.setattr(notes.transaction, "on_commit", lambda run: run())
+    monkeypatch.setattr(notes.transaction, "on_commit", lambda run, robust=False: run())
     rows = [Notification(to_email=address, kind="invitation", dedup_key=f"i:{i}",
                          subject="Come and play", body_text="x")
             for i, address in enumerate([LONG_LABEL, "ann@example.org\nbcc: x@y.org",
