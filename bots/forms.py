@@ -20,6 +20,16 @@ LEVEL_CHOICES = [("easy", "Easy"), ("medium", "Medium"), ("strong", "Strong")]
 assert [value for value, _ in LEVEL_CHOICES] == list(Level.values)
 
 
+def rated_field() -> forms.BooleanField:
+    """Whether a game with a computer player is rated, asked where it is started
+    (the home page's form and the lobby's): a game between people is rated
+    whatever this says."""
+    return forms.BooleanField(
+        label="Rated", required=False,
+        help_text="Tick for the result to move your rating (and the computer's own); "
+        "a game with a computer player is unrated otherwise.")
+
+
 def computer_fields() -> list[str]:
     """The names of the fields of the computer players, one for each seat beside
     the player's in the game with the most."""
@@ -53,12 +63,13 @@ class PlayComputerForm(forms.Form):
             field.games = games_words(  # type: ignore[attr-defined]
                 g.key for g in games if max(g.seat_counts) > n)
             self.fields[name] = field
+        self.fields["rated"] = rated_field()
 
     @staticmethod
     def field_names() -> list[str]:
         """Every field the form may be sent."""
         return ["game", *(option_field_name(g.key, o.name) for g in registry.games()
-                          for o in g.options_declared), *computer_fields()]
+                          for o in g.options_declared), *computer_fields(), "rated"]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -135,4 +146,5 @@ def bot_fields() -> dict[str, forms.Field]:
             widget=forms.RadioSelect, initial="",
             help_text="For 3- and 4-player games: a computer player takes the seat, so "
             "that the others' game keeps its balance."),
+        "rated": rated_field(),
     }

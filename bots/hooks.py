@@ -122,7 +122,8 @@ class BotPlayers:
 
     def game_create(self, *, extra: Mapping[str, Any], **create: Any) -> Game:
         return services.game_create(bots=extra.get("bots", ()),
-                                    takeover=extra.get("takeover"), **create)
+                                    takeover=extra.get("takeover"),
+                                    rated=bool(extra.get("rated")), **create)
 
     def home_context(self) -> dict[str, Any]:
         return {"seat_players_panel": "bots/play_computer.html",

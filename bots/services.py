@@ -33,6 +33,7 @@ from games import services as games_services
 from games.errors import Conflict, Forbidden, Invalid
 from games.models import Game, Seat
 from games.selectors import game_state_get, rules_of
+from ratings.services import rated_choice_set
 
 logger = logging.getLogger(__name__)
 
@@ -65,11 +66,12 @@ def _check_levels(bots: Any, seats: int, takeover: Any) -> list[str]:
 
 
 def game_create(*, user: AbstractBaseUser, seats: int, bots: Sequence[str] = (),
-                takeover: str | None = None, **create: Any) -> Game:
+                takeover: str | None = None, rated: bool = False, **create: Any) -> Game:
     """games.services.game_create, with computer players of ``bots`` (levels, in any
     mix, a level more than once too) in seats and the ``takeover`` option, in one
     transaction: all of it or nothing. The game starts at once when the bots take
-    the last seats."""
+    the last seats. ``rated``: the game is rated even with a computer player in it
+    (one seated now, or one that takes a seat over later)."""
     levels = _check_levels(bots, seats, takeover)
     if create.get("invite") and levels and len(levels) >= seats - 1:
         raise Invalid("every seat but yours goes to a computer player: there is none left to "
@@ -78,6 +80,8 @@ def game_create(*, user: AbstractBaseUser, seats: int, bots: Sequence[str] = (),
         game = games_services.game_create(user=user, seats=seats, **create)
         if takeover:
             GameBots.objects.create(game=game, takeover=takeover)
+        if rated:  # settled before the game can start
+            rated_choice_set(game=game, rated=True)
         for account in bot_accounts(levels):  # two of a level: two of its accounts
             games_services.game_join(game=game, user=account)
     game.refresh_from_db()
@@ -85,12 +89,12 @@ def game_create(*, user: AbstractBaseUser, seats: int, bots: Sequence[str] = (),
 
 
 def play_the_computer(*, user: AbstractBaseUser, game: str, levels: Sequence[str],
-                      options: Mapping[str, Any] | None = None) -> Game:
+                      options: Mapping[str, Any] | None = None, rated: bool = False) -> Game:
     """A game of ``game`` with ``options`` (its defaults for those left out)
     between the user and a computer player of each of ``levels``: every seat
-    taken, it starts at once."""
+    taken, it starts at once; ``rated`` or not."""
     return game_create(user=user, game=game, options=options, seats=1 + len(levels),
-                       bots=levels)
+                       bots=levels, rated=rated)
 
 
 # ---------------------------------------------------------------- moves

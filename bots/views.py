@@ -31,11 +31,14 @@ def play_computer(request: HttpRequest) -> HttpResponse:
     data = form.cleaned_data
     try:
         game = services.play_the_computer(user=request.user, game=data["game"],
-                                          options=data["options"], levels=data["levels"])
+                                          options=data["options"], levels=data["levels"],
+                                          rated=data["rated"])
     except ServiceError as e:
         return render(request, "games/refused.html", {"message": e.message}, status=e.status)
     levels = data["levels"]
     against = (f"the {levels[0]} computer" if len(levels) == 1
                else f"{len(levels)} computer players ({', '.join(levels)})")
-    messages.success(request, f"Your game of {game.title} against {against} has started.")
+    rated = "a rated game" if data["rated"] else "unrated"
+    messages.success(request, f"Your game of {game.title} against {against} has started "
+                     f"({rated}).")
     return redirect("pages:game", game.pk)

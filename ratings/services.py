@@ -14,8 +14,10 @@ Which games are rated (``unrated_because`` says why not):
 - not co-operative: in Make-a-snake's lollipop hunt everybody wins or loses
   together, so the result ranks no player above another and moves no rating
   (it still counts among the player's games played, and won when won);
-- with a computer player only when the lobby chose so (``RatedChoice``); the
-  computer's account then has a rating of its own, like anybody's.
+- with a computer player only when it was started as a rated game (``RatedChoice``:
+  the Rated box of the home page's "Play against the computer" or of the lobby,
+  or the open game's page); the computer's account then has a rating of its
+  own, like anybody's.
 Ranks come from the game's own standings (engine.protocol.standings): ties share
 a rank, lower-is-better scores (Make-a-snake's distances) rank as the game says,
 and a seat that resigned or timed out ranks last.
@@ -90,7 +92,7 @@ def unrated_because(game: Game, seats: list[Seat]) -> str:
     if any(is_computer(s.user) for s in seats):
         choice = RatedChoice.objects.filter(game=game).first()
         if choice is None or not choice.rated:
-            return "a computer player took part (the lobby did not ask for a rated game)"
+            return "a computer player took part, and the game was not started as a rated one"
     return ""
 
 
