@@ -96,8 +96,9 @@ def _mail_the_others(game: Game, message: Message) -> None:
         rows.append(Notification(
             user=user, game=game, seat=seat.index, kind=KIND,
             dedup_key=f"chat:{message.pk}:{user.pk}",
-            subject=f"{sender} in {emails.game_title(game)} game {game.pk}: "
-                    f"{message.text.splitlines()[0][:60]}",
+            # the game's subject stem first: its mail stays one conversation
+            subject=emails.subject_for(game, f"{sender} says "
+                                       f"{message.text.splitlines()[0][:60]}"),
             body_text=render_to_string("chat/email/message.txt", context).strip() + "\n",
             body_html=render_to_string("chat/email/message.html", context),
             reply_to=reply_to))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import re
+from email.header import Header
 from email.mime.image import MIMEImage
 from typing import Any
 
@@ -92,12 +93,22 @@ def picture_for(n: Notification) -> tuple[str, bytes] | None:
 
 class MailWithPictures(EmailMultiAlternatives):
     """A text and HTML mail whose HTML may show images sent with it (``related``:
-    ``(content id, PNG bytes)``)."""
+    ``(content id, PNG bytes)``). Its subject is folded as RFC 2047 asks, from
+    the Subject line itself: Django's starts an encoded subject on the next line,
+    which a reader unfolds with a space in front of it."""
 
     def __init__(self, *args: Any, related: list[tuple[str, bytes]] | None = None,
                  **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.related = list(related or [])
+
+    def message(self) -> Any:
+        msg = super().message()
+        if "Subject" in msg:  # folded from the header's own line, with no leading space
+            charset = "us-ascii" if self.subject.isascii() else (
+                self.encoding or settings.DEFAULT_CHARSET)
+            msg.replace_header("Subject", Header(self.subject, charset, header_name="Subject"))
+        return msg
 
     def _create_alternatives(self, msg: Any) -> Any:
         msg = super()._create_alternatives(msg)

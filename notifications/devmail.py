@@ -62,7 +62,8 @@ def summary(message: EmailMessage) -> str:
     """What the console shows of a mail: its headers that matter, its text part and
     one line on its other parts, ending in a rule."""
     made = message.message()
-    heads = [("Date", str(made["Date"] or "")), ("From", message.from_email),
+    heads = [("Date", str(made["Date"] or "")),
+             ("From", message.extra_headers.get("From", message.from_email)),
              ("To", ", ".join(message.to)), ("Cc", ", ".join(message.cc)),
              ("Reply-To", ", ".join(message.reply_to)), ("Subject", message.subject)]
     text, others = None, []

@@ -109,26 +109,29 @@ def render_notification(n: Notification, now: datetime) -> None:
     game, user = n.game, n.user
     context: dict[str, Any] = {"user": user, **links(user_id=n.user_id, game=game)}
     kind = n.kind
-    title = rules_of(game).title if game is not None else ""
     if kind in (Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER):
         context.update(_turn_context(n, game, now))
         context["reminder"] = kind == Notification.Kind.REMINDER
         template = "turn"
         asked = context["asked"]
-        subject = (f"{title} game {game.pk}: {context['time_left']} left for {asked}"
-                   if context["reminder"] else f"{title} game {game.pk}: {asked}")
+        subject = subject_for(game, f"{context['time_left']} left for {asked}"
+                              if context["reminder"] else asked)
         n.reply_to = context["reply_to"]
     elif kind == Notification.Kind.GAME_STARTED:
         names = _names(game)
-        context.update(players=names, first=names[0], days_per_move=game.days_per_move)
-        template, subject = "game_started", f"{title} game {game.pk} has begun"
+        context.update(players=names, first=names[0], days_per_move=game.days_per_move,
+                       chat_reply=_chat_reply(n))
+        template, subject = "game_started", subject_for(game, "the game has begun")
+        n.reply_to = context["chat_reply"]
     elif kind == Notification.Kind.GAME_OVER:
         _, state = _history(game)
         names = _names(game)
         p = rules_of(game).projection(state)
         context.update(scores=_scores(game, state, names),
-                       winners=[names[s.seat] for s in standings(p) if s.won])
-        template, subject = "game_over", f"{title} game {game.pk} is over"
+                       winners=[names[s.seat] for s in standings(p) if s.won],
+                       chat_reply=_chat_reply(n))
+        template, subject = "game_over", subject_for(game, "the game is over")
+        n.reply_to = context["chat_reply"]
     elif kind == Notification.Kind.DIGEST:
         waiting = games_waiting_for(user)
         context["games"] = [{"id": g.pk, "title": g.title, "url": game_url(g.pk),
@@ -141,6 +144,27 @@ def render_notification(n: Notification, now: datetime) -> None:
     n.subject = subject
     n.body_text = render_to_string(f"notifications/email/{template}.txt", context).strip() + "\n"
     n.body_html = render_to_string(f"notifications/email/{template}.html", context)
+
+
+def subject_stem(game: Game) -> str:
+    """What every mail of a game's subject starts with ("Marram game 12"): mail
+    clients that group a conversation by its subject keep a game together, the
+    subject's changing part after it. Thread-Topic carries it alone (Outlook)."""
+    return f"{rules_of(game).title} game {game.pk}"
+
+
+def subject_for(game: Game, rest: str) -> str:
+    """A subject of the game's mail: its stem, then what this mail is about."""
+    return f"{subject_stem(game)}: {rest}"
+
+
+def _chat_reply(n: Notification) -> str:
+    """The reply address of a mail that asks for no move: a reply to it is said in
+    the game's chat (signing.command_address); '' when the seat is not known or
+    the site has no chat command."""
+    if n.game_id is None or n.seat is None or "say" not in settings.MARRAM_MAIL_COMMANDS:
+        return ""
+    return signing.command_address(n.game_id, n.seat, "say")
 
 
 def game_title(game: Game) -> str:

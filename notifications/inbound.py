@@ -203,6 +203,8 @@ def _play(record: InboundMail, sender: str, text: str) -> dict[str, Any]:
             "through it must come from the address that player's mail went to, and this "
             f"mail came from {sender}", player=player, stranger=True)
     line = move_line(text)
+    if bound.command and line.split(" ", 1)[0].lower() not in settings.MARRAM_MAIL_COMMANDS:
+        line = f"{bound.command} {line}"  # an address for one command (say+: the chat)
     record.move = header_text(line, 200)
     command = settings.MARRAM_MAIL_COMMANDS.get(line.split(" ", 1)[0].lower())
     if command is not None:  # another app's line ("say ..." posts to the game's chat)

@@ -42,8 +42,8 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from datetime import datetime, timedelta
-from email.utils import make_msgid
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime, make_msgid
 from typing import Any
 
 from django.conf import settings
@@ -60,8 +60,9 @@ from games.models import Clock, Event, Game
 from games.seating import seat_players
 from games.store import Batch
 from games.tasks import enqueue, run_inline
-from notifications import board_mail, emails, signing, webhooks
+from notifications import board_mail, emails, mail_headers, signing, webhooks
 from notifications.mailsafe import address_problem, header_text, message_id_or_empty
+from notifications.mailtext import mail_text
 from notifications.models import (
     WEBHOOK_KINDS,
     GameVisit,
@@ -314,21 +315,40 @@ def next_turn_mail(user: AbstractBaseUser) -> str:
     return "digest" if policy == Policy.DIGEST else "turn"
 
 
-def _message(n: Notification) -> EmailMultiAlternatives:
+def _message(n: Notification, now: datetime | None = None) -> EmailMultiAlternatives:
+    """The mail of an outbox row, with every header mail clients and servers go by
+    (docs/mail.md, *Headers*)."""
     to = n.user.email if n.user is not None else n.to_email
-    headers = {"Message-ID": n.message_id, "Auto-Submitted": "auto-generated"}
-    if n.game_id is not None:  # one thread per game in the player's mail client
-        headers["References"] = f"<game-{n.game_id}@{settings.REPLY_DOMAIN}>"
+    now = now or timezone.now()
+    headers = {
+        "Message-ID": n.message_id,
+        "From": settings.DEFAULT_FROM_EMAIL,
+        # +0000, not formatdate()'s -0000 ("the zone is unknown", RFC 5322 3.3)
+        "Date": format_datetime(now.astimezone(UTC)),
+        "Auto-Submitted": "auto-generated",
+        # Exchange and Outlook send no out-of-office or other automatic reply to it
+        "X-Auto-Response-Suppress": "OOF, AutoReply",
+        "List-Id": mail_headers.list_id(),
+    }
+    if n.game_id is not None:  # one conversation per game in the player's mail client
+        headers.update(mail_headers.thread_headers(n.game, now))
     if n.in_reply_to:
         headers["In-Reply-To"] = n.in_reply_to
-        headers["References"] = f"{headers.get('References', '')} {n.in_reply_to}".strip()
+        answered = mail_headers.answered_message_id(n)  # the mail the player replied to
+        headers["References"] = " ".join(dict.fromkeys(
+            filter(None, [headers.get("References", ""), answered, n.in_reply_to])))
         headers["Auto-Submitted"] = "auto-replied"
     if n.user is not None:
-        headers["List-Unsubscribe"] = f"<{emails.unsubscribe_url(n.user_id)}>"
+        headers["List-Unsubscribe"] = (f"<{emails.unsubscribe_url(n.user_id)}>, "
+                                       f"<mailto:{signing.unsubscribe_address(n.user_id)}"
+                                       "?subject=unsubscribe>")
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    if n.reply_to:
+        headers["Reply-To"] = mail_headers.reply_to_header(n)
     message = board_mail.MailWithPictures(
-        subject=n.subject, body=n.body_text, from_email=settings.DEFAULT_FROM_EMAIL, to=[to],
-        reply_to=[n.reply_to] if n.reply_to else None, headers=headers,
+        subject=n.subject, body=mail_text(n.body_text),
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[to], reply_to=[n.reply_to] if n.reply_to else None, headers=headers,
     )
     if n.body_html:
         message.attach_alternative(n.body_html, "text/html")
@@ -378,7 +398,7 @@ def notification_deliver(notification_id: int, *, now: datetime | None = None,
                 else:
                     if not n.subject:
                         emails.render_notification(n, now)
-                    _message(n).send()
+                    _message(n, now).send()
         except Exception as error:  # whatever it is, it ends in the row, never in a rollback
             _delivery_failed(n, error, now)
             n.save(update_fields=fields)

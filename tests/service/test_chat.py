@@ -33,7 +33,7 @@ def test_a_message_is_shown_to_the_players_and_mailed_to_the_others_escaped(
     assert answer.status_code == 201, answer.content
     assert body(answer)["text"] == HOSTILE and body(answer)["username"] == "ann"
     # bob is mailed; cyd reads a digest: no mail for a chat line; ann wrote it
-    chat_mail = [m for m in mail.outbox if "in Marram game" in m.subject]
+    chat_mail = [m for m in mail.outbox if m.subject.startswith(f"Marram game {game.pk}: ann says")]
     assert [m.to for m in chat_mail] == [["bob@example.org"]]
     sent = chat_mail[0]
     assert HOSTILE in sent.body  # plain text as written

@@ -11,6 +11,7 @@ import pytest
 
 from notifications import services as notes
 from notifications.devmail import DevelopmentMailBackend
+from notifications.mailtext import mail_text
 from notifications.models import Notification
 from tests.service.conftest import seat_user, start_game
 from tests.service.mail_kit import MAIL_DEAL
@@ -42,7 +43,8 @@ def test_a_turn_mail_is_printed_as_its_text_and_a_line_on_its_other_parts(users,
     lines = out.splitlines()
     assert f"Subject: {turn.subject}" in lines and f"To: {ann.email}" in lines
     assert f"Reply-To: {turn.reply_to}" in lines
-    assert turn.body_text.strip() in out  # the text part, whole and readable
+    # the text part, whole and readable (wrapped as it is sent)
+    assert mail_text(turn.body_text).strip() in out
     [note] = [line for line in lines if line.startswith("Not shown: ")]
     assert "text/html" in note and "image/png board.png" in note and "kB" in note
     # nothing of the picture or the HTML itself, so the log stays readable

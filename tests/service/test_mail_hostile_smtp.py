@@ -122,7 +122,7 @@ def test_by_smtp_a_forged_address_answers_nobody_and_a_stranger_reaches_only_the
                                if "not played" in m["Subject"]], "the player's refusal")
     assert told["Subject"] == f"Marram game {game.pk}: a mail to your reply address was not played"
     assert told.rcpt_tos == [player.email] and told["Bcc"] is None
-    text = told.get_body(("plain",)).get_content()
+    text = " ".join(told.get_body(("plain",)).get_content().split())  # (wrapped at 78)
     assert "came from victim@example.net" in text and "pills" not in text
     received = dict(InboundMail.objects.values_list("message_id", "answered"))
     assert received == {"<forged@evil>": False, "<stranger@evil>": True}

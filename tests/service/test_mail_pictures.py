@@ -76,7 +76,7 @@ def shown_picture(html: str, images: dict[str, bytes]) -> Image.Image:
 
 
 def listed_moves(text: str) -> list[str]:
-    block = text.split("to put a token down):\n", 1)[1].split("\n\n", 1)[0]
+    block = text.split("down):\n", 1)[1].split("\n\n", 1)[0]  # the intro may be wrapped
     return [line.strip() for line in block.splitlines() if line.startswith("  ")]
 
 

@@ -51,7 +51,8 @@ def test_the_reply_address_is_signed_and_bound_to_game_seat_and_seq(settings):
     local, domain = address.split("@")
     assert domain == settings.REPLY_DOMAIN
     assert local.startswith("move+12.1.40.") and len(local.rsplit(".", 1)[1]) == 20
-    assert reply_address_read(address).__dict__ == {"game_id": 12, "seat": 1, "seq": 40}
+    assert reply_address_read(address).__dict__ == {"game_id": 12, "seat": 1, "seq": 40,
+                                                     "command": ""}
     for forged in (address.replace("move+12.1.40", "move+12.0.40"),  # another seat
                    address.replace("move+12.1.40", "move+12.1.41")):  # another seq
         with pytest.raises(BadAddress, match="signature does not match"):

@@ -58,13 +58,13 @@ def test_a_player_reads_only_the_mail_sent_to_their_address(game, users):
     assert page.status_code == 200
     text = page.content.decode()
     assert f"Marram game {game.pk}: your move" in text and "Re: hello" in text
-    assert f"Marram game {game.pk} has begun" not in text  # bob's
+    assert f"Marram game {game.pk}: the game has begun" not in text  # bob's
     assert f'href="/mail/{hers.pk}/reply/"' in text
     assert f'src="/mail/{hers.pk}/board.png"' in text
     assert ">Mail</a>" in text  # the header's link
 
     theirs = signed_in(bob)
-    assert f"Marram game {game.pk} has begun" in theirs.get("/mail/").content.decode()
+    assert f"Marram game {game.pk}: the game has begun" in theirs.get("/mail/").content.decode()
     assert f"Marram game {game.pk}: your move" not in theirs.get("/mail/").content.decode()
     for url in (f"/mail/{hers.pk}/reply/", f"/mail/{hers.pk}/board.png"):
         assert theirs.get(url).status_code == 404, url

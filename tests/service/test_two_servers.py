@@ -215,7 +215,7 @@ def test_moves_taken_by_either_server_are_appended_read_and_mailed_once(servers,
     sent = Counter(message["Message-ID"] for message in mailbox.messages)
     assert [sent[row.message_id] for row in turn_rows] == [1] * len(turn_rows)
     turn_mails = [m for m in mailbox.messages if m["Subject"].endswith(": your move")]
-    assert sorted(m["Reply-To"] for m in turn_mails) == sorted(
+    assert sorted(m["Reply-To"].addresses[0].addr_spec for m in turn_mails) == sorted(
         reply_address(row.game_id, row.seat, row.seq) for row in turn_rows)
 
 
