@@ -490,12 +490,12 @@ class GameEvents(LazyAuthentication, APIView):
     """What happened since a seq: what a page polls. An answer carries an ETag, and
     a request whose If-None-Match names it gets a 304 (ConditionalGetMiddleware)."""
 
-    seq: int | None = None
+    seqs: tuple[int, int] | None = None
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         # before the permission check: a page's poll reads its session with the
-        # seq, in one statement, and the check then asks nothing more
-        self.seq = sessions.seq_with_session(request._request, kwargs["game_id"])
+        # seqs, in one statement, and the check then asks nothing more
+        self.seqs = sessions.seq_with_session(request._request, kwargs["game_id"])
         super().initial(request, *args, **kwargs)
 
     @extend_schema(
@@ -503,6 +503,10 @@ class GameEvents(LazyAuthentication, APIView):
         responses={
             200: inline_serializer("GameEvents", {
                 "seq": serializers.IntegerField(help_text="The game's seq: events so far."),
+                "panels": serializers.IntegerField(help_text=(
+                    "Changes so far to what the game's page shows beside its record (the "
+                    "chat, the rematch, the rating changes): a page reads those again "
+                    "when this passes the one it shows.")),
                 "events": EventSerializer(many=True, help_text="The events from 'since' on."),
             }),
             400: ERROR,
@@ -515,15 +519,16 @@ class GameEvents(LazyAuthentication, APIView):
             since = max(int(request.query_params.get("since", 0)), 0)
         except ValueError:
             raise Invalid("'since' must be an integer", field="since") from None
-        seq = self.seq if self.seq is not None else selectors.game_seq_get(game_id)
+        seq, panels = self.seqs if self.seqs is not None else selectors.game_seqs_get(game_id)
         if since >= seq:
-            # nothing new: the same answer for everyone who may ask, from the seq
+            # nothing new: the same answer for everyone who may ask, from the seqs
             # alone (a page's poll, nearly always); 304 if the client has it
-            return _polled(Response({"seq": seq, "events": []}, headers={"ETag": f'"seq-{seq}"'}))
+            return _polled(Response({"seq": seq, "panels": panels, "events": []},
+                                    headers={"ETag": f'"seq-{seq}-{panels}"'}))
         user = signed_in_user(request)
         game = selectors.game_get(game_id)
         events = selectors.game_events_get(game, user, since=since)
-        return _polled(Response({"seq": game.seq, "events": [
+        return _polled(Response({"seq": game.seq, "panels": game.panels_seq, "events": [
             EventSerializer(event).to_representation(event, shown=shown)
             for event, shown in events]}))
 

@@ -55,7 +55,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CHANNEL = "marram:games"
-"""The Redis channel: each message is ``"<game id> <seq>"``, then a line for each
+"""The Redis channel: each message is ``"<game id> <seq>"`` (``"<game id> <seq>
+<panels seq>"`` when what the game's pages show beside its record changed:
+games.panels), then a line for each
 seat whose holder it tells (``"<seat> held <user id>"``, ``-`` for nobody: the
 player left), and a line ``"<seat> <kind> <user id> <view>"`` for each listening
 seat the commit left to move, its view made for that user (as JSON, which has no
@@ -323,6 +325,23 @@ def seat_changed(game: Game, seat: int, user_id: int | None) -> None:
         except (redis.RedisError, OSError):  # the seat's views still go to its holder alone
             log.warning("could not tell that seat %s of game %s changed hands", seat, game_id,
                         exc_info=True)
+
+    transaction.on_commit(tell, robust=True)
+
+
+def panels_published(game_id: int, seq: int, panels: int) -> None:
+    """Once the transaction commits, tell the stream servers that what the pages
+    of the game (at ``seq``) show beside its record is at ``panels``
+    (games.panels): they send every stream of the game ``event: panels``. A
+    failure is logged: the pages' next poll finds it."""
+    if not enabled():
+        return
+
+    def tell() -> None:
+        try:
+            _command("PUBLISH", CHANNEL, b"%d %d %d" % (game_id, seq, panels))
+        except (redis.RedisError, OSError):
+            log.warning("could not publish the panels of game %s", game_id, exc_info=True)
 
     transaction.on_commit(tell, robust=True)
 

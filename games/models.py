@@ -59,6 +59,13 @@ class Game(models.Model):
     # The record's config (the game's setup), hidden orders included: secret while it runs.
     config = models.JSONField(null=True, blank=True, editable=False)
     seq = models.PositiveIntegerField(default=0, help_text="Number of events so far.")
+    # db_default too: a process still running the code of before this column
+    # inserts games without it.
+    panels_seq = models.PositiveIntegerField(
+        default=0, db_default=0,
+        help_text="Changes so far to what the game page shows beside the game's record "
+        "(its chat, the rematch, the rating changes): open pages read those again when it "
+        "passes theirs (games.panels).")
     projection = models.JSONField(
         default=dict,
         blank=True,

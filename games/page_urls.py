@@ -30,6 +30,7 @@ urlpatterns = [
     path("games/<id:game_id>/", views.game, name="game"),
     path("games/<id:game_id>/state.json", views.game_state, name="game-state"),
     path("games/<id:game_id>/stream.json", views.game_stream, name="game-stream"),
+    path("games/<id:game_id>/panels.json", views.game_panels, name="game-panels"),
     path("games/<id:game_id>/actions/", views.GameActionsPage.as_view(),
          name="game-actions"),
     path("games/<id:game_id>/join/", views.game_join, name="game-join"),

@@ -188,12 +188,13 @@ def game_get(game_id: int) -> Game:
     return game
 
 
-def game_seq_get(game_id: int) -> int:
-    """The game's seq alone, in one small read (games.store): what a poll asks first."""
-    seq = store.game_seq(game_id)
-    if seq is None:
+def game_seqs_get(game_id: int) -> tuple[int, int]:
+    """The game's seq and its panels' seq (``Game.panels_seq``), in one small read
+    (games.store): what a poll asks first."""
+    seqs = store.game_seqs(game_id)
+    if seqs is None:
         raise NotFound(f"there is no game {game_id}")
-    return seq
+    return seqs
 
 
 def invitation_url(token: str) -> str:

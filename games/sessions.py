@@ -2,7 +2,7 @@
 every request reads its session, and the ORM's building of that one query cost
 more than the rest of an idle poll (benchmarks/poll_bench.py). A key that is not
 of the shape Django makes is no session, and costs no query. A page's poll reads
-its session with the game's seq, in one statement (``seq_with_session``)."""
+its session with the game's seqs, in one statement (``seq_with_session``)."""
 
 from __future__ import annotations
 
@@ -50,12 +50,13 @@ class SessionStore(db.SessionStore):
         return row
 
 
-def seq_with_session(request: HttpRequest, game_id: int) -> int | None:
+def seq_with_session(request: HttpRequest, game_id: int) -> tuple[int, int] | None:
     """For a poll by ``request`` signed in by its session cookie alone (no
-    Authorization header) whose session is still to be read: the game's seq,
-    read in one statement with the session (games.store.game_seq_with_session),
+    Authorization header) whose session is still to be read: the game's seq and
+    its panels' seq, read in one statement with the session
+    (games.store.game_seq_with_session),
     which the session store takes as its own first read. None when it reads
-    nothing (any other request, or no such game): the caller reads the seq
+    nothing (any other request, or no such game): the caller reads the seqs
     alone, after checking who asks."""
     session = getattr(request, "session", None)
     if not isinstance(session, SessionStore) or request.META.get("HTTP_AUTHORIZATION"):
@@ -66,6 +67,6 @@ def seq_with_session(request: HttpRequest, game_id: int) -> int | None:
     found = store.game_seq_with_session(game_id, key, timezone.now())
     if found is None:
         return None
-    seq, row = found
+    seqs, row = found
     session.preload(row)
-    return seq
+    return seqs

@@ -12,10 +12,11 @@ these, and only these, are written here:
   (every GET of a game);
 - ``clocks_of_game``: a game's clocks and whether a vacation touches each
   running one (the last move of a turn, where the move's read did not read them);
-- ``game_seq``: a game's seq alone (every poll of a page that finds nothing
-  new);
+- ``game_seq``: a game's seq alone (a move found stale);
+- ``game_seqs``: a game's seq and its panels' (``Game.panels_seq``): every poll
+  of a page that finds nothing new;
 - ``session_row``: a signed-in session (every request of a page);
-- ``game_seq_with_session``: both of the last two at once (a page's poll);
+- ``game_seq_with_session``: the last two at once (a page's poll);
 - ``database_reached``: the health check's round trip;
 - ``Batch``: everything a move writes (its events, the game row, the seats it
   now awaits (``seats_awaited``), the clocks, the mails in the outbox), sent in
@@ -575,12 +576,23 @@ _GAME_SEQ = "SELECT g.seq FROM games_game g WHERE g.id = %s"
 
 
 def game_seq(game_id: int) -> int | None:
-    """The number of events of the game (None if there is no such game): all a
-    poll needs to find that nothing has happened."""
+    """The number of events of the game (None if there is no such game)."""
     with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
         cursor.execute(_GAME_SEQ, [game_id])
         row = cursor.fetchone()
     return None if row is None else int(row[0])
+
+
+_GAME_SEQS = "SELECT g.seq, g.panels_seq FROM games_game g WHERE g.id = %s"
+
+
+def game_seqs(game_id: int) -> tuple[int, int] | None:
+    """The game's seq and its panels' seq (None if there is no such game): all a
+    poll needs to find that nothing has happened."""
+    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+        cursor.execute(_GAME_SEQS, [game_id])
+        row = cursor.fetchone()
+    return None if row is None else (int(row[0]), int(row[1]))
 
 
 _SESSION = "SELECT {session_columns} FROM django_session s WHERE s.session_key = %s " \
@@ -597,16 +609,17 @@ def session_row(session_key: str, now: datetime) -> Session | None:
 
 
 _GAME_SEQ_WITH_SESSION = (
-    "SELECT g.seq, {session_columns} FROM games_game g LEFT JOIN django_session s "
+    "SELECT g.seq, g.panels_seq, {session_columns} FROM games_game g "
+    "LEFT JOIN django_session s "
     "ON s.session_key = %s AND s.expire_date > %s WHERE g.id = %s"
 )
 
 
 def game_seq_with_session(game_id: int, session_key: str, now: datetime
-                          ) -> tuple[int, Session | None] | None:
-    """``game_seq`` and ``session_row`` in one statement: the game's seq and the
-    session of that key unless it has expired (None: no such session). None if
-    there is no such game."""
+                          ) -> tuple[tuple[int, int], Session | None] | None:
+    """``game_seqs`` and ``session_row`` in one statement: the game's seq and its
+    panels' seq, and the session of that key unless it has expired (None: no
+    such session). None if there is no such game."""
     connection = connections[DEFAULT_DB_ALIAS]
     sql = _GAME_SEQ_WITH_SESSION.format(session_columns=columns(Session, "s"))
     rows = fetch(Session, sql, [session_key, connection.ops.adapt_datetimefield_value(now),
@@ -614,7 +627,8 @@ def game_seq_with_session(game_id: int, session_key: str, now: datetime
     if not rows:
         return None
     row = rows[0]
-    return int(row.seq), (row if row.session_key is not None else None)
+    seqs = int(row.seq), int(row.panels_seq)
+    return seqs, (row if row.session_key is not None else None)
 
 
 def database_reached() -> str:

@@ -10,7 +10,9 @@ routes it, deploy/nginx/), it answers
 - ``GET /stream/games/<id>/events?t=<token>``: server-sent events. ``data: <seq>``
   whenever game ``<id>`` reaches a new seq, or, to a seat's token when the move
   left that seat to move, ``event: view`` with ``data: <the seat's view>`` (what
-  its GET of the game would answer, seq included); ``event: resync`` after the
+  its GET of the game would answer, seq included); ``event: panels`` with
+  ``data: <panels seq>`` when what the game's page shows beside its record (the
+  chat, the rematch, the rating changes: games.panels) changed; ``event: resync`` after the
   server lost Redis for a while (the page then reads the game again), a
   comment every ``MARRAM_STREAM_HEARTBEAT`` seconds to keep the connection open,
   and last ``event: end`` with ``data: seat`` (the seat changed hands or its
@@ -98,6 +100,8 @@ class Listener:
     """When the token's life is over (Unix seconds): the stream ends then."""
     seq: int = -1
     view: bytes | None = None
+    panels: int = -1
+    """The newest panels seq heard for its game (games.panels)."""
     resync: bool = False
     beat: bool = False
     """A heartbeat is due (the hub raises it for every listener at once)."""
@@ -239,15 +243,19 @@ class Hub:
             await self._note(list(self.seats))
 
     def deliver(self, message: bytes) -> None:
-        """A published ``"<game> <seq>"``, then lines ``"<seat> held <user>"`` for
-        each seat whose holder it tells and ``"<seat> <kind> <user> <view>"`` for
-        each seat sent its view: to every listener of that game (a view only to
-        the listeners of that seat with that user's token; the end to those of a
-        seat whose holder is now another)."""
+        """A published ``"<game> <seq>"`` (or ``"<game> <seq> <panels>"``), then
+        lines ``"<seat> held <user>"`` for each seat whose holder it tells and
+        ``"<seat> <kind> <user> <view>"`` for each seat sent its view: to every
+        listener of that game (a view only to the listeners of that seat with
+        that user's token; the end to those of a seat whose holder is now
+        another)."""
         head, *lines = message.split(b"\n")
         try:
-            game_text, seq_text = head.decode("ascii").split()
+            game_text, seq_text, *panels_text = head.decode("ascii").split()
             game, seq = int(game_text), int(seq_text)
+            if len(panels_text) > 1:
+                raise ValueError(head)
+            panels = int(panels_text[0]) if panels_text else None
             views: dict[tuple[int | None, str | None, int | None], bytes] = {}
             holders: dict[int, int | None] = {}
             for line in lines:
@@ -264,6 +272,11 @@ class Hub:
             for listener in self.games.get(game, ()):
                 if listener.seat in holders and listener.user != holders[listener.seat]:
                     listener.ended = "seat"
+                    listener.wake.set()
+        if panels is not None:
+            for listener in self.games.get(game, ()):
+                if panels > listener.panels:
+                    listener.panels = panels
                     listener.wake.set()
         if seq <= self.latest.get(game, -1):
             return
@@ -414,7 +427,7 @@ async def _events(send: Send, listener: Listener) -> None:
         (b"x-accel-buffering", b"no")]})
     # a dropped connection is tried again by the browser after 3 s
     await send({"type": "http.response.body", "body": b"retry: 3000\n\n", "more_body": True})
-    sent = -1
+    sent = sent_panels = -1
     while True:
         await listener.wake.wait()
         listener.wake.clear()
@@ -437,6 +450,9 @@ async def _events(send: Send, listener: Listener) -> None:
                 chunks.append(b"event: view\ndata: %s\n\n" % listener.view)
             else:
                 chunks.append(b"data: %d\n\n" % sent)
+        if listener.panels > sent_panels:
+            sent_panels = listener.panels
+            chunks.append(b"event: panels\ndata: %d\n\n" % sent_panels)
         if listener.beat:
             listener.beat = False
             if not chunks:

@@ -39,6 +39,7 @@ from engine.protocol import Projection, Standing, standings
 from games import services as game_services
 from games.errors import Conflict, Forbidden, Invalid, NotFound
 from games.models import Game, Seat
+from games.panels import panels_changed
 from notifications import emails
 from notifications.models import Notification
 from notifications.services import notifications_queue
@@ -110,6 +111,7 @@ def pool_catch_up(pool: str) -> int:
         Pool.objects.select_for_update().get(key=pool)  # one rater a pool at a time
         for game in _pending(pool)[:SWEEP_BATCH]:
             _take_in(game, pool)
+            panels_changed(game.pk)  # its open pages show the rating changes
             done += 1
     return done
 

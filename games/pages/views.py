@@ -1,4 +1,4 @@
-"""The HTML pages, the two JSON reads their scripts use, and the game page's
+"""The HTML pages, the JSON reads their scripts use, and the game page's
 move (the API's own view, answered with what the page draws next). Thin: each
 view checks who is asking, calls a service or a selector, and renders."""
 
@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import InvalidPage
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -265,8 +266,7 @@ def _game_page(request: HttpRequest, game: Game, invite_form: InviteForm,
     state = reads.page_state(game, request.user) if game.is_started else None
     seated = any(s.user_id == request.user.pk for s in game.seats.all())
     return render(request, "games/game.html", {
-        "game": game,
-        "ui": ui_for(game.game),
+        **_panels_context(game, request.user),
         "you": you,
         "seated": seated,
         "seats": sorted(game.seats.all(), key=lambda s: (s.index is None, s.index or 0)),
@@ -277,8 +277,6 @@ def _game_page(request: HttpRequest, game: Game, invite_form: InviteForm,
         "invite_links": [invitation_url(i.token)
                          for i in invitation_links(game, request.user)]
         if seated and game.status == Game.Status.OPEN else [],
-        "can_replay": _may_replay(game, request.user),
-        "resign": reads.resign_outcome(game, request.user),
         # a player's page is sent its views, when it is their move
         "stream_url": _stream_url(game, request.user),
     }, status=status)
@@ -286,8 +284,8 @@ def _game_page(request: HttpRequest, game: Game, invite_form: InviteForm,
 
 def _stream_url(game: Game, user: Any) -> str:
     """The page's stream ("" when there is none): the user's, and their seat's
-    while they hold it."""
-    return live.stream_url(game, user) if game.status == Game.Status.RUNNING else ""
+    while they hold it; a finished game's too, for its chat and rematch."""
+    return live.stream_url(game, user) if game.is_started else ""
 
 
 @_json_read
@@ -298,6 +296,24 @@ def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
     response = JsonResponse({"url": _stream_url(game_get(game_id), request.user) or None})
     patch_cache_control(response, private=True, no_store=True)
     return response
+
+
+@_json_read
+def game_panels(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The parts of the game page drawn beside the game's record (games.panels),
+    as the page draws them now, with the panels seq they were drawn at: what an
+    open page reads when its game ends and when the panels seq passes its own."""
+    game = game_get(game_id)
+    html = render_to_string("games/panels.html", _panels_context(game, request.user), request)
+    response = JsonResponse({"panels": game.panels_seq, "html": html})
+    patch_cache_control(response, private=True, no_store=True)
+    return response
+
+
+def _panels_context(game: Game, user: Any) -> dict[str, Any]:
+    """What the parts of the page drawn beside the game's record are drawn from."""
+    return {"game": game, "ui": ui_for(game.game), "can_replay": _may_replay(game, user),
+            "resign": reads.resign_outcome(game, user)}
 
 
 @_json_read

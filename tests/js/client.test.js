@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { applyChanges, createClient, newKey, outcome, submission }
+import { applyChanges, createClient, newKey, outcome, replacePanels, submission }
   from "../../games/static/games/client.js";
 
 test("a key is a version 4 UUID, even without crypto.randomUUID", () => {
@@ -323,3 +323,102 @@ test("without a stream, or without EventSource, the page polls", () => {
     globalThis.setInterval = realSetInterval;
   }
 });
+
+test("the parts drawn beside the game are read when the poll says they changed, or the game ended",
+  async () => {
+    const root = fakePage();
+    root.dataset.panelsUrl = "/panels";
+    root.dataset.panels = "2";
+    const asked = [];
+    let panels = 2;
+    let page = { seq: 5, status: "running" };
+    const fetcher = async (url) => {
+      asked.push(url);
+      if (url === "/panels") return answer(200, { panels, html: `<p>${panels}</p>` });
+      if (url === "/state") return answer(200, { seq: 6, status: "finished" });
+      return answer(200, { seq: page.seq, panels, events: [] });
+    };
+    const drawn = [];
+    const client = createClient({ root, getPage: () => page, fetcher,
+      onState: (fresh) => { page = fresh; }, onPanels: (html) => drawn.push(html) });
+    await client.poll(); // the page's own: nothing to read
+    assert.deepEqual(asked, ["/events?since=5"]);
+    panels = 3; // a chat message
+    await client.poll();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    assert.deepEqual(asked.slice(1), ["/events?since=5", "/panels"]);
+    assert.deepEqual(drawn, ["<p>3</p>"]);
+    await client.poll();
+    assert.equal(asked.filter((u) => u === "/panels").length, 1);
+    // the game ends under the page: its links, the rematch, the seed are read with it
+    await client.reload(true);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    assert.deepEqual(asked.slice(-2), ["/state", "/panels"]);
+    // a finished game is still polled: its chat and rematch go on
+    await client.poll();
+    assert.equal(asked.at(-1), "/events?since=6");
+  });
+
+test("the stream's panels seq past the page's reads them once, a change meanwhile once more",
+  async () => {
+    FakeSource.opened = [];
+    const root = streamedPage("/stream/games/1/events?t=x");
+    root.dataset.panelsUrl = "/panels";
+    const asked = [];
+    let release;
+    const fetcher = async (url) => {
+      asked.push(url);
+      if (url === "/panels") {
+        await new Promise((resolve) => { release = resolve; });
+        return answer(200, { panels: 2, html: "" });
+      }
+      return answer(200, { seq: 1, events: [] });
+    };
+    const client = createClient({ root, getPage: () => ({ seq: 1, status: "finished" }),
+      fetcher, EventSourceClass: FakeSource, onState: () => {}, onPanels: () => {} });
+    const source = client.startPolling();
+    source.listeners.panels({ data: "0" }); // the page's own
+    assert.deepEqual(asked, []);
+    source.listeners.panels({ data: "1" });
+    source.listeners.panels({ data: "2" }); // while the first read is on its way
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    assert.deepEqual(asked, ["/panels"]);
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    assert.deepEqual(asked, ["/panels", "/panels"]);
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    source.listeners.panels({ data: "2" }); // what the page now holds
+    assert.equal(asked.length, 2);
+  });
+
+test("the parts drawn beside the game replace the page's own, and news opens their details",
+  () => {
+    const element = (id, attrs = {}, latest = undefined) => ({
+      id, replaced: null, opened: false,
+      dataset: latest === undefined ? {} : { latest },
+      hasAttribute: (name) => name in attrs,
+      replaceWith(other) { this.replaced = other; },
+      closest() { const el = this; return { setAttribute: () => { el.opened = true; } }; },
+    });
+    const page = {
+      "chat-messages": element("chat-messages", { "data-panel": "" }, "4"),
+      fairness: element("fairness", { "data-panel": "" }),
+      board: element("board"),
+    };
+    const drawn = [element("chat-messages", {}, "5"), element("fairness"), element("board"),
+      element("elsewhere")];
+    const doc = { getElementById: (id) => page[id] ?? null, importNode: (node) => node };
+    class Parser {
+      parseFromString(html, type) {
+        assert.equal(type, "text/html");
+        return { querySelectorAll: () => drawn };
+      }
+    }
+    replacePanels(doc, "<p>parts</p>", Parser);
+    assert.equal(page["chat-messages"].replaced, drawn[0]);
+    assert.equal(drawn[0].opened, true); // a new message
+    assert.equal(page.fairness.replaced, drawn[1]);
+    assert.equal(drawn[1].opened, false);
+    assert.equal(page.board.replaced, null); // not a part the server draws again
+  });

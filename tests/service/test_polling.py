@@ -8,11 +8,12 @@ changed; browsers keep them for the user only and always ask again."""
 from __future__ import annotations
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from games import services
+from games.panels import panels_changed
 from tests.service.conftest import body, client_for, make_user, signed_in, start_game
 
 pytestmark = pytest.mark.django_db
@@ -41,8 +42,8 @@ def test_an_idle_poll_gives_the_seq_an_etag_and_then_a_304_until_a_move():
 
     first = page.get(url)
     assert first.status_code == 200
-    assert body(first) == {"seq": game.seq, "events": []}
-    assert first["ETag"] == f'"seq-{game.seq}"'
+    assert body(first) == {"seq": game.seq, "panels": 0, "events": []}
+    assert first["ETag"] == f'"seq-{game.seq}-0"'
     assert {"private", "no-cache"} <= {p.strip() for p in first["Cache-Control"].split(",")}
 
     again = page.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
@@ -58,6 +59,23 @@ def test_an_idle_poll_gives_the_seq_an_etag_and_then_a_304_until_a_move():
     # the answer with the move has an ETag of its own, and it holds while nothing moves
     assert moved["ETag"] != first["ETag"]
     assert page.get(url, HTTP_IF_NONE_MATCH=moved["ETag"]).status_code == 304
+
+
+def test_a_change_beside_the_record_is_a_new_answer_with_its_panels_seq():
+    """A chat message, a rematch, the rating changes (games.panels) move no seq, but
+    the page must read what it shows of them again."""
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start_game([ann, bob])
+    page = signed_in(bob)
+    url = f"/api/games/{game.pk}/events/?since={game.seq}"
+    first = page.get(url)
+    with transaction.atomic():
+        assert panels_changed(game.pk) == 1
+    changed = page.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert changed.status_code == 200
+    assert body(changed) == {"seq": game.seq, "panels": 1, "events": []}
+    assert page.get(url, HTTP_IF_NONE_MATCH=changed["ETag"]).status_code == 304
+    assert body(page.get(f"/api/games/{game.pk}/events/?since=0"))["panels"] == 1
 
 
 def test_an_idle_poll_reads_the_game_seq_and_nothing_else():
@@ -183,7 +201,7 @@ def test_a_poll_reading_its_session_with_the_seq_refuses_what_it_refused_before(
     game = start_game([ann, bob])
     url = f"/api/games/{game.pk}/events/?since={game.seq}"
     page = signed_in(bob)
-    assert body(page.get(url)) == {"seq": game.seq, "events": []}
+    assert body(page.get(url)) == {"seq": game.seq, "panels": 0, "events": []}
 
     gone = page.get(f"/api/games/{game.pk + 1000}/events/?since=0")
     assert gone.status_code == 404 and body(gone)["code"] == "not_found"

@@ -25,10 +25,12 @@ from pathlib import Path
 import pytest
 import redis
 from django.conf import settings
+from django.db import transaction
 from django.test import override_settings
 
 from games import live
 from games.models import Game
+from games.panels import panels_changed
 from tests.service.conftest import body, make_user, signed_in, start_game
 from tests.service.proxy_kit import ROOT, free_port, nginx, stop
 from tests.service.test_polling import first_move
@@ -201,6 +203,36 @@ def test_every_open_page_hears_each_move_at_once_and_only_its_own_games(stream, 
     settled(stream, 0)
 
 
+def test_a_change_beside_the_record_is_sent_to_every_page_of_the_game(stream, publishing):
+    """A chat message, a rematch, the rating changes (games.panels): each page of
+    the game hears the new panels seq, and no new seq."""
+    ann, bob = make_user("ann"), make_user("bob")
+    game, other = start_game([ann, bob]), start_game([ann, bob])
+    pages = [Held(stream, events_path(game)) for _ in range(3)]
+    elsewhere = Held(stream, events_path(other))
+    try:
+        for page in [*pages, elsewhere]:
+            page.read_until(b"retry: 3000\n\n")
+        settled(stream, 4)
+        with transaction.atomic():
+            panels_changed(game.pk)
+        for page in pages:
+            page.read_until(b"event: panels\ndata: 1\n\n")
+        first_move(game)
+        game.refresh_from_db()
+        for page in pages:
+            deadline = time.monotonic() + 10
+            while len(page.events()) < 3:  # the seq after the panels' (both "data: 1")
+                assert time.monotonic() < deadline, page.seen
+                page.seen += page.sock.recv(65536)
+            assert page.events() == ["event: panels", "data: 1", f"data: {game.seq}"]
+        elsewhere.read_until(b": still here\n\n")
+        assert elsewhere.events() == []
+    finally:
+        for page in [*pages, elsewhere]:
+            page.close()
+
+
 def test_a_long_poll_answers_at_the_move_or_after_its_wait(stream, publishing):
     ann, bob = make_user("ann"), make_user("bob")
     game = start_game([ann, bob])
@@ -291,7 +323,7 @@ def test_a_lost_redis_makes_every_page_read_its_game_again():
         page.close()
 
 
-def test_the_page_carries_its_stream_only_while_the_game_runs_and_streams_are_on(
+def test_the_page_carries_its_stream_once_the_game_has_started_and_streams_are_on(
         own_redis, stream):
     ann, bob = make_user("ann"), make_user("bob")
     game = start_game([ann, bob])
@@ -307,8 +339,12 @@ def test_the_page_carries_its_stream_only_while_the_game_runs_and_streams_are_on
         held.read_until(b"retry: 3000\n\n")
         assert held.status == 200
         held.close()
+        # a finished game's page follows its chat and rematch
         Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
-        assert b"data-stream-url" not in page.get(f"/games/{game.pk}/").content
+        assert b"data-stream-url" in page.get(f"/games/{game.pk}/").content
+        waiting = start_game([ann, bob])
+        Game.objects.filter(pk=waiting.pk).update(status=Game.Status.OPEN)
+        assert b"data-stream-url" not in page.get(f"/games/{waiting.pk}/").content
     assert body(page.get(f"/api/games/{game.pk}/events/?since=0"))["seq"] == game.seq
 
 

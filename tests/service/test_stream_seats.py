@@ -293,7 +293,10 @@ def test_the_page_asks_for_a_fresh_stream_address_that_follows_the_seat(own_redi
 
         assert Client().get(path).status_code == 403  # signed out
         assert signed_in(ann).get(f"/games/{game.pk + 1000}/stream.json").status_code == 404
+        # a finished game's page follows its chat and rematch; an open game has none
         Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+        assert body(signed_in(ann).get(path))["url"].startswith(f"/stream/games/{game.pk}/")
+        Game.objects.filter(pk=game.pk).update(status=Game.Status.OPEN)
         assert body(signed_in(ann).get(path)) == {"url": None}
     with override_settings(MARRAM_STREAM=False):
         Game.objects.filter(pk=game.pk).update(status=Game.Status.RUNNING)

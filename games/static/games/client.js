@@ -1,8 +1,11 @@
 // The generic client of the game page, for every game: the page's state, moves
 // sent with an idempotency key (retried once with the same key), recovery from a
 // stale seq, following other players' moves (server-sent events from the stream
-// server where the page was given one, else polling), and errors in words. A game's own
-// module (its board and move UI) draws the state and calls submit.
+// server where the page was given one, else polling), the parts of the page the
+// server draws beside the game (its links, the end's rating changes and rematch,
+// resigning, the fair-chance line, the chat: games/panels.py) read again when
+// they change, and errors in words. A game's own module (its board and move UI)
+// draws the state and calls submit.
 //
 // The pure parts (newKey, outcome, submission, applyChanges) are exported for the
 // unit tests (tests/js/client.test.js).
@@ -91,17 +94,38 @@ export function applyChanges(doc, ops) {
 }
 
 /**
+ * The parts of a page that ``html`` (a document drawn by the server) brings, put
+ * in place of the page's own: every element of it with an id and ``data-panel``
+ * replaces the page's element of that id, if that one has ``data-panel`` too. A
+ * part that comes with a newer ``data-latest`` than the one it replaces (a new
+ * chat message) opens the ``<details>`` it sits in.
+ */
+export function replacePanels(doc, html, Parser = globalThis.DOMParser) {
+  const drawn = new Parser().parseFromString(html, "text/html");
+  for (const part of drawn.querySelectorAll("[data-panel][id]")) {
+    const here = doc.getElementById(part.id);
+    if (!here || !here.hasAttribute("data-panel")) continue;
+    const news = Number(part.dataset.latest || 0) > Number(here.dataset.latest || 0);
+    const fresh = doc.importNode(part, true);
+    here.replaceWith(fresh);
+    if (news) fresh.closest("details")?.setAttribute("open", "");
+  }
+}
+
+/**
  * The client of one game page. ``root`` carries the URLs (data-state-url,
- * data-actions-url, data-events-url, data-poll-ms, and data-stream-url with
+ * data-actions-url, data-events-url, data-poll-ms, data-panels-url with the
+ * panels seq the page was drawn at, data-panels, and data-stream-url with
  * data-stream-renew-url, where a fresh one is had, when the site runs its stream
  * server: marram_site/stream.py); ``getPage`` gives the state
  * the page shows; ``onState(page, keep)`` takes a fresh one (``keep``: the game
  * moved on under the player's choices), ``onError(text)`` shows a problem ('' to
- * clear), ``onBusy(busy)`` while a move is on its way, ``onSent()`` after one went in.
+ * clear), ``onBusy(busy)`` while a move is on its way, ``onSent()`` after one went in,
+ * ``onPanels(html)`` the parts of the page drawn beside the game, read again.
  */
 export function createClient({ root, getPage, onState, onError = () => {}, onBusy = () => {},
-  onSent = () => {}, fetcher = (...args) => fetch(...args),
-  EventSourceClass = globalThis.EventSource }) {
+  onSent = () => {}, onPanels = (html) => replacePanels(document, html),
+  fetcher = (...args) => fetch(...args), EventSourceClass = globalThis.EventSource }) {
   const cfg = {
     stateUrl: root.dataset.stateUrl,
     actionsUrl: root.dataset.actionsUrl,
@@ -109,6 +133,7 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
     pollMs: Number(root.dataset.pollMs || 3000),
     streamUrl: root.dataset.streamUrl || "",
     streamRenewUrl: root.dataset.streamRenewUrl || "",
+    panelsUrl: root.dataset.panelsUrl || "",
   };
   const csrf = document.querySelector('meta[name="csrf-token"]');
   // the state as the server last gave it (the page's own may be drawn on): what
@@ -117,15 +142,52 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
   let busy = false;
   let polling = false;
   let timer = null;
+  // the panels seq the page's parts drawn beside the game are at (games/panels.py);
+  // one read of them at a time, and one more when they changed meanwhile
+  let panels = Number(root.dataset.panels || 0);
+  let panelsReading = false;
+  let panelsAgain = false;
 
   const setBusy = (value) => {
     busy = value;
     onBusy(value);
   };
 
+  async function readPanels() {
+    if (!cfg.panelsUrl) return;
+    if (panelsReading) {
+      panelsAgain = true;
+      return;
+    }
+    panelsReading = true;
+    try {
+      do {
+        panelsAgain = false;
+        const resp = await fetcher(cfg.panelsUrl, { credentials: "same-origin",
+          cache: "no-store", headers: { Accept: "application/json" } });
+        if (!resp.ok) break;
+        const data = await resp.json();
+        panels = Math.max(panels, data.panels);
+        onPanels(data.html);
+      } while (panelsAgain);
+    } catch (e) {
+      // the next poll, or the next change the stream tells, reads them again
+    } finally {
+      panelsReading = false;
+    }
+  }
+
+  /** The live channel says the panels are at ``seq``: read them if the page's are older. */
+  function panelsAt(seq) {
+    if (Number.isInteger(seq) && seq > panels) readPanels();
+  }
+
   function accept(page, keep) {
+    const before = getPage()?.status;
     served = { seq: page.seq, state: structuredClone(page.state ?? null) };
     onState(page, keep);
+    // the game ended (or began) under the page: what is drawn beside it changed too
+    if (before !== undefined && page.status !== before) readPanels();
   }
 
   // A view from the server whose state may come as the changes to the one the
@@ -207,9 +269,10 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
     return false;
   }
 
+  // A finished game is polled too: its chat and rematch go on.
   async function poll() {
     const page = getPage();
-    if (document.hidden || polling || busy || page.status === "finished") return;
+    if (document.hidden || polling || busy) return;
     polling = true;
     try {
       const resp = await fetcher(`${cfg.eventsUrl}?since=${page.seq}`, {
@@ -217,6 +280,7 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
       if (resp.ok) {
         const data = await resp.json();
         if (data.seq !== getPage().seq && !busy) await reload(true);
+        panelsAt(data.panels);
       }
     } catch (e) {
       // the next poll tries again
@@ -242,7 +306,9 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
 
   // The stream says each new seq of the game; the page reads the game when it is
   // past the page's. When the move is the player's, the stream sends the page's
-  // new state itself ("view"): nothing to read. On (re)connecting, and when the
+  // new state itself ("view"): nothing to read. It says each new panels seq too
+  // ("panels"), and the page reads its parts drawn beside the game when that is
+  // past its own. On (re)connecting, and when the
   // server lost track ("resync"), one poll covers what was said while nobody
   // listened. A stream's address is good for a while and names the player's seat
   // only while they hold it: a stream that ends ("end": its address is too old,
@@ -269,6 +335,7 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
       if (page.since !== undefined && base === null) catchUp();
       else if (!acceptChanged(page, base, true)) catchUp();
     });
+    source.addEventListener("panels", (message) => panelsAt(Number(message.data)));
     source.addEventListener("resync", () => poll());
     source.addEventListener("end", () => {
       source.close();
@@ -283,7 +350,7 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
   }
 
   // A fresh address of the page's stream, listened to; polling when there is none
-  // (the game is over) or it cannot be had.
+  // (the site runs no stream server) or it cannot be had.
   async function renew() {
     let url = null;
     if (cfg.streamRenewUrl) {
@@ -308,5 +375,5 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
     return null;
   }
 
-  return { submit, reload, poll, startPolling, isBusy: () => busy };
+  return { submit, reload, poll, startPolling, readPanels, isBusy: () => busy };
 }
