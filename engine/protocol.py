@@ -42,11 +42,12 @@ register an instance in ``engine.registry``:
   (several at once when players choose in secret at the same time), each with a
   ``Task`` saying what that seat must do. ``legal_actions(state, seat)`` lists
   what the seat may do now (empty when nothing is awaited of it).
-- **Chance**: ``chance(state)`` is ``None`` or a ``Chance``: every outcome as the
-  event that records it, with its exact odds as ``Fraction`` s, in a fixed
-  order; ``engine.fairness.draw_event`` picks one from the committed seed.
-  Replays never draw: chance arrives as events and ``fold`` checks each is
-  possible.
+- **Chance**: ``has_chance`` says whether the game leaves anything to chance
+  (False for a game of pure skill). ``chance(state)`` is ``None`` or a
+  ``Chance``: every outcome as the event that records it, with its exact odds
+  as ``Fraction`` s, in a fixed order; ``engine.fairness.draw_event`` picks
+  one from the committed seed. Replays never draw: chance arrives as events and
+  ``fold`` checks each is possible.
 - **Automatic events**: ``automatic(state)`` is an event the server must append
   by itself now (a forced pass), or ``None``; the platform appends it and asks
   again.
@@ -360,6 +361,10 @@ class Game(Protocol[StateT, EventT]):
     options_declared: tuple[Option, ...]
     event_types: tuple[str, ...]
     queries: Mapping[str, Query[StateT]]
+    has_chance: bool = True
+    """Whether anything in the game is left to chance: an order dealt from the
+    seed (a deck, stacks of tiles) or a chance draw (``chance``). A game of pure
+    skill (Pond) says False, and its pages say nothing of fair chance."""
     bot_policies: tuple[str, ...] = ("random",)
     action_fields: Mapping[str, tuple[str, ...]] = {}
     """The events a player may submit, by type, with every field each may have

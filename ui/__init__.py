@@ -67,6 +67,26 @@ class GameUI:
     where the game says nothing), which get all of these."""
     mail_picture: Callable[[Any, int], bytes] | None = None
     """(state, seat) -> the PNG of the board that the turn mail's HTML shows."""
+    final_measure: Callable[[Any, list[str]], Measure] | None = None
+    """(state, names) -> what the final standings show of each seat in the game's
+    own measure (games/templates/games/final_standings.html lays them out, the
+    same for every game); without one, each seat's score."""
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A finished game's own measure of each seat, for the final standings: the
+    platform ranks the seats and lays out the table; the game says what its
+    column is called and what each seat made."""
+
+    heading: str
+    """The column's heading: "Points", "Pile", "Tongue to tail"."""
+    values: tuple[str, ...]
+    """Each seat's measure, by seat, as the game writes it ("34.20 cm")."""
+    details: tuple[str, ...] = ()
+    """By seat, how the measure was made, in a few words ("" for nothing to say)."""
+    ending: str = ""
+    """Why the game ended, in a sentence, when the status line does not say it."""
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@
 Words are case-insensitive; ``at`` before a position, ``rotation``/``rot`` for
 ``r`` and ``no claim`` are accepted too. Positions are ``x,y`` (x east, y south),
 arcs 0-7 clockwise from the north-west corner, sides 0 N, 1 E, 2 S, 3 W, as the
-tile lies on the board. ``format_action`` writes the canonical form.
+tile lies on the board. ``format_action`` writes the canonical form;
+``describe_event`` tells any event in words, for the pages and the mail.
 """
 from __future__ import annotations
 
@@ -127,9 +128,44 @@ def parse_action(text: str, player: Seat) -> dict[str, Any]:
     raise NotationError(f"'{words[0]}' is not a move: start with place, flip, pass or guess")
 
 
+TURNS = ("", ", turned a quarter clockwise", ", turned half round",
+         ", turned three quarters clockwise")
+"""A rotation in words: quarter turns clockwise, as ``orient`` turns a tile."""
+
+
+def _claim_words(claim: dict[str, int] | None) -> str:
+    if not claim:
+        return ""
+    if "arc" in claim:
+        return f", with a token on the patch at arc {claim['arc']}"
+    return f", with a token on the beast at side {claim['side']}"
+
+
+def _move_words(event: dict[str, Any], who: str) -> str:
+    """A player's move in words: what ``format_action`` writes in the notation."""
+    kind = event["type"]
+    if kind == "place":
+        x, y = event["at"]
+        return (f"{who} lays tile {event['tile']} {event['face']} face up at {x},{y}"
+                f"{TURNS[event['rotation']]}{_claim_words(event.get('claim'))}")
+    if kind == "flip":
+        x, y = event["at"]
+        return (f"{who} spends a spade card to flip the tile at {x},{y}"
+                f"{TURNS[event['rotation']]}{_claim_words(event.get('claim'))}")
+    if kind == "pass":
+        return f"{who} passes"
+    if kind == "guess":
+        hops = event["hops"]
+        if hops == "escape":
+            return f"{who} guesses the {event['creature']} escapes"
+        return f"{who} guesses the {event['creature']} hops {hops} time{'s' if hops != 1 else ''}"
+    raise KeyError(kind)
+
+
 def describe_event(event: dict[str, Any], names: list[str], *, forced: bool = False) -> str:
-    """One line of a game's story: a player's move in the notation ("ann: place T17
-    back 1,-2 r2"), anything else in words. ``forced``: a pass the server made."""
+    """One line of a game's story, in words: "ann lays tile T17 back face up at
+    1,-2, turned half round, with a token on the patch at arc 4". ``forced``: a
+    pass the server made."""
     kind = event.get("type")
     seat = event.get("player")
     who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
@@ -144,6 +180,6 @@ def describe_event(event: dict[str, Any], names: list[str], *, forced: bool = Fa
     if kind == "pass" and forced:
         return f"{who} could lay no tile and passed"
     try:
-        return f"{who}: {format_action(dict(event))}"
-    except (NotationError, KeyError):
+        return _move_words(event, who)
+    except (KeyError, IndexError, TypeError, ValueError):
         return f"{who}: {kind}"

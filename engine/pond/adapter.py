@@ -50,6 +50,7 @@ class PondGame(Game[GameState, PondEvent]):
                help="the size of the pond, the eggs in each spawn and the target pile"),
     )
     event_types = EVENT_TYPES
+    has_chance = False  # no deck, no die: the seed deals nothing
     action_fields = {
         # every kind a player writes, whether or not they may make one now: "move"
         # with no piece that can move is refused by the rule it breaks

@@ -34,6 +34,7 @@ from django.utils import timezone
 from engine import registry
 from games.clocks import clock_remaining
 from games.models import Clock, Event, Game, Seat, Vacation
+from games.pages.standings import final_standings
 from games.selectors import (
     awaited_seats,
     game_fairness,
@@ -340,9 +341,11 @@ def resign_outcome(game: Game, user: AbstractBaseUser) -> ResignOutcome | None:
     return ResignOutcome([s.name for s in seats if s.user_id != user.pk and not s.resigned])
 
 
-def last_move(game: Game, you: int | None) -> dict[str, Any] | None:
+def last_move(game: Game, you: int | None,
+              names: Sequence[str] = ()) -> dict[str, Any] | None:
     """The latest action a player made (not the server's), by someone other than
-    ``you``: its event, and it in the notation."""
+    ``you``: its event, it in the notation (``text``) and in words (``words``,
+    the game's ``describe_event``: "bob takes group 1 onto their ark")."""
     rules = rules_of(game)
     rows = Event.objects.filter(game_id=game.pk, actor__isnull=False).order_by(
         "-seq").values_list("seq", "payload")[:8]
@@ -355,7 +358,8 @@ def last_move(game: Game, you: int | None) -> dict[str, Any] | None:
             text = rules.format_action(payload)
         except (ValueError, KeyError):  # not written in the notation (leaving), or hidden
             continue
-        return {**payload, "seq": seq, "text": text}
+        return {**payload, "seq": seq, "text": text,
+                "words": rules.describe_event(payload, list(names))}
     return None
 
 
@@ -370,7 +374,8 @@ def page_state(game: Game, user: AbstractBaseUser) -> dict[str, Any]:
     """What the game page draws: the API's answer for the game (``GET
     /api/games/{id}/``) with the players' names, what the game awaits of whom,
     the move clock, the last move of another player, what the game's UI adds
-    (ui.GameUI.page_extras), the status line, and how many games wait for the
+    (ui.GameUI.page_extras), the final standings once it is over
+    (games.pages.standings), the status line, and how many games wait for the
     user (the header's badge)."""
     view = game_state_view(game, user)
     answer = {
@@ -385,7 +390,7 @@ def page_state(game: Game, user: AbstractBaseUser) -> dict[str, Any]:
     state = answer.get("state")
     if state is not None:
         state["players"] = answer["players"]
-        answer["last_move"] = last_move(game, answer["you"])
+        answer["last_move"] = last_move(game, answer["you"], answer["players"])
     if state is not None:
         rules = rules_of(game)
         engine_state = game_state_get(game)
@@ -398,6 +403,10 @@ def page_state(game: Game, user: AbstractBaseUser) -> dict[str, Any]:
         if game_ui.page_extras is not None:
             answer.update(game_ui.page_extras(game, engine_state, answer["you"],
                                               answer["players"]))
+        names = answer["players"]
+        answer["final_standings"] = final_standings(
+            game, engine_state, names, [seat_letter(names, i) for i in range(len(names))],
+            answer["you"])
     answer["clock"] = move_clock(game, user=user)
     answer["status_text"] = status_text(answer)
     answer["your_turn_count"] = your_turn_count(user)

@@ -84,8 +84,8 @@ def test_the_other_players_moves_arrive_outlined_listed_and_counted(circle, visi
     # both of bob's tiles are outlined, not only the last, and both moves are told
     assert outlined(page) == [[-1, 0], [0, -1]]
     items = page.eval_on_selector_all("#since-list li", "els => els.map(e => e.textContent)")
-    assert [t.strip() for t in items] == ["B bob: place F1 front -1,0 r0",
-                                          "B bob: place F2 front 0,-1 r0"]
+    assert [t.strip() for t in items] == ["B bob lays tile F1 front face up at -1,0",
+                                          "B bob lays tile F2 front face up at 0,-1"]
     assert page.text_content("#since-heading") == "Since your last move"
     assert "2 events" in page.text_content("#last-move")
     page.screenshot(path=str(artifacts_dir / "since-last-move.png"))
@@ -209,11 +209,16 @@ def test_the_end_shows_the_standings(visitors, live_server, artifacts_dir):
     page = open_game(visitors, live_server, game, "ann").page
     page.wait_for_selector("#standings")
     heads = page.eval_on_selector_all("#standings thead th", "els => els.map(e => e.textContent)")
-    assert heads == ["Place", "Player", "Points", "Unfinished at the end"]
-    rows = page.eval_on_selector_all("#standings tbody tr", """els => els.map(r =>
-        [r.dataset.seat, ...[...r.children].map(c => c.textContent.trim())])""")
+    assert heads == ["Place", "Player", "Points"]
+    rows = page.eval_on_selector_all("#standings tbody tr", """els => els.map(r => [
+        r.dataset.seat, r.querySelector('[data-col=place]').textContent,
+        r.querySelector('.standings-name').textContent,
+        r.querySelector('.tag-win')?.textContent ?? '',
+        r.querySelector('.standings-detail').textContent,
+        r.querySelector('[data-col=measure]').textContent])""")
     # bob: grass patch left open, 1 bulge x 2 + gold 1 + silver 1 = 4; ann: snake, 2 x 1
-    assert rows == [["1", "1", "B bob winner", "4", "4"], ["0", "2", "A ann", "2", "2"]]
+    assert rows == [["1", "1", "bob", "winner", "4 from 1 feature unfinished at the end", "4"],
+                    ["0", "2", "ann", "", "2 from 1 feature unfinished at the end", "2"]]
     log = page.text_content("#score-log")
     assert "+4" in log and "+2" in log and "+0" not in log
     page.screenshot(path=str(artifacts_dir / "standings.png"))

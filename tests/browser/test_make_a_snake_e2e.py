@@ -40,6 +40,10 @@ def your_turn(page: Any) -> None:
                            " > 0 && !window.gamePage.busy", timeout=20_000)
 
 
+def float_cm(text: str) -> float:
+    return float(text.removesuffix(" cm"))
+
+
 def too_wide(page: Any) -> list[str]:
     """What runs off the right of the page (a scrolling box's inside excepted)."""
     return page.evaluate("""() => [...document.querySelectorAll('body *')]
@@ -156,9 +160,11 @@ def test_two_players_start_in_the_lobby_and_play_a_whole_game_by_clicks(eager, v
     for page in (ann_page, bob_page):
         page.wait_for_function("() => window.gamePage.page.state.finished")
         page.wait_for_selector("#final-standings:not([hidden])")
-        words = page.locator("#final-words").inner_text()
+        words = page.locator("#turn-status").inner_text()
         assert words.startswith("Game over:") and winner in words
         assert page.locator("#standings tbody tr").count() == 2
+        assert page.locator("#standings [data-col=measure]").all_inner_texts() == \
+            sorted(distances, key=float_cm)
         # the ribbons, from each tongue to each tail, with their lengths
         assert page.locator("#snake-table .ribbon").count() == 2
         labels = page.locator("#snake-table .ribbon-label").all_text_contents()

@@ -50,8 +50,19 @@ def test_events_told_as_a_story():
     from engine.marram.notation import describe_event
 
     names = ["ann", "bob"]
+    # a player's move in words, not in the notation a reply by mail is written in
     assert describe_event(ACTIONS[0] | {"player": 0}, names) == \
-        "ann: place T17 back 1,-2 r2 claim arc 4"
+        "ann lays tile T17 back face up at 1,-2, turned half round, with a token on the " \
+        "patch at arc 4"
+    assert describe_event({"type": "flip", "player": 1, "at": [3, 0], "rotation": 1,
+                           "claim": {"side": 2}}, names) == \
+        "bob spends a spade card to flip the tile at 3,0, turned a quarter clockwise, " \
+        "with a token on the beast at side 2"
+    assert describe_event({"type": "pass", "player": 0}, names) == "ann passes"
+    assert describe_event({"type": "guess", "player": 0, "creature": "fly", "hops": 7},
+                          names) == "ann guesses the fly hops 7 times"
+    assert describe_event({"type": "guess", "player": 1, "creature": "frog", "hops": "escape"},
+                          names) == "bob guesses the frog escapes"
     assert describe_event({"type": "pass", "player": 1}, names, forced=True) == \
         "bob could lay no tile and passed"
     assert describe_event({"type": "hop", "creature": "frog", "to": [2, -1]}, names) == \

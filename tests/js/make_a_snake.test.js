@@ -6,7 +6,7 @@ import { test } from "node:test";
 import {
   bounds, cm, partPath, partPoints, piecePath, snakeLabel, startNormal, svgPoint, tableBounds,
 } from "../../ui/make_a_snake/static/make_a_snake/draw.js";
-import { stackWords, standingsRows, takeWords } from "../../ui/make_a_snake/static/make_a_snake/words.js";
+import { stackWords, takeWords } from "../../ui/make_a_snake/static/make_a_snake/words.js";
 
 // red-4 up from the neck (engine view): a quarter circle round (6,0) from the
 // neck to (6,-6); red-8 down's first part: a line 4 south
@@ -51,7 +51,7 @@ test("the table is at least 40 cm across, padded, and holds every piece", () => 
   assert.ok(minY < -4 && maxY > 7);
 });
 
-test("words: distances, stacks, what may be taken, the standings", () => {
+test("words: distances, stacks, what may be taken", () => {
   assert.equal(cm(8.6), "8.60 cm");
   assert.equal(stackWords("blue", 1), "blue: 1 tile left");
   assert.equal(stackWords("red", 0), "red: empty");
@@ -60,10 +60,6 @@ test("words: distances, stacks, what may be taken, the standings", () => {
   assert.equal(takeWords(["red", "blue"], ["green", "blue", "yellow"]),
     "The die shows red and blue. A rolled stack is empty, so any stack will do. "
     + "Choose a stack to take from: green, blue or yellow.");
-  const rows = standingsRows([{ seat: 1, place: 1, distance: 8.61 },
-    { seat: 0, place: 1, distance: 8.61 }, { seat: 2, place: null, distance: null }]);
-  assert.deepEqual(rows.map((r) => [r.place, r.distance]),
-    [["=1", "8.61 cm"], ["=1", "8.61 cm"], ["resigned", "–"]]);
 });
 
 test("a snake in words for assistive readers", () => {

@@ -93,7 +93,7 @@ def test_the_page_lists_everything_since_the_players_last_move(circle_game):
     assert [e["seq"] for e in since["events"]] == [2, 3]
     assert [e["text"] for e in since["events"]] == \
         [describe_event(e.payload, ["ann", "bob"]) for e in events[2:]]
-    assert since["events"][0]["text"] == "bob: place F1 front -1,0 r0"
+    assert since["events"][0]["text"] == "bob lays tile F1 front face up at -1,0"
     assert since["tiles"] == [[-1, 0], [0, -1]]
     assert since["seat"] == 0 and since["more"] is False
     # bob has moved last: nothing has happened since his move
@@ -105,7 +105,7 @@ def test_the_points_each_event_scored_come_with_it(circle_game):
     submit(game, ann, place("SE", (1, 1)))  # closes ann's circle: 1 bulge x 5
     since = page_state(bob, game)["since_last_move"]
     assert [(e["text"], e["points"]) for e in since["events"]] == [
-        ("ann: place SE front 1,1 r0",
+        ("ann lays tile SE front face up at 1,1",
          [{"seat": 0, "points": 5, "feature": "sand patch with 1 bulge"}])]
     # a spectator sees what happened since the last move of the player to move (ann)
     cyd = make_user("cyd")
@@ -156,8 +156,9 @@ def test_a_flipped_tile_is_outlined_and_told_too():
     since = page_state(other, game)["since_last_move"]
     told = [e for e in since["events"] if e["seq"] == flip.seq]
     assert [e["text"] for e in told] == [describe_event(flip.payload, since_names(game))]
-    assert told[0]["text"].split(": ", 1)[1].startswith(f"flip {flip.payload['at'][0]},"
-                                                        f"{flip.payload['at'][1]} ")
+    assert told[0]["text"].startswith(
+        f"{since_names(game)[flipper]} spends a spade card to flip the tile at "
+        f"{flip.payload['at'][0]},{flip.payload['at'][1]}")
     # outlined, though no tile was laid there since
     laid = [e["at"] for e in since["events"] if e["type"] == "place"]
     assert flip.payload["at"] not in laid
@@ -267,27 +268,30 @@ def test_the_standings_at_the_end_and_where_the_points_came_from():
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED  # the forced passes ended it
     answer = page_state(ann, game)
-    rows = answer["standings"]
+    rows = answer["final_standings"]["rows"]
     # bob: the unfinished grass patch, 1 bulge x 2 + gold 1 + silver 1 = 4;
     # ann: the unfinished snake, head + body, 1 x 2 = 2
-    assert [(r["seat"], r["place"], r["points"], r["winner"]) for r in rows] == \
-        [(1, 1, 4, True), (0, 2, 2, False)]
-    assert rows[0]["sources"]["end_game"] == {"points": 4, "count": 1}
-    assert all(cell["points"] == 0 for key, cell in rows[0]["sources"].items()
-               if key != "end_game")
-    assert page_state(bob, game)["standings"] == rows
+    assert answer["final_standings"]["heading"] == "Points"
+    assert [(r["seat"], r["place"], r["measure"], r["winner"], r["badge"]) for r in rows] == \
+        [(1, "1", "4", True, "winner"), (0, "2", "2", False, "")]
+    # where the points came from, in words: nothing but the unfinished patch
+    assert rows[0]["detail"] == "4 from 1 feature unfinished at the end"
+    assert [r["you"] for r in rows] == [False, True]
+    assert [r["you"] for r in page_state(bob, game)["final_standings"]["rows"]] == \
+        [True, False]
     # a spectator, with nobody left to wait for, gets the latest turn: bob's move and
     # the passes the server made after it
     since = page_state(make_user("eve"), game)["since_last_move"]
     assert since["seat"] is None
     assert [e["text"] for e in since["events"]] == [
-        "bob: place C front 1,1 r0 claim arc 0", "bob could lay no tile and passed",
+        "bob lays tile C front face up at 1,1, with a token on the patch at arc 0",
+        "bob could lay no tile and passed",
         "bob could lay no tile and passed", "ann could lay no tile and passed",
         "ann could lay no tile and passed", "bob could lay no tile and passed"]
     assert since["tiles"] == [[1, 1]]
     # a running game has none yet
     running = start_game([make_user("cyd"), make_user("dee")])
-    assert page_state(seat_user(running, 0), running)["standings"] is None
+    assert page_state(seat_user(running, 0), running)["final_standings"] is None
 
 
 def test_a_feature_worth_nothing_makes_no_line_in_the_score_log():

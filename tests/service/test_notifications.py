@@ -12,7 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from engine import marram as engine
-from engine.marram.notation import format_action
+from engine.marram.notation import describe_event
 from games import services
 from games.models import Event
 from notifications import services as notes
@@ -81,9 +81,12 @@ def test_your_turn_tells_what_happened_since_your_last_move(users, now):
     assert len(ann_moves) == 2
     deliver_all()
     [to_bob] = mail_to(bob, "your move")
-    # bob has not moved yet: everything so far is new to him
+    # bob has not moved yet: everything so far is new to him, told in words
+    told = " ".join(to_bob.body.split())  # the text's lines wrap at 78
     for payload in ann_moves:
-        assert f"  {ann.username}: {format_action(payload)}\n" in to_bob.body
+        words = describe_event(payload, [ann.username, bob.username])
+        assert words.startswith(f"{ann.username} lays tile {payload['tile']}")
+        assert words in told
     game.refresh_from_db()
     state = services.game_state_get(game)
     assert f"  {ann.username}: {state.scores[0]}\n" in to_bob.body
@@ -96,10 +99,10 @@ def test_your_turn_tells_what_happened_since_your_last_move(users, now):
     deliver_all()
     [to_ann] = mail_to(ann, "your move")
     bob_moves = [e.payload for e in Event.objects.filter(game=game, actor=bob)]
-    lines = [line.strip() for line in to_ann.body.split("Since your last move:\n")[1]
-             .split("\n\n")[0].splitlines()]
+    since = to_ann.body.split("Since your last move:\n")[1].split("\n\n")[0]
     # only what came after ann's own last move: bob's two moves
-    assert lines == [f"{bob.username}: {format_action(p)}" for p in bob_moves]
+    assert " ".join(since.split()) == " ".join(
+        describe_event(p, [ann.username, bob.username]) for p in bob_moves)
 
 
 @pytest.mark.django_db

@@ -101,7 +101,7 @@ def test_the_page_tells_what_the_last_move_developed_and_scored(game):
     assert event["detail"] == "developed 1,0; scored 3 pieces (3 light)"
     assert sorted(s["at"] for s in bob["state"]["last"]["scored"]) == [[0, 0], [1, 0], [2, 0]]
     assert bob["legal_actions"] and "action_texts" not in bob
-    assert bob["standings"] is None
+    assert bob["final_standings"] is None
 
 
 def test_a_spectator_sees_the_latest_round(game):
@@ -124,11 +124,14 @@ def test_the_standings_at_the_end_say_why_it_ended(game):
     assert game.projection["scores"] == [0, 3]
     services.game_resign(game=game, user=seat_user(game, 1))
     ann = page_state(game, 0)
-    standings = ann["standings"]
-    assert standings["end"] == "resign" and standings["why"] == "a player resigned"
-    # ann wins with the smaller pile: bob resigned
-    assert [(r["name"], r["place"], r["winner"], r["pile"], r["spawn"])
-            for r in standings["rows"]] == [("ann", 1, True, 0, 7), ("bob", None, False, 3, 7)]
+    standings = ann["final_standings"]
+    assert standings["heading"] == "Pile"
+    assert standings["ending"] == "The game ended because a player resigned."
+    # ann wins with the smaller pile: bob resigned, and has no place
+    assert [(r["name"], r["place"], r["winner"], r["measure"], r["detail"])
+            for r in standings["rows"]] == [
+        ("ann", "1", True, "0", "light, 7 eggs left in the spawn"),
+        ("bob", "resigned", False, "3", "dark, 7 eggs left in the spawn")]
 
 
 def test_the_replay_and_the_admin_s_replay_draw_pond_s_steps(game):

@@ -19,6 +19,7 @@ UI = GameUI(
     mail_turn=mail.turn_details,
     mail_picture=mail.picture,
     page_extras=pages.page_extras,
+    final_measure=pages.final_measure,
     rules_page=pages.rules_page,
     tagline="Split the groups of animals for food crates and spend them on the groups "
     "you want aboard your ark: a lone animal or a herd scores.",

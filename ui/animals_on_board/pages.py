@@ -1,14 +1,17 @@
 """What Animals on Board's game page and rules page show beyond the generic
 shell: what happened since the player's last move, each event with what it led
 to (the tiles a take carried off, a new round's deal, the end), told without a
-secret; and the numbers the rules page quotes, read from the engine."""
+secret; its measure in the final standings; and the numbers the rules page
+quotes, read from the engine."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from engine.animals_on_board import GAME, State, moves, scoring, tiles
 from engine.animals_on_board.events import Event as AnimalsEvent
 from games.models import Event, Game
+from ui import Measure
 from ui.animals_on_board.species import species
 
 SINCE_SHOWN = 40
@@ -86,6 +89,27 @@ def page_extras(game: Game, state: State, you: int | None,
                 names: list[str]) -> dict[str, Any]:
     """What the game page's state carries for the board and panels."""
     return {"since_last_move": since_last_move(game, you, names)}
+
+
+def _tiles_words(tiles_: Sequence[str]) -> str:
+    table = species()
+    return ", ".join(f"{table[t[0]]['name']} {t[1:]}" if t[0] in table else t for t in tiles_)
+
+
+def final_measure(state: State, names: list[str]) -> Measure:
+    """The final standings' column: each ark's points, and how they were made
+    (tiles, crates, species, the tiles returned)."""
+    scores = [scoring.score_ark(state.arks[s], state.crates[s]) for s in range(state.seats)]
+    details = []
+    for s in scores:
+        said = [f"{s.tile_points} for tiles, {s.crate_points} for crates, "
+                f"{s.species} species"]
+        if s.pairs:
+            said.append(f"returned as pairs: {_tiles_words(s.pairs)}")
+        if s.reduced:
+            said.append(f"returned down to 10: {_tiles_words(s.reduced)}")
+        details.append("; ".join(said))
+    return Measure("Points", tuple(str(s.points) for s in scores), tuple(details))
 
 
 def rules_page() -> tuple[str, dict[str, Any]]:

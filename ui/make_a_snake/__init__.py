@@ -18,6 +18,7 @@ UI = GameUI(
     mail_turn=mail.turn_details,
     mail_picture=mail.picture,
     page_extras=pages.page_extras,
+    final_measure=pages.final_measure,
     rules_page=pages.rules_page,
     tagline="Grow a snake of curved tiles, a tile a turn, so that its tail ends closest "
     "to its tongue; or grow one together and touch four lollipops.",

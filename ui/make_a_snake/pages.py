@@ -1,7 +1,8 @@
 """What Make-a-snake's game page and rules page show beyond the generic shell:
 what happened since the player's last move (each event in words, and the tiles
-laid, for the table to outline), the final standings (the distances from
-tongue to tail, or how the lollipop hunt ended), and the rules page."""
+laid, for the table to outline), how the game ended in words, its measure in
+the final standings (the distances from tongue to tail, or the lollipops
+touched in the hunt), and the rules page."""
 from __future__ import annotations
 
 import math
@@ -16,6 +17,7 @@ from engine.make_a_snake.snake import lay_tile
 from engine.make_a_snake.state import State
 from engine.make_a_snake.view import part_view
 from games.models import Event, Game
+from ui import Measure
 
 SINCE_SHOWN = 40
 """The most events the "since your last move" list shows (the latest ones)."""
@@ -101,6 +103,20 @@ def standings(state: State, names: list[str]) -> dict[str, Any]:
     else:
         text = f"Game over: {winners[0]} wins, {best} from tongue to tail."
     return {"text": text, "rows": rows}
+
+
+def final_measure(state: State, names: list[str]) -> Measure:
+    """The final standings' column: each snake's distance from tongue to tail
+    (the lollipop hunt: the lollipops touched, shared), with its tiles."""
+    laid = [len(state.snake_of(seat).tiles) for seat in range(len(names))]
+    tiles = tuple(f"{n} tile{'' if n == 1 else 's'}" for n in laid)
+    if state.lollipop:
+        touched = f"{len(state.touched)} of 4"
+        return Measure("Lollipops touched", (touched,) * len(names), tiles)
+    distances = [state.distances[s] if s < len(state.distances) else None
+                 for s in range(len(names))]
+    return Measure("Tongue to tail", tuple("–" if d is None else f"{d / 100:.2f} cm"
+                                           for d in distances), tiles)
 
 
 def page_extras(game: Game, state: State, you: int | None,

@@ -14,6 +14,7 @@ UI = GameUI(
     mail_turn=mail.turn_details,
     mail_picture=mail.picture,
     page_extras=pages.page_extras,
+    final_measure=pages.final_measure,
     rules_page=pages.rules_page,
     tagline="A tile game of grass and sand, snakes and worms: lay tiles, claim the "
     "patches and beasts, and score them when they are finished.",

@@ -1,8 +1,8 @@
 """What Marram's game page and rules page show beyond the generic shell: what
 happened since the player's last move (with the points each event scored and
-where), the final standings, and the numbers the rules page quotes from the
-engine's rule tables (games.pages.reads and views ask for them through
-``ui.GameUI``)."""
+where), its measure in the final standings (the points and where they came
+from), and the numbers the rules page quotes from the engine's rule tables
+(games.pages.reads and views ask for them through ``ui.GameUI``)."""
 from __future__ import annotations
 
 from typing import Any
@@ -10,10 +10,11 @@ from typing import Any
 from engine import marram as engine
 from engine.marram import rules
 from engine.marram.notation import describe_event
-from engine.marram.standings import standings
+from engine.marram.standings import breakdown
 from engine.marram.state import GameState
 from engine.marram.view import move_previews
 from games.models import Event, Game
+from ui import Measure
 from ui.marram import pictures
 
 SINCE_SHOWN = 40
@@ -76,9 +77,36 @@ def page_extras(game: Game, state: GameState, you: int | None,
     a seat, how each move it may make would leave its tile (the page previews a
     move with these, computing no rule itself)."""
     return {"since_last_move": since_last_move(game, state, you, names),
-            "standings": standings(state) if state.finished else None,
             "move_previews": None if you is None or state.finished
             else move_previews(state, you)}
+
+
+SOURCE_WORDS = {
+    "grass": ("grass patch", "grass patches"), "sand": ("sand patch", "sand patches"),
+    "blue": ("blue snake", "blue snakes"), "orange": ("orange snake", "orange snakes"),
+    "worm": ("worm", "worms"), "freak": ("freak", "freaks"),
+    "end_game": ("feature unfinished at the end", "features unfinished at the end"),
+    "fly": ("guess of the fly", "guesses of the fly"),
+    "frog": ("guess of the frog", "guesses of the frog"),
+}
+"""Where points come from (engine.marram.standings.SOURCES), in words."""
+
+
+def points_words(sources: dict[str, dict[str, int]]) -> str:
+    """Where a player's points came from: "12 from 3 grass patches, 5 from 1 worm"."""
+    said = []
+    for source, (one, many) in SOURCE_WORDS.items():
+        cell = sources.get(source) or {"points": 0, "count": 0}
+        if cell["points"]:
+            said.append(f"{cell['points']} from {cell['count']} "
+                        f"{one if cell['count'] == 1 else many}")
+    return ", ".join(said)
+
+
+def final_measure(state: GameState, names: list[str]) -> Measure:
+    """The final standings' column: each player's points, and where they came from."""
+    return Measure("Points", tuple(str(points) for points in state.scores),
+                   tuple(points_words(sources) for sources in breakdown(state)))
 
 
 def home_picture() -> dict[str, Any]:

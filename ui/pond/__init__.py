@@ -15,6 +15,7 @@ UI = GameUI(
     action_texts=False,
     replay_module="pond/replay.js",
     page_extras=pages.page_extras,
+    final_measure=pages.final_measure,
     rules_page=pages.rules_page,
     mail_turn=mail.turn_details,
     mail_picture=mail.picture,

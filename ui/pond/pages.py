@@ -1,8 +1,8 @@
 """What Pond's game page and rules page show beyond the generic shell: what
 happened since the player's last move (the latest egg or move with what it
-developed and scored), the final standings, and the rules page with the numbers
-of each option set read from the engine (games.pages asks for them through
-``ui.GameUI``)."""
+developed and scored), its measure in the final standings (the piles, the eggs
+left and why the game ended), and the rules page with the numbers of each option
+set read from the engine (games.pages asks for them through ``ui.GameUI``)."""
 from __future__ import annotations
 
 from typing import Any, cast
@@ -14,6 +14,7 @@ from engine.pond.rules import REPETITIONS
 from engine.pond.state import GameState
 from engine.pond.view import last_turn
 from games.models import Event, Game
+from ui import Measure
 
 SINCE_SHOWN = 20
 """The most events the "since your last move" list shows (the latest ones)."""
@@ -80,26 +81,22 @@ def since_last_move(game: Game, state: GameState, you: int | None,
     return {"events": events, "more": not own and start > 0}
 
 
-def standings(state: GameState, names: list[str]) -> dict[str, Any]:
-    """The final standings: each seat's pile, place and spawn, and why it ended."""
-    rows = []
-    for seat, name in enumerate(names):
-        # the rules name the winners (a draw: both); the pile alone does not, as
-        # after a resignation or an elimination
-        rows.append({"seat": seat, "name": name, "colour": COLOURS[seat],
-                     "pile": state.piles[seat], "spawn": state.spawns[seat],
-                     "winner": seat in state.winners,
-                     "place": None if state.resigned == seat
-                     else 1 if seat in state.winners else 2})
-    return {"rows": rows, "end": state.end, "why": END_WORDS.get(state.end or "", ""),
-            "draw": len(state.winners) > 1}
+def final_measure(state: GameState, names: list[str]) -> Measure:
+    """The final standings' column: each pile (the rules name the winners, which
+    the piles alone do not after a resignation or an elimination), with the
+    colour played and the eggs left, and why the game ended."""
+    why = END_WORDS.get(state.end or "", "")
+    return Measure(
+        "Pile", tuple(str(pile) for pile in state.piles),
+        tuple(f"{COLOURS[seat]}, {eggs} egg{'' if eggs == 1 else 's'} left in the spawn"
+              for seat, eggs in enumerate(state.spawns)),
+        ending=f"The game ended because {why}." if why else "")
 
 
 def page_extras(game: Game, state: GameState, you: int | None,
                 names: list[str]) -> dict[str, Any]:
     """What the game page's state carries for Pond's board and panels."""
-    return {"since_last_move": since_last_move(game, state, you, names),
-            "standings": standings(state, names) if state.finished else None}
+    return {"since_last_move": since_last_move(game, state, you, names)}
 
 
 def rules_page() -> tuple[str, dict[str, Any]]:

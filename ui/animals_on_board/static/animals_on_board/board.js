@@ -294,23 +294,3 @@ export function renderPlayers(list, view, names, you) {
     return item;
   }));
 }
-
-/** The final standings: points, how they were made, and what was returned. */
-export function renderStandings(body, view, names) {
-  const rows = view.scoring.map((s, seat) => ({ seat, ...s }));
-  rows.sort((a, b) => b.points - a.points || b.species - a.species || a.seat - b.seat);
-  const tbl = el("table", { class: "aob-standings" });
-  tbl.append(el("thead", {}, el("tr", {}, ...["Player", "Points", "Tiles", "Crates", "Species",
-    "Returned (pairs)", "Returned (down to 10)"].map((t) => el("th", { scope: "col", text: t })))));
-  const tbody = el("tbody");
-  for (const r of rows) {
-    const won = (view.winners || []).includes(r.seat);
-    tbody.append(el("tr", { class: won ? "aob-winner" : null },
-      el("th", { scope: "row", text: `${nameOf(names, r.seat)}${won ? " (wins)" : ""}` }),
-      el("td", { text: String(r.points) }), el("td", { text: String(r.tile_points) }),
-      el("td", { text: String(r.crate_points) }), el("td", { text: String(r.species) }),
-      el("td", { text: r.pairs.join(" ") || "–" }), el("td", { text: r.reduced.join(" ") || "–" })));
-  }
-  tbl.append(tbody);
-  body.replaceChildren(tbl);
-}

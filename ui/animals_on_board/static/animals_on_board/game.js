@@ -3,9 +3,9 @@
 // a Confirm step, the players, what happened since the player's last move and
 // the final standings. Escape cancels a choice.
 import { createClient } from "../games/client.js";
+import { showFinalStandings } from "../games/standings.js";
 import {
-  chosenAction, indexActions, keptSelection, loadSpecies, renderBoard, renderPlayers,
-  renderStandings, tileName,
+  chosenAction, indexActions, keptSelection, loadSpecies, renderBoard, renderPlayers, tileName,
 } from "./board.js";
 
 const root = document.getElementById("game");
@@ -17,8 +17,6 @@ const status = document.getElementById("turn-status");
 const lastMove = document.getElementById("last-move");
 const since = document.getElementById("since-list");
 const players = document.getElementById("players");
-const standings = document.getElementById("final-standings");
-const standingsBody = document.getElementById("standings-body");
 
 const species = await loadSpecies();
 let page = JSON.parse(document.getElementById("game-state").textContent);
@@ -128,16 +126,13 @@ function render() {
   if (status) status.textContent = page.status_text;
   if (lastMove) {
     lastMove.textContent = page.last_move
-      ? `Last move: ${names()[page.last_move.player]}: ${page.last_move.text}` : "";
+      ? `Last move: ${page.last_move.words}.` : "";
   }
   hint.textContent = hintText();
   renderMove();
   renderSince();
   if (players) renderPlayers(players, view, names(), view.you);
-  if (view.finished && view.scoring && standings) {
-    renderStandings(standingsBody, view, names());
-    standings.hidden = false;
-  }
+  showFinalStandings(page);
 }
 
 function choose(next) {

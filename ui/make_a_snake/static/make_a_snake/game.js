@@ -3,12 +3,14 @@
 // stacks, taking a tile and connecting it up or down with both placements
 // previewed by the server (the game's connect_preview query: where it would lie,
 // whether it may and why), a Confirm step, what happened since the player's
-// last move, and the distances at the end. No rule is worked out here: what may
-// be done comes from the server's legal actions and its preview.
+// last move, and the words of the end (the final standings are the server's).
+// No rule is worked out here: what may be done comes from the server's legal
+// actions and its preview.
 import { createClient } from "../games/client.js";
+import { showFinalStandings } from "../games/standings.js";
 import { h } from "../games/pieces.js";
 import { COLOUR_HEX, cm, renderBoard, tileThumbnail } from "./draw.js";
-import { standingsRows, stackWords, takeWords } from "./words.js";
+import { stackWords, takeWords } from "./words.js";
 
 const root = document.getElementById("game");
 const els = {
@@ -26,8 +28,6 @@ const els = {
   lastMove: document.getElementById("last-move"),
   since: document.getElementById("since-list"),
   players: document.getElementById("players"),
-  standings: document.getElementById("final-standings"),
-  standingsBody: document.getElementById("standings-body"),
 };
 let page = JSON.parse(document.getElementById("game-state").textContent);
 // the player's choice before Confirm: {type: "take", colour} or {type: "connect", side}
@@ -276,27 +276,6 @@ function finalWords() {
   return s ? s.text : "";
 }
 
-function renderFinal() {
-  const over = !!(view().finished && page.standings);
-  els.standings.hidden = !over;
-  if (!over) return;
-  const s = page.standings;
-  const body = [h("p", { id: "final-words" }, s.text)];
-  if (s.rows && s.rows.length) {
-    body.push(h("div", { class: "standings-wrap" }, h("table", { class: "standings", id: "standings" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Place"),
-        h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Tongue to tail"),
-        h("th", { scope: "col" }, "Tiles"))),
-      h("tbody", {}, standingsRows(s.rows).map((row) => h("tr", {
-        class: [row.winner ? "winner" : "", row.seat === page.you ? "is-you" : ""].join(" ").trim(),
-        dataset: { seat: String(row.seat) } },
-      h("td", {}, row.place), h("th", { scope: "row" }, swatch(row.seat), " ", row.name,
-        row.winner ? [" ", h("span", { class: "tag tag-win" }, "winner")] : null),
-      h("td", { class: "points" }, row.distance), h("td", {}, String(row.tiles))))))));
-  }
-  els.standingsBody.replaceChildren(...body);
-}
-
 function render() {
   const v = view();
   if (els.status) {
@@ -304,15 +283,14 @@ function render() {
     els.status.classList.toggle("your-turn", legal().length > 0);
   }
   if (els.lastMove) {
-    els.lastMove.textContent = page.last_move ? `Last move: ${names()[page.last_move.player]
-      || "?"}: ${page.last_move.text}` : "";
+    els.lastMove.textContent = page.last_move ? `Last move: ${page.last_move.words}.` : "";
   }
   renderTable();
   renderDieAndStacks();
   renderMovePanel();
   renderPlayers();
   renderSince();
-  renderFinal();
+  showFinalStandings(page);
   if (connecting() && (!preview || preview.seq !== page.seq)) loadPreview();
 }
 

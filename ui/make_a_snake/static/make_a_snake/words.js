@@ -19,15 +19,3 @@ export function takeWords(die, colours) {
   return `${shown}${rolled ? "" : "A rolled stack is empty, so any stack will do. "}`
     + `Choose a stack to take from: ${list}.`;
 }
-
-/** The standings table's rows: place ("1", "=1", "resigned"), distance in words. */
-export function standingsRows(rows) {
-  return rows.map((row) => {
-    const shared = row.place !== null && rows.filter((r) => r.place === row.place).length > 1;
-    return {
-      ...row,
-      place: row.place === null ? "resigned" : `${shared ? "=" : ""}${row.place}`,
-      distance: row.distance === null ? "–" : `${Number(row.distance).toFixed(2)} cm`,
-    };
-  });
-}

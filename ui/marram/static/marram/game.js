@@ -15,10 +15,11 @@
 
 import { renderBoard, tokenSpot, wireZoomButtons } from "./board.js";
 import { createClient } from "../games/client.js";
+import { showFinalStandings } from "../games/standings.js";
 import { drawnView, loadDrawings } from "./drawings.js";
 import { movedTile, posText, samePos } from "./moves.js";
 import {
-  creatureLines, h, renderLog, renderPlayers, renderSince, renderStandings, scorePreviewLines,
+  creatureLines, h, renderLog, renderPlayers, renderSince, scorePreviewLines,
   tileSvg, updateTurnBadge,
 } from "./panels.js";
 
@@ -40,8 +41,6 @@ const els = {
   moveError: document.getElementById("move-error"),
   sinceHeading: document.getElementById("since-heading"),
   sinceList: document.getElementById("since-list"),
-  standings: document.getElementById("final-standings"),
-  standingsBody: document.getElementById("standings-body"),
   players: document.getElementById("players"),
   log: document.getElementById("score-log"),
   tilesLeft: document.getElementById("tiles-left"),
@@ -700,15 +699,6 @@ function guessForm(creature) {
   return form;
 }
 
-/** The standings, above the board, once the game is over. */
-function renderFinal() {
-  const over = !!(st().finished && page.standings);
-  els.standings.hidden = !over;
-  if (over && !els.standingsBody.childNodes.length) {
-    els.standingsBody.append(renderStandings(page.standings, players(), page.you));
-  }
-}
-
 function renderMovePanel() {
   const s = st();
   const body = els.moveBody;
@@ -788,7 +778,7 @@ function render({ focus = null } = {}) {
   renderLog(els.log, s.log, players());
   setText(els.sinceHeading, sinceHeading());
   renderSince(els.sinceList, page.since_last_move, players(), page.you);
-  renderFinal();
+  showFinalStandings(page);
   if (keep) {
     const target = els.moveBody.querySelector(`[data-key="${CSS.escape(keep)}"]`);
     if (target && !target.disabled) target.focus({ preventScroll: true });

@@ -190,42 +190,6 @@ export function scorePreviewLines(preview, players, you) {
   return lines;
 }
 
-const SOURCE_WORDS = [
-  ["grass", "Grass patches"], ["sand", "Sand patches"], ["blue", "Blue snakes"],
-  ["orange", "Orange snakes"], ["worm", "Worms"], ["freak", "Freaks"],
-  ["end_game", "Unfinished at the end"], ["fly", "Fly"], ["frog", "Frog"],
-];
-
-/**
- * The final standings (engine.standings): a table of places, points and where
- * they came from; a column for each source that scored for anyone.
- */
-export function renderStandings(standings, players, you) {
-  const used = SOURCE_WORDS.filter(([key]) => standings.some(
-    (row) => row.sources[key] && row.sources[key].points));
-  const head = h("tr", {}, h("th", { scope: "col" }, "Place"), h("th", { scope: "col" }, "Player"),
-    h("th", { scope: "col" }, "Points"),
-    used.map(([, label]) => h("th", { scope: "col" }, label)));
-  const rows = standings.map((row) => h("tr", {
-    class: [row.winner ? "winner" : "", row.seat === you ? "is-you" : ""].join(" ").trim(),
-    dataset: { seat: String(row.seat) },
-  },
-  h("td", { dataset: { col: "place" } }, row.place === null ? "resigned" : String(row.place)),
-  h("th", { scope: "row" }, swatch(row.seat, players, "small"), " ", nameOf(players, row.seat),
-    row.winner ? [" ", h("span", { class: "tag tag-win" }, "winner")] : null),
-  h("td", { class: "points", dataset: { col: "points" } }, String(row.points)),
-  used.map(([key]) => {
-    const cell = row.sources[key];
-    return h("td", { dataset: { col: key } }, cell.points ? String(cell.points) : "–",
-      cell.count > 1 ? h("span", { class: "muted small" }, ` (${cell.count})`) : null);
-  })));
-  return h("div", { class: "standings-wrap" },
-    h("table", { class: "standings", id: "standings" },
-      h("caption", {}, "Points by where they came from (in brackets: how many features "
-        + "or guesses made them)"),
-      h("thead", {}, head), h("tbody", {}, rows)));
-}
-
 /**
  * The header's "My games" badge (games/templates/games/base.html): how many games
  * wait for the player, as the server counted them with the page's latest state.

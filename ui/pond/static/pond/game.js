@@ -1,7 +1,7 @@
 // Pond's game page: draws the pond from the page state (the API's view of the
-// game, what happened since the player's last move and, at the end, the
-// standings: ui/pond/pages.py), lets the player make a move by clicks, taps or
-// the keyboard, and sends it through the generic client (games/client.js).
+// game and what happened since the player's last move: ui/pond/pages.py; at the
+// end, the final standings the server drew), lets the player make a move by
+// clicks, taps or the keyboard, and sends it through the generic client (games/client.js).
 //
 // A move: choose a highlighted empty position to place an egg from the spawn (or
 // "Place an egg" first to see only those), or one of your highlighted pieces and
@@ -10,6 +10,7 @@
 // Cancel (Escape) to start over. Only the server's legal actions are offered.
 
 import { createClient } from "../games/client.js";
+import { showFinalStandings } from "../games/standings.js";
 import {
   actionFor, destinations, eggSpots, h, movablePieces, pieceIcon, posKey, renderBoard, turnLines,
 } from "./board.js";
@@ -26,8 +27,6 @@ const els = {
   sinceHeading: document.getElementById("since-heading"),
   sinceList: document.getElementById("since-list"),
   players: document.getElementById("players"),
-  standings: document.getElementById("final-standings"),
-  standingsBody: document.getElementById("standings-body"),
 };
 const queryUrl = (name) => root.dataset.queryUrl.replace("NAME", name);
 const csrf = document.querySelector('meta[name="csrf-token"]');
@@ -233,35 +232,13 @@ function renderSince() {
   }
 }
 
-function renderStandings() {
-  const s = page.standings;
-  if (!s) {
-    els.standings.hidden = true;
-    return;
-  }
-  els.standings.hidden = false;
-  const rows = s.rows.map((row) => h("tr", { class: row.winner ? "winner" : "",
-    dataset: { seat: String(row.seat) } },
-  h("td", { dataset: { col: "place" } }, row.place === null ? "resigned" : String(row.place)),
-  h("th", { scope: "row" }, pieceIcon(row.colour, "frog"), ` ${row.name}`,
-    row.winner ? h("span", { class: "tag tag-win" }, s.draw ? "draw" : "winner") : null),
-  h("td", { dataset: { col: "pile" } }, String(row.pile)),
-  h("td", { dataset: { col: "spawn" } }, String(row.spawn))));
-  els.standingsBody.replaceChildren(
-    h("p", { id: "pond-end" }, `The game ended because ${s.why}.`),
-    h("table", { class: "standings", id: "standings" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Place"), h("th", { scope: "col" }, "Player"),
-        h("th", { scope: "col" }, "Pile"), h("th", { scope: "col" }, "Eggs left"))),
-      h("tbody", {}, rows)));
-}
-
 function render(focusKey = null) {
   const st = view();
   if (els.status) els.status.textContent = page.status_text;
   if (els.status) els.status.classList.toggle("your-turn", legal().length > 0);
   if (els.lastMove) {
     const last = page.last_move;
-    els.lastMove.textContent = last ? `Last move by ${players()[last.player] ?? "?"}: ${last.text}` : "";
+    els.lastMove.textContent = last ? `Last move: ${last.words}.` : "";
   }
   const confirming = ui.mode === "confirm";
   const shown = confirming && ui.preview ? { board: ui.preview.board, last: ui.preview.last }
@@ -278,7 +255,7 @@ function render(focusKey = null) {
   renderMovePanel();
   renderPlayers();
   renderSince();
-  renderStandings();
+  showFinalStandings(page);
   if (els.sinceHeading) {
     els.sinceHeading.textContent = page.you === null || page.you === undefined || st.finished
       ? "Latest moves" : "Since your last move";

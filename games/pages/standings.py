@@ -1,0 +1,88 @@
+"""A finished game's final standings, one table for every game
+(games/templates/games/final_standings.html): each seat's place, its name, the
+game's own measure (``ui.GameUI.final_measure``: Marram's points, Pond's pile,
+Make-a-snake's distance from tongue to tail) and a winner's badge, best first.
+
+The platform ranks the seats, the same way for every game: the winners the rules
+name first (after an elimination or a resignation the score alone may not name
+them), then the others by score in the game's order (``Projection.better``),
+seats without a score, then seats that left; equal keys share a place."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.template.loader import render_to_string
+
+from engine.protocol import Projection, Standing, standings
+from games.models import Game
+from ui import Measure, ui_for
+
+
+def places(p: Projection) -> list[Standing]:
+    """The seats best first, each with its place (ties share one: 1, 1, 3)."""
+    if p.cooperative:  # one shared result: everybody shares the first place
+        return standings(p)
+    sign = 1 if p.better == "lower" else -1
+
+    def key(seat: int) -> tuple[bool, bool, bool, float]:
+        if seat in p.winners:
+            return (False, False, False, 0.0)
+        score = p.scores[seat]
+        return (True, seat in p.out, score is None,
+                sign * float(score) if score is not None else 0.0)
+
+    order = sorted(range(len(p.scores)), key=key)
+    return [Standing(s, p.scores[s], 1 + sum(1 for o in order if key(o) < key(s)),
+                     s in p.winners, s in p.out) for s in order]
+
+
+def score_text(score: Any) -> str:
+    """A score as the default measure writes it: "–" for none, 12 not 12.0."""
+    if score is None:
+        return "–"
+    if isinstance(score, float) and score.is_integer():
+        return str(int(score))
+    return str(score)
+
+
+def _measure(game: Game, state: Any, names: list[str], p: Projection) -> Measure:
+    made = ui_for(game.game).final_measure
+    if made is not None:
+        return made(state, names)
+    return Measure("Score", tuple(score_text(s) for s in p.scores))
+
+
+def _place(standing: Standing, ranked: Sequence[Standing], resigned: set[int]) -> str:
+    if standing.out:
+        return "resigned" if standing.seat in resigned else "out"
+    shared = sum(1 for o in ranked if o.rank == standing.rank and not o.out) > 1
+    return f"{'=' if shared else ''}{standing.rank}"
+
+
+def final_standings(game: Game, state: Any, names: list[str], letters: list[str],
+                    you: int | None) -> dict[str, Any] | None:
+    """The table of a finished game (None while it runs), as the template and the
+    page's state carry it, the seats' swatches lettered with ``letters``:
+    ``heading`` (the measure's), ``ending`` (why it ended, if the game says),
+    ``rows`` best first (``seat``, ``name``, ``letter``, ``place`` in words,
+    ``measure``, ``detail``, ``badge``, ``winner``, ``you``) and ``html``, the
+    table drawn."""
+    rules = game.rules
+    p = rules.projection(state)
+    if not p.finished:
+        return None
+    measure = _measure(game, state, names, p)
+    ranked = places(p)
+    resigned = {s.index for s in game.seats.all() if s.resigned and s.index is not None}
+    badge = "won together" if p.cooperative else "winner"
+    rows = [{"seat": s.seat, "name": names[s.seat], "letter": letters[s.seat],
+             "place": _place(s, ranked, resigned),
+             "measure": measure.values[s.seat] if s.seat < len(measure.values) else "",
+             "detail": measure.details[s.seat] if s.seat < len(measure.details) else "",
+             "winner": s.won, "badge": badge if s.won else "", "you": s.seat == you}
+            for s in ranked]
+    final = {"heading": measure.heading, "ending": measure.ending, "rows": rows}
+    final["html"] = render_to_string("games/final_standings.html", {"final": final})
+    return final
