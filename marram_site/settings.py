@@ -58,6 +58,11 @@ Environment variables:
 - ``REPLY_DOMAIN``: the mail domain of the signed reply addresses
   (``move+...@REPLY_DOMAIN``); its MX must reach ``manage.py mail_listener`` or a
   hosted provider that posts to ``/mail/inbound/``.
+- ``MARRAM_RETURN_PATH``: each mail is sent with its own return path
+  (``bounce+...@REPLY_DOMAIN`` as the envelope's sender, VERP), so that the
+  listener reads its bounces and stops mailing an address that keeps bouncing
+  (on by default; ``0`` sends with ``DEFAULT_FROM_EMAIL`` as the envelope's
+  sender, for a relay that will take no other).
 - ``MARRAM_MAIL_INBOX_PAGE``: the page /mail/ where a player reads and answers
   the mail sent to them (development only: always off in production); where the
   mail backend is the development one it also shows, without sign-in, the mail to
@@ -535,6 +540,8 @@ EMAIL_FILE_PATH = env_str("EMAIL_FILE_PATH", str(BASE_DIR / "tests" / "artifacts
 MARRAM_BASE_URL = env_str("MARRAM_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
 REPLY_DOMAIN = env_str("REPLY_DOMAIN", "marram.localhost")
 MAIL_WEBHOOK_SECRET = env_str("MAIL_WEBHOOK_SECRET")
+# Bounces come back to bounce+...@REPLY_DOMAIN (notifications.bounces).
+MARRAM_RETURN_PATH = env_bool("MARRAM_RETURN_PATH", default=True)
 MAILGUN_WEBHOOK_SIGNING_KEY = env_str("MAILGUN_WEBHOOK_SIGNING_KEY")
 POSTAL_WEBHOOK_KEY = env_str("POSTAL_WEBHOOK_KEY")
 # A page (/mail/) where each player reads the mail the site sent them and answers

@@ -5,8 +5,16 @@ Mail is shown, not written: a pending row can be sent now or dropped, nothing mo
 
 from django.contrib import admin, messages
 
-from notifications import services
-from notifications.models import GameVisit, InboundMail, MailSettings, Notification, Webhook
+from notifications import bounces, services
+from notifications.models import (
+    BouncingAddress,
+    GameVisit,
+    InboundMail,
+    MailBounce,
+    MailSettings,
+    Notification,
+    Webhook,
+)
 
 
 @admin.register(Notification)
@@ -61,3 +69,39 @@ class WebhookAdmin(admin.ModelAdmin):
 class GameVisitAdmin(admin.ModelAdmin):
     list_display = ["user", "game", "seen_at"]
     raw_id_fields = ["user", "game"]
+
+
+@admin.register(BouncingAddress)
+class BouncingAddressAdmin(admin.ModelAdmin):
+    """The addresses no mail is sent to, as their mail bounces for good."""
+
+    list_display = ["address", "user", "since", "suspended_at", "reason"]
+    search_fields = ["address", "user__username"]
+    raw_id_fields = ["user"]
+    readonly_fields = [f.name for f in BouncingAddress._meta.fields]
+    actions = ["mail_again"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False  # "Mail again" forgets its bounces too
+
+    @admin.action(description="Mail the selected addresses again")
+    def mail_again(self, request, queryset) -> None:
+        cleared = sum(bounces.bouncing_clear(address=address)
+                      for address in queryset.values_list("address", flat=True))
+        self.message_user(request, f"{cleared} address(es) mailed again.", messages.INFO)
+
+
+@admin.register(MailBounce)
+class MailBounceAdmin(admin.ModelAdmin):
+    list_display = ["received_at", "address", "user", "kind", "status", "counted",
+                    "notification", "diagnostic"]
+    list_filter = ["kind", "counted"]
+    search_fields = ["address", "user__username", "status", "message_id"]
+    raw_id_fields = ["user", "notification"]
+    readonly_fields = [f.name for f in MailBounce._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False

@@ -42,6 +42,8 @@ MAX_DEPTH = 60
 nests more than a handful)."""
 
 _TEXT = ("text/plain", "text/html")
+_REPORTS = ("message/delivery-status", "message/global-delivery-status")
+"""A bounce's delivery report (RFC 3464, 6533): a few lines, kept whole."""
 
 
 class Unreadable(Exception):
@@ -87,7 +89,7 @@ class MailSkimmer:
             self._keep_body = False  # the preamble
             return
         disposition = str(part.get("Content-Disposition", "")).split(";")[0].strip().lower()
-        self._keep_body = kind in _TEXT and disposition != "attachment"
+        self._keep_body = kind in _TEXT and disposition != "attachment" or kind in _REPORTS
 
     def _boundary(self, line: bytes) -> bool:
         """Whether the line opens or closes a part of an open multipart."""

@@ -63,6 +63,7 @@ class Notification(models.Model):
         SENT = "sent", "Sent"
         SKIPPED = "skipped", "Not sent (the player's policy)"
         FAILED = "failed", "Failed"
+        BOUNCED = "bounced", "Sent, and bounced"
 
     # Empty for an answer to a mail from an address that belongs to nobody here.
     user = models.ForeignKey(
@@ -191,3 +192,56 @@ class InboundMail(models.Model):
 
     def __str__(self) -> str:
         return f"{self.message_id} from {self.sender}: {self.outcome}"
+
+
+class MailBounce(models.Model):
+    """A bounce of a mail of ours: the delivery report that came back to its
+    return path (``bounce+<id>.<sig>@REPLY_DOMAIN``, notifications.bounces)."""
+
+    class Kind(models.TextChoices):
+        HARD = "hard", "Hard: refused for good (5.x.x)"
+        SOFT = "soft", "Soft: delayed or refused for now (4.x.x)"
+
+    message_id = models.CharField(
+        max_length=250, unique=True,
+        help_text="The report's own Message-ID: a report delivered twice is one bounce.")
+    address = models.CharField(max_length=254, help_text="The address that bounced.")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                             related_name="+", null=True, blank=True)
+    notification = models.ForeignKey(Notification, on_delete=models.SET_NULL,
+                                     related_name="bounces", null=True, blank=True)
+    kind = models.CharField(max_length=4, choices=Kind.choices)
+    status = models.CharField(max_length=16, blank=True, help_text="The report's Status, 5.1.1.")
+    diagnostic = models.CharField(max_length=300, blank=True)
+    counted = models.BooleanField(
+        default=True, help_text="Whether it counts towards suspending the address (not once "
+        "the address is tried again).")
+    received_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-received_at", "-id"]
+        indexes = [models.Index(fields=["address", "received_at"], name="mail_bounce_address")]
+
+    def __str__(self) -> str:
+        return f"{self.address}: {self.kind} {self.status}"
+
+
+class BouncingAddress(models.Model):
+    """An address mail is no longer sent to, as mail to it bounces for good. Tried
+    again when its player asks (their settings) or an admin deletes it; a player
+    who changes their address has mail sent to the new one."""
+
+    address = models.CharField(max_length=254, unique=True, help_text="Lower-case.")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                             related_name="+", null=True, blank=True,
+                             help_text="Whose address it was when its mail stopped.")
+    since = models.DateTimeField(help_text="The first of the bounces that stopped it.")
+    reason = models.CharField(max_length=300)
+    suspended_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-suspended_at"]
+        verbose_name_plural = "bouncing addresses"
+
+    def __str__(self) -> str:
+        return f"{self.address} bounces since {self.since:%Y-%m-%d}"

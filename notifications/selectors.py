@@ -7,7 +7,14 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
 from games.models import Game, Seat
-from notifications.models import WEBHOOK_KINDS, GameVisit, MailSettings, Notification, Webhook
+from notifications.models import (
+    WEBHOOK_KINDS,
+    BouncingAddress,
+    GameVisit,
+    MailSettings,
+    Notification,
+    Webhook,
+)
 
 
 def mail_settings_get(user: AbstractBaseUser) -> MailSettings:
@@ -46,3 +53,11 @@ def webhooks_with_calls(user: AbstractBaseUser, calls: int = 5) -> list[Webhook]
         webhook.last_success = (  # type: ignore[attr-defined]
             rows.filter(status=Notification.Status.SENT).order_by("-sent_at").first())
     return found
+
+
+def bouncing_address_get(address: str) -> BouncingAddress | None:
+    """Why mail to ``address`` is no longer sent (its mail bounces for good), or
+    None when it is sent."""
+    if not address:
+        return None
+    return BouncingAddress.objects.filter(address=address.strip().lower()).first()

@@ -70,7 +70,12 @@ from notifications.models import (
     Notification,
     Policy,
 )
-from notifications.selectors import game_visit_get, games_waiting_for, mail_settings_get
+from notifications.selectors import (
+    bouncing_address_get,
+    game_visit_get,
+    games_waiting_for,
+    mail_settings_get,
+)
 from notifications.webhook_http import CallFailed, CallRefused
 
 logger = logging.getLogger(__name__)
@@ -273,6 +278,9 @@ def _skip_reason(n: Notification, now: datetime) -> str:
         return reason
     if not (n.user.email if n.user_id is not None else n.to_email):
         return "no address to send it to"
+    bouncing = bouncing_address_get(n.user.email if n.user_id is not None else n.to_email)
+    if bouncing is not None:  # (notifications.bounces)
+        return f"mail to {bouncing.address} bounces since {bouncing.since:%Y-%m-%d}"
     if n.user_id is None or n.kind in (Kind.REPLY_PLAYED, Kind.REPLY_REFUSED):
         return ""  # an answer to a mail the player sent us
     policy = mail_settings_get(n.user).policy
@@ -347,7 +355,9 @@ def _message(n: Notification, now: datetime | None = None) -> EmailMultiAlternat
         headers["Reply-To"] = mail_headers.reply_to_header(n)
     message = board_mail.MailWithPictures(
         subject=n.subject, body=mail_text(n.body_text),
-        from_email=settings.DEFAULT_FROM_EMAIL,
+        # the envelope's sender (MAIL FROM), which bounces return to; From: is the site's
+        from_email=signing.bounce_address(n.pk, to) if settings.MARRAM_RETURN_PATH
+        else settings.DEFAULT_FROM_EMAIL,
         to=[to], reply_to=[n.reply_to] if n.reply_to else None, headers=headers,
     )
     if n.body_html:

@@ -109,6 +109,13 @@ def bounce_address(notification_id: int, recipient: str) -> str:
     return f"bounce+{notification_id}.{sig}@{settings.REPLY_DOMAIN}"
 
 
+def bounce_id(address: str) -> int | None:
+    """The outbox row a return path names, its signature not checked yet (see
+    ``bounce_address_read``); None if it is not a return path's form."""
+    match = _BOUNCE_PART.match(_local_part_at_reply_domain(address) or "")
+    return int(match.group(1)) if match is not None else None
+
+
 def bounce_address_read(address: str, candidates: list[str]) -> tuple[int, str] | None:
     """The outbox row a return path names and which of ``candidates`` (the
     addresses it may have been sent to) it was signed for; None if it is not a

@@ -19,11 +19,16 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games.bodies import form_post, json_parse
 from games.errors import NotFound, ServiceError
 from games.pages.reads import time_words
-from notifications import inbound, services, signing, vacations, webhooks
+from notifications import bounces, inbound, services, signing, vacations, webhooks
 from notifications.forms import PolicyForm, VacationForm, WebhookForm
 from notifications.mailsafe import header_text
 from notifications.models import WEBHOOKS_PER_PLAYER
-from notifications.selectors import mail_settings_get, notifications_recent, webhooks_with_calls
+from notifications.selectors import (
+    bouncing_address_get,
+    mail_settings_get,
+    notifications_recent,
+    webhooks_with_calls,
+)
 
 WEBHOOK_SECRET_HEADER = "X-Marram-Webhook-Secret"
 WEBHOOK_FIELDS = ("recipient", "sender", "message_id", "text")
@@ -178,6 +183,11 @@ def mail_settings(request: HttpRequest) -> HttpResponse:
                 vacations.vacation_stop(user=user)
                 messages.success(request, "Welcome back: your clocks run again.")
                 return redirect("notifications:settings")
+            elif action == "bounce_retry":  # the player has fixed their mailbox
+                if bounces.bouncing_clear(address=user.email):
+                    messages.success(request, f"Mail to {user.email} is sent again; if it "
+                                     "bounces for good again, it stops again.")
+                return redirect("notifications:settings")
             else:
                 messages.error(request, "Nothing was changed: choose a policy or a vacation.")
         except ServiceError as error:
@@ -190,6 +200,7 @@ def mail_settings(request: HttpRequest) -> HttpResponse:
         "vacation_left": time_words(left.total_seconds()) if left.total_seconds() >= 60
         else "no time",
         "allowance": current.vacation_days_per_year,
+        "bouncing": bouncing_address_get(user.email),
         "recent": notifications_recent(user),
         "webhook_form": webhook_form,
         "webhooks": webhooks_with_calls(user),

@@ -2,9 +2,11 @@
 
 Point REPLY_DOMAIN's MX (or the site's MTA, as a transport for that domain) at
 it. Only reply addresses (``move+...@REPLY_DOMAIN``) are accepted at RCPT, so
-it relays nothing. A message is acknowledged (250) once it has been handled and
-committed. If handling fails for a reason that may pass (the database is down
-or unreachable) the sender is told to try later (451), and the sending MTA's
+it relays nothing (the site's own return paths, ``bounce+...``, and unsubscribe
+addresses are taken too: ``notifications.bounces``). A message is acknowledged
+(250) once it has been handled and committed. If handling fails for a reason
+that may pass (the database is down or unreachable) the sender is told to try
+later (451), and the sending MTA's
 retry is safe: a Message-ID is handled once. Any other failure would recur on
 every retry, so it is refused for good (554) and the sender's MTA stops trying.
 
@@ -28,6 +30,7 @@ from django.core.management.base import BaseCommand
 from django.db import InterfaceError, OperationalError, close_old_connections
 
 from notifications import signing
+from notifications.bounces import returned_mail_handle
 from notifications.inbound import inbound_mail_handle
 from notifications.mailstream import MAX_MESSAGE_BYTES, SkimmingController
 
@@ -39,6 +42,12 @@ TRANSIENT = (OperationalError, InterfaceError, OSError)
 def _handle(raw: bytes, recipients: list[str], mail_from: str) -> str:
     close_old_connections()
     try:
+        returned = [a for a in recipients if signing.is_return_address(a)]
+        if returned:  # a bounce, an unsubscribe: not a reply
+            outcome = returned_mail_handle(raw, returned, mail_from=mail_from)
+            recipients = [a for a in recipients if a not in returned]
+            if not recipients:
+                return outcome
         return inbound_mail_handle(raw, recipients, mail_from=mail_from).outcome
     finally:
         close_old_connections()
@@ -49,7 +58,7 @@ class ReplyHandler:
 
     async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope,
                           address: str, rcpt_options: list[str]) -> str:
-        if not signing.is_reply_address(address):
+        if not (signing.is_reply_address(address) or signing.is_return_address(address)):
             return "550 5.1.1 Not a Marram reply address"
         envelope.rcpt_tos.append(address)
         return "250 OK"
