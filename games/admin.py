@@ -49,7 +49,7 @@ class SeatInline(admin.TabularInline):
 class InvitationInline(admin.TabularInline):
     model = Invitation
     extra = 0
-    fields = ["email", "created_by", "created_at", "accepted_by", "accepted_at"]
+    fields = ["email", "invitee", "created_by", "created_at", "accepted_by", "accepted_at"]
     readonly_fields = fields
 
     def has_add_permission(self, request, obj=None) -> bool:

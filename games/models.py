@@ -173,8 +173,15 @@ class InvitationQuerySet(models.QuerySet):
 
 
 class Invitation(models.Model):
+    """An invitation to an open game, one seat each: personal (to an address, or to a
+    player by username), which only its addressee may take, or a link to pass on
+    (neither), which gives its seat to whoever takes it first."""
+
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
     email = models.EmailField(blank=True, help_text="Empty for an invitation by link.")
+    invitee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", null=True,
+        blank=True, help_text="The player invited by username: only they may take the seat.")
     token = models.CharField(max_length=64, unique=True, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
@@ -192,7 +199,17 @@ class Invitation(models.Model):
     objects = InvitationQuerySet.as_manager()
 
     def __str__(self) -> str:
-        return f"Invitation to game {self.game_id} for {self.email or 'a link'}"
+        return f"Invitation to game {self.game_id} for {self.addressee or 'a link'}"
+
+    @property
+    def personal(self) -> bool:
+        """For one person (by address or by username), not a link to pass on."""
+        return bool(self.email) or self.invitee_id is not None
+
+    @property
+    def addressee(self) -> str:
+        """Who it is for, in words: the username or the address; '' for a link."""
+        return self.invitee.get_username() if self.invitee_id is not None else self.email
 
 
 class Event(models.Model):

@@ -321,9 +321,35 @@ def invitation_get(token: str) -> Invitation:
 
 def invitation_links(game: Game, user: AbstractBaseUser) -> QuerySet[Invitation]:
     """The links to pass on that the user made for the game and nobody has used yet
-    (each gives one seat)."""
+    (each gives one seat to whoever takes it first); never a personal invitation,
+    by address or by username, whose link is its addressee's alone."""
     return Invitation.objects.filter(game=game, created_by=user, email="",
+                                     invitee__isnull=True,
                                      accepted_by__isnull=True).order_by("created_at", "pk")
+
+
+def game_invitations(game: Game, user: AbstractBaseUser) -> list[dict[str, Any]]:
+    """Every invitation to the game, oldest first, as its page lists them for its
+    players: who it is for (``to``; an address only to whoever wrote it, "someone"
+    to the others), how (``by``: "username", "mail" or "link"), who made it, and
+    who took the seat with it (``answered``, '' while nobody has)."""
+    rows = (Invitation.objects.filter(game=game)
+            .select_related("invitee", "created_by", "accepted_by").order_by("created_at", "pk"))
+    listed = []
+    for invitation in rows:
+        if invitation.invitee_id is not None:
+            by, to = "username", invitation.invitee.get_username()
+        elif invitation.email:
+            by = "mail"
+            to = invitation.email if invitation.created_by_id == user.pk else "someone"
+        else:
+            by, to = "link", "a link to pass on"
+        listed.append({
+            "by": by, "to": to, "from": invitation.created_by.get_username(),
+            "answered": invitation.accepted_by.get_username()
+            if invitation.accepted_by_id is not None else "",
+            "at": invitation.accepted_at})
+    return listed
 
 
 def game_events_get(game: Game, user: AbstractBaseUser | None,

@@ -618,8 +618,45 @@ def _check_open_games(user: AbstractBaseUser) -> None:
         )
 
 
+def invitation_refusal(invitation: Invitation, user: AbstractBaseUser) -> str:
+    """Why ``user`` may not take the seat of this invitation, in words; '' if they
+    may. A personal invitation is for its addressee alone, as a challenge on
+    lichess or an invitation on Board Game Arena is: one by username for that
+    player, one by mail for the account with that address (the person it was sent
+    to, whatever account they held or make); a link to pass on is anybody's."""
+    inviter = invitation.created_by.get_username()
+    if invitation.invitee_id is not None and invitation.invitee_id != user.pk:
+        return (f"this invitation is for {invitation.invitee.get_username()}, and you are "
+                f"signed in as {user.get_username()}: sign in as "
+                f"{invitation.invitee.get_username()} to take the seat, or ask {inviter} "
+                "for an invitation of your own")
+    if invitation.email and not _same_address(invitation.email, user):
+        return ("this invitation was mailed to another address than your account's: take it "
+                "from the account with that address (or give this account that address in "
+                f"your settings), or ask {inviter} for an invitation of your own")
+    return ""
+
+
+def _same_address(email: str, user: AbstractBaseUser) -> bool:
+    return email.strip().lower() == (getattr(user, "email", "") or "").strip().lower()
+
+
+def _personal_invitation(game: Game, user: AbstractBaseUser) -> Invitation | None:
+    """The user's own invitation to the game not answered yet (by username, or to
+    their address), if any."""
+    mine = Invitation.objects.filter(game=game, accepted_by__isnull=True)
+    found = mine.filter(invitee=user).first()
+    address = (getattr(user, "email", "") or "").strip()
+    if found is None and address:
+        found = mine.filter(invitee__isnull=True, email__iexact=address).first()
+    return found
+
+
 def game_join(*, game: Game | int, user: AbstractBaseUser, token: str | None = None) -> Game:
-    """Take a seat in an open game; the game starts when the last seat is taken."""
+    """Take a seat in an open game; the game starts when the last seat is taken.
+    With an invitation's ``token``: only as its addressee (``invitation_refusal``)
+    and if nobody has used it; a player who joins without one answers their own
+    invitation to the game, if they had one."""
     with transaction.atomic():
         game = _lock(game)
         invitation = None
@@ -629,6 +666,11 @@ def game_join(*, game: Game | int, user: AbstractBaseUser, token: str | None = N
                 raise NotFound("this invitation does not exist for this game", code="bad_token")
             if invitation.accepted_by_id not in (None, user.pk):
                 raise Conflict("this invitation has been used", code="invitation_used")
+            refusal = invitation_refusal(invitation, user)
+            if refusal:
+                raise Forbidden(refusal, code="not_the_invitee")
+        else:
+            invitation = _personal_invitation(game, user)
         if game.status != Game.Status.OPEN:
             raise Conflict(f"the game is {game.status}: only open games can be joined",
                            code="game_not_open")
@@ -720,19 +762,24 @@ def game_invite(
     user: AbstractBaseUser,
     emails: list[str],
     url_for: Callable[[str], str],
+    invitees: Sequence[AbstractBaseUser] = (),
 ) -> list[Invited]:
     """Invite people to an open game: by email (each address is mailed a join link,
-    through games.mail: the notifications outbox) or, with no addresses, one join
-    link to pass on."""
+    through games.mail: the notifications outbox), by username (``invitees``: each
+    a join link of their own, which the ratings app mails them) or, with neither,
+    one join link to pass on. A personal invitation is its addressee's alone
+    (``invitation_refusal``)."""
     with transaction.atomic():
         game = _lock(game)
         _seat_of(game, user)
         if game.status != Game.Status.OPEN:
             raise Conflict("only an open game takes invitations", code="game_not_open")
         invited = []
-        for email in emails or [""]:
+        addressed = [(email, None) for email in emails] + [("", p) for p in invitees]
+        for email, invitee in addressed or [("", None)]:
             invitation = Invitation.objects.create(
-                game=game, email=email, token=secrets.token_urlsafe(24), created_by=user
+                game=game, email=email, invitee=invitee, token=secrets.token_urlsafe(24),
+                created_by=user,
             )
             invited.append(Invited(invitation, url_for(invitation.token)))
         game_mail().invitations_made(game=game, user=user, invited=invited)

@@ -322,7 +322,8 @@ MAX_USERNAMES = 10
 def game_invite_users(*, game_id: int, user: AbstractBaseUser, usernames: list[str],
                       url_for: Callable[[str], str]) -> list[AbstractBaseUser]:
     """Invite players by their username to an open game: each is mailed a join link
-    of their own (through the outbox, under their mail policy); the players invited.
+    of their own, which only they can take (through the outbox, under their mail
+    policy); the players invited.
     All the names are checked before anything is written: one bad name, no invitation."""
     names = list(dict.fromkeys(n.strip() for n in usernames if n.strip()))
     if not names:
@@ -349,7 +350,8 @@ def game_invite_users(*, game_id: int, user: AbstractBaseUser, usernames: list[s
             raise Conflict(f"{', '.join(already)} already sit{'s' if len(already) == 1 else ''}"
                            " in this game", code="already_joined")
         invited = [found[n] for n in names]
-        links = game_services.game_invite(game=game, user=user, emails=[""] * len(invited),
+        # each an invitation of its own, which only that player can take
+        links = game_services.game_invite(game=game, user=user, emails=[], invitees=invited,
                                           url_for=url_for)
         rows = []
         for player, link in zip(invited, links, strict=True):

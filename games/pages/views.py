@@ -36,6 +36,7 @@ from games.pages import reads, replay
 from games.seating import seat_players
 from games.selectors import (
     game_get,
+    game_invitations,
     game_list,
     invitation_links,
     invitation_url,
@@ -277,6 +278,8 @@ def _game_page(request: HttpRequest, game: Game, invite_form: InviteForm,
         "invite_links": [invitation_url(i.token)
                          for i in invitation_links(game, request.user)]
         if seated and game.status == Game.Status.OPEN else [],
+        "invitations": game_invitations(game, request.user)
+        if seated and game.status == Game.Status.OPEN else [],
         # a player's page is sent its views, when it is their move
         "stream_url": _stream_url(game, request.user),
     }, status=status)
@@ -444,7 +447,7 @@ def game_resign(request: HttpRequest, game_id: int) -> HttpResponse:
 @form_post()
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
     found = Invitation.objects.with_token(token).select_related(
-        "game", "created_by").first()
+        "game", "created_by", "invitee", "accepted_by").first()
     if found is None:
         raise Http404("there is no such invitation")
     if request.method == "POST":
@@ -452,7 +455,12 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
                  "You have a seat in this game.")
         return redirect("pages:game", found.game_id)
     game = _game_or_404(found.game_id)
-    return render(request, "games/invitation.html", {"invitation": found, "game": game})
+    # what a click would do, said before it: a used invitation, someone else's
+    refusal = services.invitation_refusal(found, request.user) \
+        if found.accepted_by_id != request.user.pk else ""
+    return render(request, "games/invitation.html", {
+        "invitation": found, "game": game, "refusal": _sentence(refusal) if refusal else "",
+        "seated": any(s.user_id == request.user.pk for s in game.seats.all())})
 
 
 # ---------------------------------------------------------------- replays

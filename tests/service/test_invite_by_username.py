@@ -11,6 +11,7 @@ from django.core import mail
 
 from games import services as game_services
 from games.models import Game, Invitation
+from games.selectors import invitation_links
 from notifications.models import Notification
 from tests.service.conftest import body, client_for, signed_in, start_game
 from tests.service.mail_kit import eager_tasks
@@ -79,3 +80,45 @@ def test_the_open_games_page_invites_by_username_and_offers_the_people_you_playe
     page = signed_in(ann).post(f"/games/{game.pk}/invite/users/", {"usernames": "bob"})
     assert page.status_code == 302
     assert Notification.objects.get(kind="invitation").user == bob
+
+
+def test_a_personal_invitation_is_refused_to_anyone_but_its_addressee(users):
+    ann, bob, cyd, dee = users
+    game = game_services.game_create(user=ann, game="marram", seats=4)
+    client_for(ann).post(f"/api/games/{game.pk}/invite/users/", {"usernames": ["bob"]},
+                         format="json")
+    by_name = Invitation.objects.get(game=game, invitee=bob)
+    [by_mail] = game_services.game_invite(game=game, user=ann, emails=["dee@example.org"],
+                                          url_for=str)
+    for token, stranger in ((by_name.token, cyd), (by_mail.invitation.token, cyd)):
+        refused = client_for(stranger).post(f"/api/invitations/{token}/", format="json")
+        assert refused.status_code == 403, refused.content
+        assert body(refused)["code"] == "not_the_invitee"
+    assert not game.seats.filter(user=cyd).exists()
+    assert not invitation_links(game, ann).exists()  # no link to pass on among them
+    # the addressee takes the seat; a player who joins from the lobby answers theirs
+    assert client_for(bob).post(f"/api/invitations/{by_name.token}/",
+                                format="json").status_code == 200
+    game_services.game_join(game=game, user=dee)
+    assert Invitation.objects.get(token=by_mail.invitation.token).accepted_by == dee
+    used = client_for(cyd).post(f"/api/invitations/{by_name.token}/", format="json")
+    assert used.status_code == 409 and body(used)["code"] == "invitation_used"
+
+
+def test_the_open_games_page_lists_who_was_invited_and_who_answered(users):
+    ann, bob, cyd, _ = users
+    game = game_services.game_create(user=ann, game="marram", seats=4)
+    signed_in(ann).post(f"/games/{game.pk}/invite/users/", {"usernames": "bob"})
+    game_services.game_invite(game=game, user=ann, emails=["eve@example.org"], url_for=str)
+    game_services.game_invite(game=game, user=ann, emails=[], url_for=str)
+    game_services.game_join(game=game, user=bob)
+    game_services.game_join(game=game, user=cyd)  # seated: sees the list, not ann's address
+    listed = {}
+    for player in (ann, cyd):
+        html = signed_in(player).get(f"/games/{game.pk}/").content.decode()
+        items = re.findall(r'<li data-by="(\w+)">(.*?) <span', html.split('id="invited"')[1])
+        listed[player.username] = items
+    assert listed["ann"] == [("username", "bob, by username: took a seat"),
+                             ("mail", "eve@example.org, by mail: not answered yet"),
+                             ("link", "A link to pass on: not used yet")]
+    assert ("mail", "someone, by mail: not answered yet") in listed["cyd"]
