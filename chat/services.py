@@ -6,7 +6,8 @@ A player may post THROTTLE_COUNT messages in THROTTLE_WINDOW to one game. Each
 other player is mailed the message through the outbox unless they muted the
 game's chat, their mail is off, or they read a daily digest; the mail's
 reply address takes a line ``say ...`` back into the chat
-(``chat_post_by_mail``, which notifications.inbound calls by name)."""
+(``chat_post_by_mail``, which notifications.inbound calls by name). The game's
+open pages show a message as it is posted (games.panels)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from django.utils import timezone
 from chat.models import MAX_LENGTH, Message, Mute
 from games.errors import Forbidden, Invalid, NotFound, TryLater
 from games.models import Game, Seat
+from games.panels import panels_changed
 from notifications import emails, signing
 from notifications.models import Notification, Policy
 from notifications.selectors import mail_settings_get
@@ -75,6 +77,7 @@ def chat_post(*, game_id: int, user: AbstractBaseUser, text: object,
                            "little", retry_after=int(THROTTLE_WINDOW.total_seconds()))
         message = Message.objects.create(game=game, user=user, text=text, via=via)
         _mail_the_others(game, message)
+        panels_changed(game.pk)  # the game's open pages show it
     return message
 
 

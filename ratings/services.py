@@ -248,6 +248,7 @@ def rematch_offer(*, game_id: int, user: AbstractBaseUser) -> Rematch:
         _rematch_mail(rematch, [s.user for s in seats
                                 if s.user_id != user.pk and not is_computer(s.user)])
         _rematch_start_if_agreed(rematch)
+        panels_changed(game.pk)  # the game's open pages offer it
     return rematch
 
 
@@ -276,6 +277,7 @@ def rematch_answer(*, game_id: int, user: AbstractBaseUser, accept: bool) -> Rem
             rematch.save(update_fields=["status"])
         else:
             _rematch_start_if_agreed(rematch)
+        panels_changed(game.pk)  # the game's open pages show the answer
     return rematch
 
 

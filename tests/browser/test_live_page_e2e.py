@@ -2,9 +2,11 @@
 players' pages open, the last move ends the game and each page shows the whole
 of the end at once (the standings, the rematch offer, the record to download, no
 Resign, the seed revealed), and the rating changes, worked out by the worker
-after the commit, arrive on both pages when they are made. Each page follows
-the game by polling and, as in production, through the stream server (nginx in
-front of the live server and of it); neither page is reloaded."""
+after the commit, arrive on both pages when they are made; a chat message, and
+a rematch offered and accepted, reach the other player's open page. Each page
+follows the game by polling and, as in production, through the stream server
+(nginx in front of the live server and of it); a page that follows is never
+reloaded."""
 
 from __future__ import annotations
 
@@ -16,11 +18,13 @@ from typing import Any
 
 import pytest
 
+from games import services as game_services
 from games.models import Game
 from ratings import services as ratings_services
+from ratings.models import Rematch
 from tests.browser.conftest import DESKTOP, PHONE, Visitor
 from tests.browser.test_play_e2e import place_by_clicks
-from tests.service.conftest import custom_game, make_user
+from tests.service.conftest import custom_game, make_user, start_game
 from tests.service.proxy_kit import nginx
 from tests.service.test_game_page_reads import ENDGAME, place, submit
 from tests.service.test_stream import settled, stream_server
@@ -80,6 +84,11 @@ def open_page(visitor: Visitor, game: Game) -> Any:
     """The game's page, drawn, marked so that a reload would be seen."""
     page = visitor.page
     page.goto(f"{visitor.base}/games/{game.pk}/")
+    return drawn(page)
+
+
+def drawn(page: Any) -> Any:
+    """The page, once its script has drawn it, marked so that a reload would be seen."""
     page.wait_for_selector("#game[data-ready=true]")
     page.evaluate("() => { window.neverReloaded = true; }")
     return page
@@ -130,3 +139,66 @@ def test_the_end_arrives_whole_on_both_pages_and_the_rating_changes_after_it(
         page.reload()
         page.wait_for_selector("#game[data-ready=true]")
         assert parts_text(page, END_PARTS) == live  # what a reload shows, no more
+
+
+def chat_texts(page: Any) -> list[str]:
+    return [t.inner_text() for t in page.locator("#chat .chat-text").all()]
+
+
+def say(page: Any, text: str) -> None:
+    """Post to the chat by its form, as a player does: the page is the form's answer."""
+    page.get_by_label("Message").fill(text)
+    page.get_by_role("button", name="Send").click()
+    page.wait_for_url("**/#chat")
+    drawn(page)
+
+
+def test_a_chat_message_reaches_the_other_players_open_page(site, people):
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start_game([ann, bob])
+    a, b = open_page(people("ann"), game), open_page(people("bob", PHONE), game)
+    site.listening(2)
+    assert b.locator("#chat").get_attribute("open") is None  # no message yet
+
+    a.locator("#chat summary").click()
+    say(a, "good luck, bob")
+    # bob's page shows it by itself, the chat opened to it
+    b.locator("#chat .chat-message").first.wait_for(timeout=FOLLOWED)
+    assert chat_texts(b) == ["good luck, bob"]
+    assert b.locator("#chat").get_attribute("open") is not None
+    assert "(1)" in b.locator("#chat summary").inner_text()
+    assert not_reloaded(b)
+
+    site.listening(2)
+    say(b, "thanks!")
+    a.locator("#chat .chat-message").nth(1).wait_for(timeout=FOLLOWED)
+    assert chat_texts(a) == ["good luck, bob", "thanks!"]
+    assert a.locator("#chat .chat-message.mine .chat-text").inner_text() == "good luck, bob"
+    assert not_reloaded(a)
+
+
+def test_a_rematch_offered_and_accepted_reaches_the_other_players_open_page(site, people):
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start_game([ann, bob])
+    game_services.game_resign(game=game, user=bob)
+    a, b = open_page(people("ann"), game), open_page(people("bob", PHONE), game)
+    site.listening(2)
+
+    b.get_by_role("button", name="Offer a rematch").click()
+    b.wait_for_url(f"**/games/{game.pk}/")
+    drawn(b)
+    # ann's page offers it to her by itself
+    accept = a.get_by_role("button", name="Accept the rematch")
+    accept.wait_for(timeout=FOLLOWED)
+    assert "bob offered a rematch." in a.locator("#rematch-status").inner_text()
+    assert not_reloaded(a)
+
+    site.listening(2)
+    accept.click()
+    a.wait_for_url(lambda url: f"/games/{game.pk}/" not in url)
+    new = Rematch.objects.get(game=game).new_game
+    assert new is not None and a.url.endswith(f"/games/{new.pk}/")
+    # bob, who offered it, sees it accepted and the new game's link
+    b.get_by_role("link", name=f"game {new.pk}").wait_for(timeout=FOLLOWED)
+    assert "Rematch accepted by everyone" in b.locator("#rematch-status").inner_text()
+    assert not_reloaded(b)
