@@ -10,6 +10,8 @@ every example meets the same position (ann to move in a running game)."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 import schemathesis
 from django.core import signals
@@ -24,7 +26,9 @@ from schemathesis.checks import not_a_server_error, response_schema_conformance
 from games import services
 from tests.service.conftest import custom_game, make_user, tile
 
-EXAMPLES = 30  # an operation: the whole file runs in about 25 s on this machine
+EXAMPLES = int(os.environ.get("MARRAM_SCHEMA_EXAMPLES", "30"))
+"""Examples an operation: 30 run the whole file in about 25 s on this machine; a
+longer hunt sets MARRAM_SCHEMA_EXAMPLES."""
 GRASS = tile("GGGGGGGG")
 TILES = {"S0": GRASS, **{f"G{i}": GRASS for i in range(1, 13)}}
 DECK = [f"G{i}" for i in range(1, 13)]
