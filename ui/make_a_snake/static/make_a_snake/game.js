@@ -35,6 +35,10 @@ let chosen = null;
 // the server's preview of the connect awaited: {seq, previews} (or {seq, error})
 let preview = null;
 let busy = false;
+// the focus across drawings: the control to give it back to (a selector), and
+// whether the side buttons are to have it once drawn (after a take went in)
+let heldFocus = null;
+let focusSides = false;
 
 const view = () => page.state || {};
 const legal = () => page.legal_actions || [];
@@ -276,7 +280,45 @@ function finalWords() {
   return s ? s.text : "";
 }
 
+/** The stack or side button that has the focus, as a selector to find it again
+ * once render() has drawn them anew. */
+function focusedControl() {
+  const active = document.activeElement;
+  if (!active || !active.dataset) return null;
+  if (els.stacks.contains(active) && active.dataset.colour) {
+    return `#stacks button[data-colour="${active.dataset.colour}"]`;
+  }
+  if (els.sides.contains(active) && active.dataset.side) {
+    return `#sides button[data-side="${active.dataset.side}"]`;
+  }
+  return null;
+}
+
+/** Give the focus back after a drawing: to the side buttons once a take went
+ * in, else to the control that had it (once it may take it again). */
+function restoreFocus(keep) {
+  if (focusSides) {
+    const side = els.sides.querySelector("button.side-button.selected:not([disabled])")
+      || els.sides.querySelector("button.side-button:not([disabled])");
+    if (side) {
+      focusSides = false;
+      side.focus();
+    }
+    return;
+  }
+  if (!keep) return;
+  const target = document.querySelector(keep);
+  if (target && !target.disabled) {
+    heldFocus = null;
+    if (document.activeElement !== target) target.focus();
+  } else {
+    heldFocus = keep; // disabled while a move is sent: it gets the focus back after
+  }
+}
+
 function render() {
+  const lost = !document.activeElement || document.activeElement === document.body;
+  const keep = focusedControl() || (lost ? heldFocus : null);
   const v = view();
   if (els.status) {
     els.status.textContent = v.finished && page.standings ? page.standings.text : page.status_text;
@@ -291,6 +333,7 @@ function render() {
   renderPlayers();
   renderSince();
   showFinalStandings(page);
+  restoreFocus(keep);
   if (connecting() && (!preview || preview.seq !== page.seq)) loadPreview();
 }
 
@@ -325,9 +368,12 @@ function cancel() {
   render();
 }
 
-els.confirm.addEventListener("click", () => {
+els.confirm.addEventListener("click", async () => {
   const action = actionFor(chosen);
-  if (action) client.submit(action);
+  if (!action) return;
+  if (action.type === "take") focusSides = true; // up or down is what comes next
+  if (!await client.submit(action)) focusSides = false;
+  render();
 });
 els.cancel.addEventListener("click", cancel);
 document.addEventListener("keydown", (ev) => {

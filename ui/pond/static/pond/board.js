@@ -144,7 +144,8 @@ export function pieceIcon(colour, face, label = "") {
  * ``view``: {size, board (rows), last}. Options:
  * - ``choices``: Map of "x,y" -> {kind: "egg" | "piece" | "dest" | "selected", label}:
  *   highlighted, focusable positions; ``onChoose(pos, choice)`` is called on a
- *   click, Enter or Space;
+ *   click, Enter or Space; ``onOther(pos, piece)`` on a click on a piece that is
+ *   not a choice (the page says why);
  * - ``shown``: {board, last} to draw instead of the view's (a preview);
  * - ``lastClass``: the class of the outline of the last turn ("last" or "preview");
  * - ``label``: the SVG's accessible name.
@@ -196,6 +197,9 @@ export function renderBoard(container, view, options = {}) {
         document.createTextNode("★")));
       if (choice && !piece && choice.kind !== "selected") {
         g.append(el("circle", { class: "spot", cx: 50, cy: 50, r: 12 }));
+      }
+      if (!choice && piece && options.onOther) {
+        g.addEventListener("click", () => options.onOther(pos, piece));
       }
       if (choice && options.onChoose) {
         g.addEventListener("click", () => options.onChoose(pos, choice));

@@ -85,6 +85,26 @@ function choose(pos, choice) {
   }
 }
 
+/** A click on a piece that cannot be chosen now: say why, rather than nothing. */
+function notChoosable(pos, piece) {
+  if (!legal().length || ui.mode === "confirm" || client.isBusy()) return;
+  const mine = colours()[page.you];
+  const choose = "Choose one of your highlighted pieces, or a highlighted empty position "
+    + "for an egg.";
+  if (piece.colour !== mine) {
+    const owner = players()[colours().indexOf(piece.colour)] || "the other player";
+    els.moveError.textContent = `That is ${owner}'s ${piece.face} (${piece.colour}): you play `
+      + `${mine}. ${choose}`;
+  } else if (ui.mode === "egg") {
+    els.moveError.textContent = "You are placing an egg: choose a highlighted empty position, "
+      + "or Place an egg again to choose a piece instead.";
+  } else {
+    els.moveError.textContent = `Your ${piece.face} at ${posKey(pos)} cannot move now: `
+      + `${piece.face === "egg" ? "eggs never move" : "every position it could reach is taken"}`
+      + `. ${choose}`;
+  }
+}
+
 function startEgg() {
   ui = { ...freshUi(), mode: ui.mode === "egg" ? "idle" : "egg" };
   render("egg-button");
@@ -232,7 +252,21 @@ function renderSince() {
   }
 }
 
+/** What has the focus in the parts render() draws again, to give it back after:
+ * a button of the move panel (its id) or a position of the board ("x,y"). */
+function focusedKey() {
+  const active = document.activeElement;
+  if (!active || active === document.body) return null;
+  if (els.moveBody.contains(active) && active.id) return active.id;
+  if (els.board.contains(active) && active.dataset && active.dataset.x !== undefined) {
+    return `${active.dataset.x},${active.dataset.y}`;
+  }
+  return null;
+}
+
 function render(focusKey = null) {
+  // the board and the move panel are drawn anew: the focus stays where it was
+  const keep = focusKey || focusedKey();
   const st = view();
   if (els.status) els.status.textContent = page.status_text;
   if (els.status) els.status.classList.toggle("your-turn", legal().length > 0);
@@ -247,6 +281,7 @@ function render(focusKey = null) {
   renderBoard(els.board, st, {
     choices: choices(),
     onChoose: choose,
+    onOther: notChoosable,
     shown,
     lastClass: confirming ? "preview" : "last",
     label: confirming ? `The pond as it would be after: ${actionWords(ui.action)}` : null,
@@ -260,9 +295,9 @@ function render(focusKey = null) {
     els.sinceHeading.textContent = page.you === null || page.you === undefined || st.finished
       ? "Latest moves" : "Since your last move";
   }
-  if (focusKey) {
-    const target = document.getElementById(focusKey)
-      || els.board.querySelector(`g.choice[data-x="${focusKey.split(",")[0]}"][data-y="${focusKey.split(",")[1]}"]`)
+  if (keep) {
+    const target = document.getElementById(keep)
+      || els.board.querySelector(`g.choice[data-x="${keep.split(",")[0]}"][data-y="${keep.split(",")[1]}"]`)
       || els.board.querySelector("g.choice");
     if (target) target.focus();
   }
