@@ -55,7 +55,9 @@ def _enqueue(game_id: int, seq: int) -> None:
     from bots import tasks
     from games.tasks import enqueue
 
-    enqueue(tasks.bot_move, game_id, seq)
+    # a move thinks for seconds: where tasks run in the web process (./dev run),
+    # after the answer to whoever committed, not inside their request
+    enqueue(tasks.bot_move, game_id, seq, background=True)
 
 
 # ---------------------------------------------------------------- takeover
@@ -115,6 +117,9 @@ class BotPlayers:
         return seat_takeover(game=game, seat=seat, clock=clock)
 
     def clockless(self, user_ids: Iterable[int | None]) -> set[int]:
+        return bot_user_ids(user_ids)
+
+    def computers(self, user_ids: Iterable[int | None]) -> set[int]:
         return bot_user_ids(user_ids)
 
     def create_fields(self) -> dict[str, forms.Field]:

@@ -9,6 +9,7 @@ class GamesConfig(AppConfig):
         from django.conf import settings
 
         from games import (
+            background,  # noqa: F401  (hears when a request is answered)
             passwords,  # noqa: F401  (registers its system check)
             schema,  # noqa: F401  (registers the schema's extensions)
         )

@@ -40,6 +40,10 @@ class SeatPlayers(Protocol):
         """Those of these accounts whose clock never runs out and who are mailed
         nothing."""
 
+    def computers(self, user_ids: Iterable[int | None]) -> set[int]:
+        """Those of these accounts that are computers, not people: while it is
+        their move the game page says they are thinking."""
+
     def create_fields(self) -> dict[str, forms.Field]:
         """The lobby's new-game form's fields beyond the games app's own."""
 
@@ -64,6 +68,9 @@ class NoSeatPlayers:
         return False
 
     def clockless(self, user_ids: Iterable[int | None]) -> set[int]:
+        return set()
+
+    def computers(self, user_ids: Iterable[int | None]) -> set[int]:
         return set()
 
     def create_fields(self) -> dict[str, forms.Field]:

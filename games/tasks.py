@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import transaction
 
 from games import services
+from games.background import run_after_answer
 from games.errors import NotFound
 
 logger = logging.getLogger(__name__)
@@ -39,10 +40,17 @@ def run_inline() -> bool:
     return bool(settings.CELERY_TASK_ALWAYS_EAGER)
 
 
-def enqueue(task: Any, *args: Any, countdown: float = 0) -> bool:
+def enqueue(task: Any, *args: Any, countdown: float = 0, background: bool = False) -> bool:
     """Hand a task to the broker, once, briefly, to run now or ``countdown`` seconds
     from now; False (and a log line) if it is down. Whatever is not enqueued is
-    found again by the beat sweep."""
+    found again by the beat sweep. A ``background`` task (one that takes seconds:
+    a computer's move), where tasks run in this process (``./dev run``), runs on
+    the process's background thread once the request that enqueued it has been
+    answered (games.background), as a worker would run it, instead of inside
+    that request; elsewhere as any other."""
+    if background and not countdown and run_inline() and settings.MARRAM_BACKGROUND_TASKS:
+        run_after_answer(task, *args)
+        return True
     try:
         task.apply_async(args=args, countdown=countdown or None, retry=False)
     except Exception as error:  # kombu wraps every broker failure differently

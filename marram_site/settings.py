@@ -20,6 +20,12 @@ Environment variables:
   trip for that.
 - ``REDIS_URL``: Celery's broker; without it tasks run eagerly.
   ``CELERY_TASK_ALWAYS_EAGER`` overrides that choice either way.
+- ``MARRAM_BACKGROUND_TASKS``: where tasks run eagerly, run the slow ones (a
+  computer player's move) on a thread of the web process once the answer to the
+  request that enqueued them is sent, as a worker would, instead of inside that
+  request (games.background). On by default without ``REDIS_URL`` (``./dev
+  run``); off with it, and in the tests, which count on an eager task having run
+  when its commit returns.
 - ``CACHE_URL``: a Redis database for the cache (the throttles' counts), e.g.
   ``redis://redis:6379/1``; without it each process counts on its own. While that
   Redis cannot be reached, nothing fails: each process counts in its own memory
@@ -447,6 +453,9 @@ CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 # An eager task that fails should fail the request or test that ran it.
 CELERY_TASK_EAGER_PROPAGATES = True
+# Eager tasks that think for seconds (a computer's move) run after the answer, on
+# a thread of the web process (games.background), where there is no broker.
+MARRAM_BACKGROUND_TASKS = env_bool("MARRAM_BACKGROUND_TASKS", default=not REDIS_URL)
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True

@@ -6,7 +6,7 @@ order or the seed of a running game."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -35,6 +35,7 @@ from engine import registry
 from games.clocks import clock_remaining
 from games.models import Clock, Event, Game, Seat, Vacation
 from games.pages.standings import final_standings
+from games.seating import seat_players
 from games.selectors import (
     awaited_seats,
     game_fairness,
@@ -408,7 +409,7 @@ def page_state(game: Game, user: AbstractBaseUser) -> dict[str, Any]:
             game, engine_state, names, [seat_letter(names, i) for i in range(len(names))],
             answer["you"])
     answer["clock"] = move_clock(game, user=user)
-    answer["status_text"] = status_text(answer)
+    answer["status_text"] = status_text(answer, _computers_to_move(answer, seats))
     answer["your_turn_count"] = your_turn_count(user)
     return answer
 
@@ -447,9 +448,22 @@ def result_text(seen: dict[str, Any], names: list[str],
     return f"Game over: {winners[0]} wins with {score}."
 
 
-def status_text(answer: dict[str, Any]) -> str:
+def _computers_to_move(answer: dict[str, Any], seats: list[Seat]) -> set[int]:
+    """The seats the game awaits that computers hold (no query when the game
+    awaits nobody else than the user)."""
+    awaited = {t["seat"] for t in answer.get("tasks") or ()} - {answer.get("you")}
+    users = {s.index: s.user_id for s in seats if s.index in awaited}
+    if not users:
+        return set()
+    computers = seat_players().computers(users.values())
+    return {seat for seat, user in users.items() if user in computers}
+
+
+def status_text(answer: dict[str, Any], computers: Collection[int] = ()) -> str:
     """Whose turn it is, or how the game ended, in words, for this user: the page's
-    status line (game.js shows it as it comes)."""
+    status line (game.js shows it as it comes). ``computers``: the seats of
+    computer players, which are thinking while it is their move (their move is
+    made by a task after the commit that left it to them: bots.hooks)."""
     state = answer.get("state")
     if state is None:
         return "The game has not started."
@@ -465,4 +479,6 @@ def status_text(answer: dict[str, Any]) -> str:
     mine = next((t for t in tasks if t["seat"] == you and you is not None), None)
     if mine is not None:
         return f"Your turn: {mine['short']} ({mine['prompt']})."
-    return " and ".join(f"{names[t['seat']]} to play: {t['short']}" for t in tasks) + "."
+    return " and ".join(f"{names[t['seat']]} is thinking about its move"
+                        if t["seat"] in computers else f"{names[t['seat']]} to play: {t['short']}"
+                        for t in tasks) + "."
