@@ -62,7 +62,12 @@ register an instance in ``engine.registry``:
   ``winners`` and ``current_player``). ``event_view(state, event, seat)`` is an
   event of the log as that seat (or a spectator) may read it: a game whose
   events carry a secret (Animals on Board's ``keep``) strips it there until the
-  game is over; by default events are public.
+  game is over; by default events are public. ``view_revealed(state, seat)`` is
+  what the replay of a *finished* game shows at any of its steps: the seat's view
+  with every secret of that moment shown (others' hands and arks, face-down
+  tiles, the order of decks and stacks), as the seed is revealed; it defaults to
+  ``view``, right for a game without hidden information, and is never shown
+  while the game runs.
 - **Snapshots**: ``dump_state`` and ``load_state`` write a whole state as JSON
   and read it back, so the server can start a long game from a stored state
   rather than from its first event; ``snapshot_version`` (0 by default: no
@@ -470,6 +475,12 @@ class Game(Protocol[StateT, EventT]):
 
     def view(self, state: StateT, seat: Seat | None) -> JSONObject:
         ...
+
+    def view_revealed(self, state: StateT, seat: Seat | None) -> JSONObject:
+        """``seat``'s view of ``state`` with every secret shown: what a step of a
+        finished game's replay shows (the platform never shows it while the game
+        runs). By default the view itself, for a game without hidden information."""
+        return self.view(state, seat)
 
     def event_view(self, state: StateT, event: EventT, seat: Seat | None) -> JSONObject:
         """``event`` as ``seat`` (None: a spectator) may read it in the event list

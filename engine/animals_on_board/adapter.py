@@ -149,6 +149,9 @@ class AnimalsOnBoard(Game[State, Event]):
     def view(self, state: State, seat: Seat | None) -> JSONObject:
         return view.seat_view(state, seat)
 
+    def view_revealed(self, state: State, seat: Seat | None) -> JSONObject:
+        return view.revealed_view(state, seat)
+
     def event_view(self, state: State, event: Event, seat: Seat | None) -> JSONObject:
         return view.event_view(state, event, seat)
 

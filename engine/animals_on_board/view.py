@@ -86,6 +86,23 @@ def seat_view(state: State, seat: Seat | None) -> JSONObject:
     return out
 
 
+def revealed_view(state: State, seat: Seat | None) -> JSONObject:
+    """``seat_view`` with every secret of the moment shown, for a finished game's
+    replay: each ark (``arks``), the face-down tile (``face_down``), the tiles each
+    seat drew at the setup and the one each kept (``drawn_by``, ``kept_tiles``) and
+    the stack in the order it is drawn (``stack_order``); ``revealed`` says so."""
+    out = seat_view(state, seat)
+    out.update({
+        "revealed": True,
+        "arks": cast(JSON, [sorted(ark) for ark in state.arks]),
+        "face_down": state.face_down,
+        "drawn_by": cast(JSON, [d[:] for d in state.drawn]),
+        "kept_tiles": cast(JSON, state.kept[:]),
+        "stack_order": cast(JSON, list(state.config.deck[state.next_draw:])),
+    })
+    return out
+
+
 def event_view(state: State, event: Event, seat: Seat | None) -> JSONObject:
     """An event of the log as ``seat`` may read it: another seat's ``keep``
     without its tile until the game is over. No other event names a secret (a

@@ -146,6 +146,9 @@ class MakeASnake(Game[State, SnakeEvent]):
     def view(self, state: State, seat: Seat | None) -> JSONObject:
         return view.player_view(state, seat)
 
+    def view_revealed(self, state: State, seat: Seat | None) -> JSONObject:
+        return view.revealed_view(state, seat)
+
     def summary(self, state: State) -> JSONObject:
         return view.summary(state)
 

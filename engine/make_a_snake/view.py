@@ -2,7 +2,8 @@
 and the player's view with each piece's geometry for drawing.
 
 The order of the stacks is the game's only secret: both show how many tiles
-each stack holds, never which.
+each stack holds, never which; the revealed view (a finished game's replay)
+lists them.
 """
 from __future__ import annotations
 
@@ -142,3 +143,12 @@ def player_view(state: State, seat: int | None) -> JSONObject:
         view["lollipops"] = [{"centre": _point(c), "radius": LOLLIPOP_RADIUS}
                              for c in LOLLIPOPS]
     return view
+
+
+def revealed_view(state: State, seat: int | None) -> JSONObject:
+    """``player_view`` with the game's secret shown, for a finished game's replay:
+    the tiles of each stack, top first (``stack_tiles``); ``revealed`` says so."""
+    out = player_view(state, seat)
+    out["revealed"] = True
+    out["stack_tiles"] = {c: list(state.stacks[c][state.drawn[c]:]) for c in COLOURS}
+    return out

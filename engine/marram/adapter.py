@@ -206,6 +206,11 @@ class Marram(Game[GameState, MarramEvent]):
         # every seat sees the same but for ``you`` (hands are public): made once a state
         return {**state.once("view", _view_of_all), "you": seat}
 
+    def view_revealed(self, state: GameState, seat: Seat | None) -> JSONObject:
+        # the deck is the only secret (hands are public): its order, next tile first
+        return {**self.view(state, seat), "revealed": True,
+                "deck": list(state.config.deck[state.drawn:])}
+
     def summary(self, state: GameState) -> JSONObject:
         return view.summary(state)
 

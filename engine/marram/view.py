@@ -1,5 +1,6 @@
 """What players and tools see of a state: the replay summary and the player
-view. Hands are public (rule book); the deck order never leaves the engine.
+view. Hands are public (rule book); the deck order never leaves the engine but
+in the revealed view of a finished game's replay (``MarramGame.view_revealed``).
 
 A tile's drawing (its terrain, regions, items and beasts as it lies) is fixed by
 the tile, its face, its rotation and whether it was inverted: the player view's

@@ -5,13 +5,15 @@ begins). Every step is rebuilt by folding the stored events through the game's
 rules (``engine.replay``), never read from a cache, so the viewer shows what
 the current engine makes of the record.
 
-What a step shows is what the viewer knew at that point: the game's ``view``
-for the viewer's seat (a spectator's view for anyone else), and each event as
-``event_view`` lets that seat read it while the game runs (another player's
-secret choice stays out). A running game is replayed only up to its latest
-event, so the deck order, the seed and the draws to come never appear. Staff
-(the admin's replay) read every event whole, with its stored row and the
-engine's summary at each step.
+What a step of a running game shows is what the viewer knew at that point: the
+game's ``view`` for the viewer's seat (a spectator's view for anyone else), and
+each event as ``event_view`` lets that seat read it (another player's secret
+choice stays out). A running game is replayed only up to its latest event, so
+the deck order, the seed and the draws to come never appear. Once the game is
+over its seed is revealed, and so is everything at every step: the game's
+``view_revealed`` (the others' arks and hands, face-down tiles, the order of the
+stacks and decks) and every event whole. Staff (the admin's replay) read every
+event whole, with its stored row and the engine's summary at each step.
 
 A step is ``{"at", "players", "view", "event", "scores", "error"}``: the JSON
 a game's replay module (``ui.GameUI.replay_module``) draws.
@@ -43,6 +45,12 @@ def _reader(game: Game, rules: Any, seat: int | None, staff: bool) -> Any:
     if staff or game.status == Game.Status.FINISHED:
         return lambda state, event: event
     return lambda state, event: rules.event_view(state, event, seat)
+
+
+def _viewer(game: Game, rules: Any) -> Any:
+    """(state, seat) -> what a step shows of the game: everything once it is over
+    (``view_revealed``), while it runs only what the seat could see (``view``)."""
+    return rules.view_revealed if game.status == Game.Status.FINISHED else rules.view
 
 
 def _players(rules: Any, state: Any) -> list[str]:
@@ -106,7 +114,7 @@ def replay_step(game: Game, at: int, *, seat: int | None = None,
     answer: dict[str, Any] = {
         "at": shown,
         "players": players,
-        "view": rules.view(replay.state, None if staff else seat),
+        "view": _viewer(game, rules)(replay.state, None if staff else seat),
         "event": event,
         "scores": list(rules.projection(replay.state).scores),
         "error": None if replay.error is None else {

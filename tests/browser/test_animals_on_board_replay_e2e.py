@@ -60,3 +60,41 @@ def test_a_player_s_replay_shows_their_ark_the_admin_s_every_ark(visitors, live_
     assert "Every ark (the admin's view)" in every.inner_text()
     assert every.locator(".aob-tile").count() == sum(len(a) for a in state.arks)
     admin.screenshot(path=str(artifacts_dir / "animals-admin-replay.png"), full_page=True)
+
+
+def test_a_finished_game_s_replay_shows_every_ark_and_the_face_down_tile_at_each_step(
+        visitors, live_server, artifacts_dir):
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start_animals([ann, bob])
+    rng = random.Random(4)
+    while True:  # until bob has taken a group while a tile lies face down
+        state = state_of(game)
+        if len(state.arks[1]) > 1 and state.face_down is not None:
+            break
+        submit(game, hunting_action(state, GAME.awaiting(state).players[0], rng))
+    game.refresh_from_db()
+    at, hidden = game.seq, state
+    from games import services
+
+    services.game_resign(game=game, user=bob)
+    game.refresh_from_db()
+
+    v = visitors(DESKTOP)
+    v.sign_in("ann")
+    page = v.page
+    page.goto(f"{live_server.url}/games/{game.pk}/replay/")
+    at_last_step(page, game.seq)
+    page.locator("#replay-slider").fill(str(at))
+    at_last_step(page, at)
+    stage = page.locator("#replay-stage")
+    arks = stage.locator(".aob-arks")
+    assert arks.count() == 1, "every ark is shown once the game is over"
+    shown = [t.get_attribute("aria-label") for t in arks.locator(".aob-tile").all()]
+    assert sorted(label.split("(")[-1].rstrip(")") for label in shown) == \
+        sorted(hidden.arks[0] + hidden.arks[1])
+    face_down = stage.locator(".aob-middle .aob-face-down")
+    assert face_down.count() == 1
+    assert f"({hidden.face_down}), lying face down" in face_down.get_attribute("aria-label")
+    assert stage.locator(".aob-middle [aria-label^='the face-down tile']").count() == 0
+    assert "The stack, next tile first:" in stage.inner_text()
+    page.screenshot(path=str(artifacts_dir / "animals-finished-replay.png"), full_page=True)

@@ -142,12 +142,12 @@ export function tileSvg(species, tile) {
 }
 
 /** A tile as a button (when it may be chosen) or as a labelled picture. */
-function tileNode(species, tile, { onClick, pressed, key } = {}) {
+function tileNode(species, tile, { onClick, pressed, key, faceDown } = {}) {
   const label = tile === FACE_DOWN ? "the face-down tile (?)"
-    : `${tileName(species, tile)} (${tile})`;
+    : `${tileName(species, tile)} (${tile})${faceDown ? ", lying face down" : ""}`;
   if (!onClick) {
-    const node = el("span", { class: "aob-tile", role: "img", "aria-label": label,
-      title: label });
+    const node = el("span", { class: `aob-tile${faceDown ? " aob-face-down" : ""}`, role: "img",
+      "aria-label": label, title: label });
     node.append(tileSvg(species, tile));
     return node;
   }
@@ -207,7 +207,8 @@ export function renderBoard(container, view, options = {}) {
   }
   view.middle.forEach((shownGroup, g) => {
     // once the game is over the view names the face-down tile: it is shown
-    const group = view.finished && view.face_down
+    const shownAll = view.finished || view.revealed;
+    const group = shownAll && view.face_down
       ? shownGroup.map((t) => (t === FACE_DOWN ? view.face_down : t)) : shownGroup;
     const splittable = !!(index && choose && index.splitGroups.has(g));
     const chosen = selection && (selection.group === g);
@@ -230,7 +231,7 @@ export function renderBoard(container, view, options = {}) {
       pressed: selection && selection.kind === "split" && selection.group === g
         && selection.tiles.includes(tile),
       onClick: () => choose(toggleTile(selection, g, tile)),
-    } : {}) }));
+    } : { faceDown: shownAll && tile === view.face_down }) }));
     middle.append(box);
   });
   board.append(middle);
@@ -255,7 +256,7 @@ export function renderBoard(container, view, options = {}) {
     ark.append(tileRow(species, view.ark || []));
     board.append(ark);
   }
-  if (view.finished && view.arks) {
+  if ((view.finished || view.revealed) && view.arks) {
     const arks = el("section", { class: "aob-arks", "aria-labelledby": "aob-arks-heading" });
     arks.append(el("h3", { id: "aob-arks-heading", class: "aob-heading", text: "The arks" }));
     view.arks.forEach((ark, s) => {
@@ -272,9 +273,14 @@ export function playerFacts(view, seat) {
   const facts = [`${view.crates[seat]} crate${view.crates[seat] === 1 ? "" : "s"}`,
     `ark: ${view.ark_sizes[seat]} tile${view.ark_sizes[seat] === 1 ? "" : "s"}`];
   if ((view.resigned || []).includes(seat)) facts.push("resigned");
-  else if ((view.kept || []).includes(seat)) facts.push("has chosen a tile");
-  else if ((view.awaiting || []).includes(seat)) facts.push("is choosing a tile");
-  else if (!view.finished) {
+  else if ((view.kept || []).includes(seat)) {
+    // a finished game's replay names the secret keep
+    const kept = (view.kept_tiles || [])[seat];
+    facts.push(kept ? `has kept ${kept}` : "has chosen a tile");
+  } else if ((view.awaiting || []).includes(seat)) {
+    const drawn = (view.drawn_by || [])[seat] || [];
+    facts.push(drawn.length ? `is choosing among ${drawn.join(", ")}` : "is choosing a tile");
+  } else if (!view.finished) {
     facts.push((view.in_round || []).includes(seat) ? "in the round" : "out of this round");
   }
   if (view.start_player === seat && !view.finished) facts.push("holds the starting flag");

@@ -1,6 +1,8 @@
 // Animals on Board's step of the generic replay viewer: the table after N events
 // as the step's view gives it (a player's replay of a running game: what that
-// player knew; the admin's: every ark too, from the step's summary).
+// player knew; a finished game's: everything, its view revealed: every ark, the
+// face-down tile, the setup's tiles and keeps, the stack's order; the admin's of
+// a running game: every ark too, from the step's summary).
 import { loadSpecies, renderBoard, renderPlayers } from "./board.js";
 
 function namesOf(step) {
@@ -22,6 +24,13 @@ export async function renderReplayStep(container, step) {
   players.className = "players aob-replay-players";
   renderPlayers(players, view, names, view.you);
   const parts = [table, players];
+  if (Array.isArray(view.stack_order)) {
+    const stack = document.createElement("p");
+    stack.className = "aob-stack-order small";
+    stack.textContent = view.stack_order.length
+      ? `The stack, next tile first: ${view.stack_order.join(", ")}.` : "The stack is empty.";
+    parts.push(stack);
+  }
   const summary = step.summary;
   if (summary && Array.isArray(summary.arks) && !view.arks) {
     // the admin's replay: every ark, which no player's view shows before the end

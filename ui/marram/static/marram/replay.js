@@ -24,6 +24,8 @@ function build(container) {
   const els = {
     svg,
     creatures: h("ul", { id: "replay-creatures", class: "creatures-list", hidden: true }),
+    // a finished game's replay shows the draw pile's order (the view's deck)
+    deck: h("p", { id: "replay-deck", class: "small", hidden: true }),
     scored: h("ul", { id: "replay-scored", class: "scored" }),
     players: h("ol", { id: "replay-players", class: "players" }),
     log: h("ol", { id: "replay-log", class: "score-log" }),
@@ -35,7 +37,7 @@ function build(container) {
         tool("replay-zoom-in", "Zoom in", "+"),
         tool("replay-zoom-out", "Zoom out", "−"),
         h("button", { id: "replay-zoom-fit", type: "button", class: "icon-button wide-icon" }, "Fit")),
-      els.creatures),
+      els.creatures, els.deck),
     h("div", { class: "replay-side" },
       h("section", { class: "card", "aria-labelledby": "replay-scored-heading" },
         h("h2", { id: "replay-scored-heading" }, "Points this step"), els.scored),
@@ -88,4 +90,9 @@ export function renderReplayStep(container, step) {
   const lines = creatureLines(view.creatures, players);
   els.creatures.replaceChildren(...lines.map((t) => h("li", {}, t)));
   els.creatures.hidden = !lines.length;
+  const deck = Array.isArray(view.deck) ? view.deck : null;
+  els.deck.hidden = !deck;
+  els.deck.textContent = !deck ? ""
+    : deck.length ? `The draw pile, next tile first (${deck.length}): ${deck.join(", ")}.`
+      : "The draw pile is empty.";
 }
