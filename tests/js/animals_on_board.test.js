@@ -86,13 +86,25 @@ test("a count of one is singular: 1 crate, 1 tile, 1 point", () => {
   assert.deepEqual(playerFacts(over, 1), ["2 crates", "ark: 2 tiles", "7 points"]);
 });
 
-test("every species has a name, a colour and a glyph inside the unit square", () => {
+test("every species has a name, a colour of its own and a drawing of its own", () => {
   assert.equal(Object.keys(species).join(""), "ABCDEFGHIJKL");
-  for (const kind of Object.values(species)) {
+  const kinds = Object.values(species);
+  for (const kind of kinds) {
     assert.match(kind.color, /^#[0-9a-f]{6}$/);
-    assert.ok(kind.name && kind.glyph.length >= 3);
-    assert.ok(kind.glyph.every(([x, y]) => x >= 0 && x <= 1 && y >= 0 && y <= 1));
+    assert.ok(kind.name && kind.drawing.length >= 5, kind.name);
+    for (const shape of kind.drawing) {  // ellipses, polygons and strokes, in the box
+      const numbers = shape.e || shape.p || shape.l;
+      assert.ok(numbers && numbers.every(Number.isFinite), JSON.stringify(shape));
+      const xs = shape.e ? [numbers[0]] : numbers.filter((_, i) => i % 2 === 0);
+      const ys = shape.e ? [numbers[1]] : numbers.filter((_, i) => i % 2 === 1);
+      assert.ok(xs.every((x) => x >= -4 && x <= 104) && ys.every((y) => y >= -4 && y <= 74),
+        `${kind.name}: ${JSON.stringify(shape)}`);
+      assert.ok([undefined, "ink", "paper"].includes(shape.fill));
+    }
   }
+  assert.equal(new Set(kinds.map((k) => k.color)).size, kinds.length);
+  assert.equal(new Set(kinds.map((k) => JSON.stringify(k.drawing))).size, kinds.length);
+  assert.equal(new Set(kinds.map((k) => k.name)).size, kinds.length);
 });
 
 test("after a refresh a choice keeps only what still stands", () => {

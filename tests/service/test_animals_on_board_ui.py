@@ -151,6 +151,25 @@ def test_every_seat_awaited_gets_a_turn_mail_with_its_tiles_moves_and_picture(us
         assert not others & set(alt.replace(",", " ").split())
 
 
+def test_the_mail_picture_draws_each_tile_as_the_page_does_its_animal_and_colour():
+    from ui.animals_on_board.board_picture import TILE_H, TILE_W, _tile_image
+    from ui.animals_on_board.species import species
+
+    shapes = {}
+    for letter, kind in species().items():
+        tile = _tile_image(f"{letter}3").convert("RGB")
+        assert tile.size == (TILE_W, TILE_H)
+        colour = tuple(int(kind["color"][i:i + 2], 16) for i in (1, 3, 5))
+        # the animal, in the band at the top of the tile, in the species' colour
+        band = tile.crop((4, 4, TILE_W - 4, TILE_H // 2))
+        mask = [sum(abs(a - b) for a, b in zip(p, colour, strict=True)) < 40
+                for p in band.get_flattened_data()]
+        assert sum(mask) > 60, (kind["name"], sum(mask))
+        shapes[letter] = bytes(mask)
+    # twelve animals, twelve drawings: no two tiles alike but for their colour
+    assert len(set(shapes.values())) == len(shapes)
+
+
 def reply(game, seat: int, text: str, message_id: str):
     game.refresh_from_db()
     raw = reply_bytes(sender=f"Player <{game.seats.get(index=seat).user.email}>",

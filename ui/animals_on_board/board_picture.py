@@ -3,7 +3,7 @@ Pillow): the middle's groups with their numbers and prices, the seat's own ark,
 and each player's crates and ark count. It is drawn from the seat's view
 (``GAME.view``), the same answer the API gives that seat, so it shows nothing
 the seat may not see: the face-down tile is a card back, the others' arks are
-counts."""
+counts. Each tile is drawn as the page draws it: its animal, name and number."""
 from __future__ import annotations
 
 import io
@@ -16,7 +16,8 @@ from engine.animals_on_board import GAME
 from ui import Picture
 from ui.animals_on_board.species import name_of, species
 
-TILE_W, TILE_H, GAP = 40, 56, 6
+TILE_W, TILE_H, GAP = 48, 66, 6
+"""A tile's size in the picture: the page's tile (64 by 88) made smaller."""
 MARGIN = 14
 LABEL_H = 22
 PLAYER_H = 16
@@ -82,25 +83,78 @@ def alt_text(view: dict[str, Any], names: list[str]) -> str:
     return " ".join(parts)
 
 
-def _tile(draw: ImageDraw.ImageDraw, x: int, y: int, tile: str) -> None:
-    box = (x, y, x + TILE_W, y + TILE_H)
+SCALE = 3
+"""Each tile is drawn this many times larger, then scaled down: smooth edges."""
+INK_SHAPE, PAPER = "#2b2b2b", "#ffffff"
+
+
+def _mix(colour: str, share: float) -> tuple[int, int, int]:
+    """``colour`` at ``share`` over white: the tint behind the animal."""
+    rgb = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    r, g, b = (round(255 + (c - 255) * share) for c in rgb)
+    return (r, g, b)
+
+
+def _animal(draw: ImageDraw.ImageDraw, kind: dict[str, Any], ox: float, oy: float,
+            scale: float) -> None:
+    """The species' drawing (species.json, as board.js's animalSvg draws it) with
+    its box's corner at ``ox, oy``."""
+    for shape in kind["drawing"]:
+        fill = {"ink": INK_SHAPE, "paper": PAPER}.get(shape.get("fill", ""), kind["color"])
+        if "e" in shape:
+            cx, cy, rx, ry = shape["e"]
+            draw.ellipse((ox + (cx - rx) * scale, oy + (cy - ry) * scale,
+                          ox + (cx + rx) * scale, oy + (cy + ry) * scale), fill=fill)
+            continue
+        numbers = shape.get("p") or shape["l"]
+        points = [(ox + numbers[i] * scale, oy + numbers[i + 1] * scale)
+                  for i in range(0, len(numbers), 2)]
+        if "p" in shape:
+            draw.polygon(points, fill=fill)
+            continue
+        width = shape.get("w", 2) * scale
+        draw.line(points, fill=fill, width=max(1, round(width)), joint="curve")
+        for x, y in (points[0], points[-1]):  # round caps, as the page's strokes
+            draw.ellipse((x - width / 2, y - width / 2, x + width / 2, y + width / 2), fill=fill)
+
+
+@cache
+def _tile_image(tile: str) -> Image.Image:
+    """One tile as board.js's tileSvg draws it (64 by 88 units): the animal on a
+    band of its colour, its name, its number and its code; the face-down tile a
+    card back."""
+    unit = TILE_W * SCALE / 64
+    big = Image.new("RGBA", (TILE_W * SCALE, TILE_H * SCALE), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    card = (1.5 * unit, 1.5 * unit, 62.5 * unit, 86.5 * unit)
     if tile == "?":
-        draw.rounded_rectangle(box, 6, fill=BACK, outline=INK, width=2)
-        for k in range(-TILE_H, TILE_W, 8):  # the card back's stripes
-            draw.line((x + max(k, 0), y + max(-k, 0),
-                       x + min(k + TILE_H, TILE_W), y + min(TILE_H, TILE_W - k)),
-                      fill="#4a5c94", width=2)
-        draw.text((x + TILE_W / 2, y + TILE_H / 2), "?", fill="white", font=_font(24),
-                  anchor="mm")
-        return
-    info = species()[tile[0]]
-    draw.rounded_rectangle(box, 6, fill="white", outline=info["color"], width=3)
-    size = 18
-    gx, gy = x + (TILE_W - size) / 2, y + 5
-    draw.polygon([(gx + px * size, gy + py * size) for px, py in info["glyph"]],
-                 fill=info["color"])
-    draw.text((x + TILE_W / 2, y + 40), tile[1], fill=INK, font=_font(18), anchor="ms")
-    draw.text((x + TILE_W / 2, y + TILE_H - 5), tile, fill=MUTED, font=_font(10), anchor="ms")
+        draw.rounded_rectangle(card, 7 * unit, fill=BACK, outline=INK, width=round(2 * unit))
+        w, h = 58, 82
+        for k in range(-h, w, 8):  # the card back's stripes (y = x - k)
+            x1, x2 = max(k, 0), min(k + h, w)
+            draw.line(((x1 + 3) * unit, (x1 - k + 3) * unit, (x2 + 3) * unit, (x2 - k + 3) * unit),
+                      fill="#4a5c94", width=round(2 * unit))
+        draw.text((32 * unit, 52 * unit), "?", fill="white", font=_font(round(18 * unit)),
+                  anchor="ms")
+    else:
+        kind = species()[tile[0]]
+        draw.rounded_rectangle(card, 7 * unit, fill="white", outline=kind["color"],
+                               width=round(3 * unit))
+        draw.rounded_rectangle((4 * unit, 4 * unit, 60 * unit, 48 * unit), 5 * unit,
+                               fill=_mix(kind["color"], 0.14))
+        _animal(draw, kind, 5 * unit, 7 * unit, 0.54 * unit)
+        draw.text((32 * unit, 59 * unit), kind["name"], fill=INK, font=_font(round(8.5 * unit)),
+                  anchor="ms")
+        draw.text((32 * unit, 79 * unit), tile[1:], fill=INK, font=_font(round(18 * unit)),
+                  anchor="ms")
+        draw.text((59 * unit, 85 * unit), tile, fill=MUTED, font=_font(round(8 * unit)),
+                  anchor="rs")
+    return big.resize((TILE_W, TILE_H), Image.Resampling.LANCZOS)
+
+
+def _tile(image: Image.Image, x: int, y: int, tile: str) -> None:
+    drawn = _tile_image(tile)
+    image.paste(drawn, (x, y), drawn)
 
 
 def draw_view(view: dict[str, Any], names: list[str]) -> Picture:
@@ -126,7 +180,7 @@ def draw_view(view: dict[str, Any], names: list[str]) -> Picture:
             draw.text((MARGIN, y + 4), "(none)", fill=MUTED, font=_font(12))
         for i, tile in enumerate(tiles):
             row, col = divmod(i, PER_ROW)
-            _tile(draw, MARGIN + col * (TILE_W + GAP), y + row * (TILE_H + GAP), tile)
+            _tile(image, MARGIN + col * (TILE_W + GAP), y + row * (TILE_H + GAP), tile)
         y += max(1, -(-len(tiles) // PER_ROW)) * (TILE_H + GAP)
     out = io.BytesIO()
     image.save(out, "PNG", optimize=True)

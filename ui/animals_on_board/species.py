@@ -1,6 +1,7 @@
 """The project's own animals for the species letters A to L: a name, a colour
-and a glyph (a polygon in a unit square). One table, a static file, read by the
-pages' script (the board and the replay) and by the mail picture alike."""
+and a drawing (ellipses, polygons and strokes in a box 100 by 70, facing left).
+One table, a static file, read by the pages' script (the board and the replay)
+and by the mail picture alike."""
 from __future__ import annotations
 
 import json

@@ -8,7 +8,7 @@
 const SVG = "http://www.w3.org/2000/svg";
 export const FACE_DOWN = "?";
 
-/** The species table (species.json: a name, a colour and a glyph per letter). */
+/** The species table (species.json: a name, a colour and a drawing per letter). */
 let table = null;
 export async function loadSpecies() {
   if (table === null) {
@@ -106,38 +106,81 @@ function svg(tag, attrs = {}) {
   return node;
 }
 
-/** One tile drawn in SVG: its species' sign and colour, its number, its code. */
+/** Where the colours of a drawing come from: the species', or ink and paper. */
+function shapeColour(shape, colour) {
+  if (shape.fill === "ink") return "#2b2b2b";
+  if (shape.fill === "paper") return "#fff";
+  return colour;
+}
+
+/**
+ * An animal as species.json draws it, in a box 100 wide and 70 high facing
+ * left: ellipses ("e": cx, cy, rx, ry), polygons ("p": x, y, ...) and strokes
+ * ("l": x, y, ... with "w" its width), in the species' colour unless ink or
+ * paper. board_picture.py draws the same shapes into the mail's picture.
+ */
+export function animalSvg(kind) {
+  const g = svg("g", { class: "aob-animal" });
+  for (const shape of kind.drawing || []) {
+    const colour = shapeColour(shape, kind.color);
+    if (shape.e) {
+      const [cx, cy, rx, ry] = shape.e;
+      g.append(svg("ellipse", { cx, cy, rx, ry, fill: colour }));
+    } else if (shape.p) {
+      g.append(svg("polygon", { points: shape.p.join(" "), fill: colour }));
+    } else if (shape.l) {
+      g.append(svg("polyline", { points: shape.l.join(" "), fill: "none", stroke: colour,
+        "stroke-width": shape.w || 2, "stroke-linecap": "round", "stroke-linejoin": "round" }));
+    }
+  }
+  return g;
+}
+
+const TILE_W = 64;
+const TILE_H = 88;
+
+/**
+ * One tile drawn in SVG: its animal drawn on a band of the species' colour, the
+ * animal's name, its number, and its code in the notation (C4) in small print.
+ * Its size is the style sheet's: the tiles grow with the room the table has.
+ */
 export function tileSvg(species, tile) {
-  const root = svg("svg", { viewBox: "0 0 40 56", width: 44, height: 62, class: "aob-tile-svg",
-    "aria-hidden": "true", focusable: "false" });
+  const root = svg("svg", { viewBox: `0 0 ${TILE_W} ${TILE_H}`, width: TILE_W, height: TILE_H,
+    class: "aob-tile-svg", "aria-hidden": "true", focusable: "false" });
   if (tile === FACE_DOWN) {
-    root.append(svg("rect", { x: 1.5, y: 1.5, width: 37, height: 53, rx: 6,
+    root.append(svg("rect", { x: 1.5, y: 1.5, width: TILE_W - 3, height: TILE_H - 3, rx: 7,
       class: "aob-back", fill: "#30406b", stroke: "#222", "stroke-width": 2 }));
-    for (let k = -48; k < 36; k += 8) {  // the card back's stripes, clipped to the card
+    const [w, h] = [TILE_W - 6, TILE_H - 6];
+    for (let k = -h; k < w; k += 8) {  // the card back's stripes (y = x - k), clipped to the card
       const x1 = Math.max(k, 0);
-      const x2 = Math.min(k + 52, 36);
-      root.append(svg("line", { x1: x1 + 2, y1: x1 - k + 2, x2: x2 + 2, y2: x2 - k + 2,
+      const x2 = Math.min(k + h, w);
+      root.append(svg("line", { x1: x1 + 3, y1: x1 - k + 3, x2: x2 + 3, y2: x2 - k + 3,
         stroke: "#4a5c94", "stroke-width": 2 }));
     }
-    const mark = svg("text", { x: 20, y: 35, "text-anchor": "middle", class: "aob-num",
-      fill: "#fff" });
+    const mark = svg("text", { x: TILE_W / 2, y: TILE_H / 2 + 8, "text-anchor": "middle",
+      class: "aob-num", fill: "#fff" });
     mark.textContent = "?";
     root.append(mark);
     return root;
   }
-  const kind = (species && species[tile[0]]) || { color: "#555", glyph: [] };
-  root.append(svg("rect", { x: 1.5, y: 1.5, width: 37, height: 53, rx: 6, fill: "#fff",
-    stroke: kind.color, "stroke-width": 3 }));
-  const size = 16;
-  const points = kind.glyph.map(([x, y]) => `${(12 + x * size).toFixed(1)},${(5 + y * size).toFixed(1)}`);
-  root.append(svg("polygon", { points: points.join(" "), fill: kind.color }));
-  const number = svg("text", { x: 20, y: 39, "text-anchor": "middle", class: "aob-num",
+  const kind = (species && species[tile[0]]) || { name: tile[0], color: "#555", drawing: [] };
+  root.append(svg("rect", { x: 1.5, y: 1.5, width: TILE_W - 3, height: TILE_H - 3, rx: 7,
+    fill: "#fff", stroke: kind.color, "stroke-width": 3 }));
+  root.append(svg("rect", { x: 4, y: 4, width: TILE_W - 8, height: 44, rx: 5,
+    fill: kind.color, "fill-opacity": 0.14 }));
+  const animal = animalSvg(kind);
+  animal.setAttribute("transform", "translate(5 7) scale(0.54)");
+  root.append(animal);
+  const name = svg("text", { x: TILE_W / 2, y: 59, "text-anchor": "middle", class: "aob-name",
+    fill: "#222" });
+  name.textContent = kind.name;
+  const number = svg("text", { x: TILE_W / 2, y: 79, "text-anchor": "middle", class: "aob-num",
     fill: "#222" });
   number.textContent = tile.slice(1);
-  const code = svg("text", { x: 20, y: 50, "text-anchor": "middle", class: "aob-code",
-    fill: "#555" });
+  const code = svg("text", { x: TILE_W - 5, y: 85, "text-anchor": "end", class: "aob-code",
+    fill: "#666" });
   code.textContent = tile;
-  root.append(number, code);
+  root.append(name, number, code);
   return root;
 }
 
