@@ -21,6 +21,7 @@ from notes import urls as notes_urls
 api_docs = csp_update(img_src="'self' data:")(SpectacularSwaggerSplitView.as_view(
     url_name="api-schema", template_name="games/api_docs.html"))
 
+handler400 = "marram_site.views.bad_request"
 handler404 = "marram_site.views.not_found"
 # the database out: a 503 (JSON for the API), not Django's 500 page
 handler500 = "marram_site.views.server_error"

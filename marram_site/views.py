@@ -1,7 +1,10 @@
 """Project-level views that belong to no app."""
 
 import sys
+from html import escape
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
@@ -41,10 +44,20 @@ JSON_PREFIXES = ("/api/", "/mail/inbound/")
 
 UNAVAILABLE_PAGE = """<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>Back in a moment · Marram</title></head>
+<head><meta charset="utf-8"><title>Back in a moment · {site}</title></head>
 <body>
 <h1>Back in a moment</h1>
-<p>Marram cannot reach its database just now: try again in a minute.</p>
+<p>{site} cannot reach its database just now: try again in a minute.</p>
+</body>
+</html>
+"""
+
+TOO_LARGE_PAGE = """<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Too much at once · {site}</title></head>
+<body>
+<h1>Too much at once</h1>
+<p>{message}: send less, or a file by another way.</p>
 </body>
 </html>
 """
@@ -75,8 +88,8 @@ def unavailable(request: HttpRequest) -> HttpResponse:
              "message": "the database cannot be reached just now: try again in "
                         f"{RETRY_AFTER} seconds"}, status=503)
     else:
-        response = HttpResponse(UNAVAILABLE_PAGE, status=503,
-                                content_type="text/html; charset=utf-8")
+        response = HttpResponse(UNAVAILABLE_PAGE.format(site=escape(settings.MARRAM_SITE_NAME)),
+                                status=503, content_type="text/html; charset=utf-8")
     response["Retry-After"] = str(RETRY_AFTER)
     response["Cache-Control"] = "no-store"
     return response
@@ -93,3 +106,22 @@ def server_error(request: HttpRequest) -> HttpResponse:
                              "message": "the server failed to answer; this is a fault of "
                                         "the server's, and it has been logged"}, status=500)
     return defaults.server_error(request)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """A request Django refused before any view (urls.handler400): a form's body
+    over DATA_UPLOAD_MAX_MEMORY_SIZE is a 413, in JSON where machines ask (a
+    provider's post to the mail webhook), as the API's own ``too_large``; any
+    other such request a 400, in JSON there too."""
+    from games.http import body_too_large
+
+    if isinstance(exception, RequestDataTooBig):
+        if wants_json(request):
+            return JsonResponse({"code": "too_large", "message": body_too_large()}, status=413)
+        return HttpResponse(TOO_LARGE_PAGE.format(site=escape(settings.MARRAM_SITE_NAME),
+                                                  message=body_too_large()),
+                            status=413, content_type="text/html; charset=utf-8")
+    if wants_json(request):
+        return JsonResponse({"code": "bad_request",
+                             "message": "the request could not be read"}, status=400)
+    return defaults.bad_request(request, exception)

@@ -25,7 +25,7 @@ from games import services
 from games.models import Event, Game, Invitation, Seat
 from notifications import signing
 from notifications.models import InboundMail, MailSettings, Notification, Webhook
-from tests.service.conftest import custom_game, make_user, tile
+from tests.service.conftest import custom_game, make_user, signed_in, tile
 
 GRASS = tile("GGGGGGGG")
 TILES = {"S0": GRASS, **{f"G{i}": GRASS for i in range(1, 13)}}
@@ -573,3 +573,17 @@ def test_the_browsable_api_refuses_hostile_input_too(world, endpoint):
                                   HTTP_ACCEPT="text/html")
         assert 400 <= response.status_code < 500, (body[:20], response.status_code)
     assert snapshot() == before
+
+
+@pytest.mark.django_db
+def test_a_form_over_the_body_limit_is_a_413_in_words_a_page_or_a_machine_reads(client):
+    """Django refuses a form's body over DATA_UPLOAD_MAX_MEMORY_SIZE before any
+    view: a page is told so on a page of its own, a provider posting to the mail
+    webhook in JSON, both 413 (not Django's 400 page)."""
+    big = {"note": "x" * (300 * 1024)}
+    page = signed_in(make_user("ann")).post("/lobby/", big)
+    assert page.status_code == 413 and b"Nothing was changed" in page.content
+    machine = client.post("/mail/inbound/mailgun/", big)
+    assert machine.status_code == 413
+    assert machine.json() == {"code": "too_large",
+                              "message": "the request body is over 256 KiB"}
