@@ -11,6 +11,7 @@ refuses the hostile ones is the input and nothing else."""
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -576,14 +577,18 @@ def test_the_browsable_api_refuses_hostile_input_too(world, endpoint):
 
 
 @pytest.mark.django_db
-def test_a_form_over_the_body_limit_is_a_413_in_words_a_page_or_a_machine_reads(client):
+def test_a_form_over_the_body_limit_is_a_413_in_words_a_page_or_a_machine_reads(client,
+                                                                                 settings):
     """Django refuses a form's body over DATA_UPLOAD_MAX_MEMORY_SIZE before any
     view: a page is told so on a page of its own, a provider posting to the mail
     webhook in JSON, both 413 (not Django's 400 page)."""
     big = {"note": "x" * (300 * 1024)}
     page = signed_in(make_user("ann")).post("/lobby/", big)
     assert page.status_code == 413 and b"Nothing was changed" in page.content
-    machine = client.post("/mail/inbound/mailgun/", big)
+    settings.MAIL_WEBHOOK_SECRET = "secret-of-the-test"  # Mailgun's form is served
+    settings.MAILGUN_WEBHOOK_SIGNING_KEY = "key-of-the-test"
+    machine = client.post("/mail/inbound/mailgun/", big, HTTP_AUTHORIZATION="Basic " + (
+        base64.b64encode(b"marram:secret-of-the-test").decode()))
     assert machine.status_code == 413
     assert machine.json() == {"code": "too_large",
                               "message": "the request body is over 256 KiB"}
