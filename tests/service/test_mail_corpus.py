@@ -46,7 +46,8 @@ from notifications.models import InboundMail, Notification
 from notifications.signing import reply_address
 from tests.service.conftest import make_user, start_game_of
 from tests.service.mail_kit import MAIL_DEAL
-from tests.service.test_celery_worker import Collector, Process, free_port, wait_for
+from tests.service.test_celery_worker import Process, free_port, wait_for
+from tests.service.test_mail_hostile_smtp import Envelopes
 
 CORPUS = Path(__file__).parent / "mail_corpus"
 MAILGUN_KEY = "key-corpus-mailgun-signing"
@@ -167,17 +168,6 @@ def sending_order(case: Case) -> list[Case]:
 
 
 # ---------------------------------------------------------------- by SMTP
-
-
-class Envelopes(Collector):
-    """The SMTP server the site sends to, keeping each message's recipients."""
-
-    async def handle_DATA(self, server, session, envelope) -> str:
-        kept = len(self.messages)
-        answer = await super().handle_DATA(server, session, envelope)
-        if len(self.messages) > kept:
-            self.messages[-1].rcpt_tos = list(envelope.rcpt_tos)
-        return answer
 
 
 @pytest.fixture(scope="module")
