@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  bounds, cm, partPath, partPoints, piecePath, snakeLabel, startNormal, svgPoint, tableBounds,
+  bounds, cm, labelSpots, partPath, partPoints, piecePath, snakeLabel, startNormal, svgPoint,
+  tableBounds, thumbBox,
 } from "../../ui/make_a_snake/static/make_a_snake/draw.js";
 import { stackWords, takeWords } from "../../ui/make_a_snake/static/make_a_snake/words.js";
 
@@ -69,4 +70,25 @@ test("a snake in words for assistive readers", () => {
     "ann's snake, red head, 1 tile: red-4 up. Open end at 6, -6, heading 0 degrees.");
   assert.equal(snakeLabel({ ...drawing, tail: {} }, "ann", 12.5),
     "ann's snake, red head, 1 tile: red-4 up. It has its tail. Tongue to tail: 12.50 cm.");
+});
+
+test("the labels of up and down never cover each other", () => {
+  // green-6 from the neck heading south: up turns east and back north, down west
+  const half = [{ side: "up", allowed: true, end_point: [8, 0], open_end: [8, 0, 90] },
+    { side: "down", allowed: true, end_point: [-8, 0], open_end: [-8, 0, 90] }];
+  const [up, down] = labelSpots(half);
+  assert.deepEqual([up.x, up.y, down.x, down.y], [8, 3.5, -8, 3.5]); // beyond each end
+  // red-1 lies alike either way: one above the other, up on top, further on
+  const line = [{ side: "up", allowed: true, end_point: [0, -8], open_end: [0, -8, 270] },
+    { side: "down", allowed: false, end_point: [0, -8], open_end: [0, -8, 270] }];
+  const [a, b] = labelSpots(line);
+  assert.equal(a.x, b.x);
+  assert.ok(a.y - b.y >= 1.7 * 3 && a.y < -8 && b.y < a.y, JSON.stringify([a, b]));
+  assert.deepEqual([a.text, b.text], ["up", "down ✗"]);
+});
+
+test("one frame for both thumbnails, padded and at least 12 cm across", () => {
+  const [minX, minY, maxX, maxY] = thumbBox([{ line: [[0, 0], [0, -8]] }]);
+  assert.deepEqual([minX, maxX], [-9, 9]);
+  assert.deepEqual([minY, maxY], [-13, 5]);
 });

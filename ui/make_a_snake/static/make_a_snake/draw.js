@@ -306,6 +306,7 @@ export function renderBoard(container, view, options = {}) {
       svg.append(lollipopGroup(pop, j, (view.touched || []).includes(j)));
     }
     if (here) {
+      const spots = labelSpots(previews);
       for (const p of previews) {
         const chosen = p.side === options.chosen;
         const g = el("g", { class: `preview preview-${p.side}${chosen ? " chosen" : ""}`
@@ -315,9 +316,9 @@ export function renderBoard(container, view, options = {}) {
           ? view.taken.split("-")[0] : null, parts: p.parts },
         { label: `${view.taken} ${p.side}: ${p.why}` });
         g.append(tile);
-        const [ex, ey] = p.end_point;
-        g.append(text(ex + 1.2, ey + 1.2, p.allowed ? p.side : `${p.side} ✗`,
-          { class: "preview-label", "font-size": 3 }));
+        const spot = spots.find((s) => s.side === p.side);
+        g.append(text(spot.x, spot.y, spot.text, { class: "preview-label",
+          "font-size": LABEL_SIZE, "text-anchor": "middle", "dominant-baseline": "middle" }));
         if (options.onPick && p.allowed) {
           g.addEventListener("click", () => options.onPick(p.side));
         }
@@ -345,17 +346,90 @@ export function renderBoard(container, view, options = {}) {
   container.replaceChildren(...panels);
 }
 
-/** A small picture of one placement of a tile (a preview's parts), for the move panel. */
-export function tileThumbnail(colour, parts, label) {
-  const points = parts.flatMap(partPoints);
-  const [x0, y0, x1, y1] = bounds(points);
-  const pad = 3;
-  const w = Math.max(x1 - x0, 6) + 2 * pad;
-  const h = Math.max(y1 - y0, 6) + 2 * pad;
-  const cx = (x0 + x1) / 2;
-  const cy = (y0 + y1) / 2;
+/** The unit vector of a heading in degrees (0 east, 90 north, as the plane's). */
+function unit(heading) {
+  const a = (heading * Math.PI) / 180;
+  return [Math.cos(a), Math.sin(a)];
+}
+
+const LABEL_SIZE = 3; // the labels' font size, in cm of the table
+
+/** A preview's label: its side, crossed out where it may not be chosen. */
+export function labelText(preview) {
+  return preview.allowed ? preview.side : `${preview.side} ✗`;
+}
+
+/**
+ * Where the table writes each preview's label ("up", "down"), its centre: a
+ * little beyond the tile's open end, along the heading the snake would go on
+ * in. Two labels that would cover each other (a tile that lies the same either
+ * way, or two ends close together) are set one above the other, "up" on top,
+ * further on. ``previews``: the connect_preview answer ({side, allowed,
+ * end_point, open_end}).
+ */
+export function labelSpots(previews) {
+  const spots = previews.map((p) => {
+    const [ex, ey] = p.end_point;
+    const [dx, dy] = unit((p.open_end || [])[2] || 0);
+    const text = labelText(p);
+    return { side: p.side, text, x: ex + 3.5 * dx, y: ey + 3.5 * dy, dx, dy,
+      width: 0.62 * LABEL_SIZE * [...text].length };
+  });
+  if (spots.length === 2) {
+    const [a, b] = spots;
+    const apartX = Math.abs(a.x - b.x) >= (a.width + b.width) / 2 + 0.5;
+    // a line of text is 1.2 em high, and up to 1.6 with the ✗'s font
+    const apartY = Math.abs(a.y - b.y) >= 1.7 * LABEL_SIZE;
+    if (!apartX && !apartY) {
+      const x = (a.x + b.x) / 2 + 1.5 * (a.dx + b.dx) / 2;
+      const y = (a.y + b.y) / 2 + 1.5 * (a.dy + b.dy) / 2;
+      for (const spot of spots) {
+        spot.x = x;
+        spot.y = y + (spot.side === "up" ? 1 : -1) * 0.85 * LABEL_SIZE;
+      }
+    }
+  }
+  return spots.map(({ side, text, x, y }) => ({ side, text, x, y }));
+}
+
+/** A box in the plane ([minX, minY, maxX, maxY]) round every part given, padded,
+ * and at least ``least`` across: one frame for several thumbnails. */
+export function thumbBox(parts, least = 12) {
+  const [x0, y0, x1, y1] = bounds(parts.flatMap(partPoints));
+  const grow = (lo, hi) => {
+    const missing = Math.max(0, least - (hi - lo)) / 2;
+    return [lo - missing - 3, hi + missing + 3];
+  };
+  const [minX, maxX] = grow(x0, x1);
+  const [minY, maxY] = grow(y0, y1);
+  return [minX, minY, maxX, maxY];
+}
+
+/**
+ * A small picture of one placement of a tile (a preview's parts), for the move
+ * panel: the tile where it would lie against the end of the snake (``before``:
+ * the parts of the piece it joins, drawn grey), the joint marked, and an arrow
+ * at its open end (``end``: [x, y, heading]) where the snake would go on.
+ * ``box`` gives the placements one frame (thumbBox), so that Up and Down differ
+ * where they differ on the table, even for a tile whose faces mirror each other.
+ */
+export function tileThumbnail(colour, parts, label, { before = [], end = null, box = null } = {}) {
+  const [minX, minY, maxX, maxY] = box || thumbBox([...before, ...parts]);
   const svg = el("svg", { class: "tile-thumb", xmlns: SVGNS, role: "img", "aria-label": label,
-    viewBox: `${fmt(cx - w / 2)} ${fmt(-cy - h / 2)} ${fmt(w)} ${fmt(h)}` });
-  svg.append(pieceGroup({ tile: "", side: "", colour, parts }));
+    viewBox: `${fmt(minX)} ${fmt(-maxY)} ${fmt(maxX - minX)} ${fmt(maxY - minY)}` });
+  if (before.length) {
+    svg.append(pieceGroup({ tile: "", side: "", parts: before }, { className: "thumb-before" }));
+  }
+  svg.append(pieceGroup({ tile: "", side: "", colour, parts }, { className: "thumb-tile" }));
+  const [jx, jy] = parts[0].start;
+  svg.append(el("circle", { class: "thumb-joint", cx: fmt(jx), cy: fmt(-jy), r: 1.1,
+    fill: "#fff", stroke: OUTLINE, "stroke-width": 0.4 }));
+  if (end) {
+    const [ex, ey, heading] = end;
+    const [dx, dy] = unit(heading);
+    const tip = [ex + 3 * dx, ey + 3 * dy];
+    svg.append(el("path", { class: "thumb-arrow", d: `M${svgPoint([ex + 1.6 * dy, ey - 1.6 * dx])} `
+      + `L${svgPoint(tip)} L${svgPoint([ex - 1.6 * dy, ey + 1.6 * dx])} Z`, fill: OUTLINE }));
+  }
   return svg;
 }

@@ -9,7 +9,7 @@
 import { createClient } from "../games/client.js";
 import { showFinalStandings } from "../games/standings.js";
 import { h } from "../games/pieces.js";
-import { COLOUR_HEX, cm, renderBoard, tileThumbnail } from "./draw.js";
+import { COLOUR_HEX, cm, renderBoard, thumbBox, tileThumbnail } from "./draw.js";
 import { stackWords, takeWords } from "./words.js";
 
 const root = document.getElementById("game");
@@ -164,6 +164,19 @@ function renderSides() {
   }
   els.sides.append(h("p", {}, `You took ${v.taken}. Connect it up or down: both are `
     + "shown on your snake."));
+  // each placement drawn against the end of the snake it joins, in one frame for
+  // both: where Up and Down differ shows, as on the table
+  const drawing = (v.drawing || [])[v.mode === "lollipop" ? 0 : v.current_player];
+  const joins = (p) => {
+    const turned = p.turned || [];
+    if (turned.length) return turned[turned.length - 1].parts;
+    if (!drawing) return [];
+    return drawing.tiles.length ? drawing.tiles[drawing.tiles.length - 1].parts
+      : drawing.head.parts;
+  };
+  const box = thumbBox(preview.previews.flatMap((p) => [...joins(p), ...p.parts]));
+  const [first, second] = preview.previews;
+  const alike = second && JSON.stringify(first.parts) === JSON.stringify(second.parts);
   const list = h("ul", { class: "side-list" });
   for (const p of preview.previews) {
     const selected = chosen && chosen.type === "connect" && chosen.side === p.side;
@@ -173,7 +186,9 @@ function renderSides() {
       facts.push(`Overlaps ${p.overlap_tiles.join(", ")}.`);
     }
     if (p.touched) facts.push(`Lollipops touched then: ${p.touched.length} of 4.`);
-    const content = [tileThumbnail(colour, p.parts, label),
+    if (alike) facts.push("This tile lies the same way up or down.");
+    const content = [tileThumbnail(colour, p.parts, label,
+      { before: joins(p), end: p.open_end, box }),
       h("span", { class: "side-name" }, p.side === "up" ? "Up" : "Down",
         p.turn ? ` (after turning ${p.turn} tile${p.turn === 1 ? "" : "s"} over)` : ""),
       h("span", { class: "side-why small" }, facts.join(" "))];
