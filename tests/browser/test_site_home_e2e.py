@@ -118,18 +118,18 @@ def test_play_against_the_computer_with_the_games_options_and_several_computers(
     assert game.input_value() == "marram"
     assert visible_fields(page) == ["Game", *(o.label for o in marram.options_declared),
                                     "Computer player 1", "Computer player 2",
-                                    "Computer player 3"]
+                                    "Computer player 3", "Rated"]
     # Pond: its options only, and one computer player (it is played by two)
     game.select_option("pond")
     pond = registry.get("pond")
     assert visible_fields(page) == ["Game", *(o.label for o in pond.options_declared),
-                                    "Computer player 1"]
+                                    "Computer player 1", "Rated"]
     # Make-a-snake against two computers of different levels, in its lollipop hunt
     game.select_option("make_a_snake")
     snake = registry.get("make_a_snake")
     assert visible_fields(page) == ["Game", *(o.label for o in snake.options_declared),
                                     "Computer player 1", "Computer player 2",
-                                    "Computer player 3"]
+                                    "Computer player 3", "Rated"]
     mode = next(o for o in snake.options_declared if o.name == "mode")
     lollipop = next(c for c in mode.choices if c.value == "lollipop")
     form.locator('[data-games="make_a_snake"]').get_by_label(lollipop.label).check()
