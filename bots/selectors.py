@@ -1,11 +1,11 @@
-"""Reads of the bots app: which accounts are computer players, which seats of a
-game they hold, what a game's options are."""
+"""Reads of the bots app: which accounts are computer players and which seats of a
+game they hold."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bots.models import Bot, GameBots
+from bots.models import Bot
 from games.models import Game, Seat
 
 
@@ -23,10 +23,3 @@ def bot_seats(game: Game | int, seats: Iterable[int] | None = None) -> dict[int,
     if seats is not None:
         rows = rows.filter(index__in=list(seats))
     return {s.index: s.user.bot for s in rows.select_related("user__bot")}
-
-
-def takeover_level(game: Game | int) -> str:
-    """The level that takes over a seat out of time twice; '' for none."""
-    pk = game.pk if isinstance(game, Game) else game
-    found = GameBots.objects.filter(game_id=pk).values_list("takeover", flat=True).first()
-    return found or ""

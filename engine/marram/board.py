@@ -109,25 +109,8 @@ def _mixed_beast(board: dict[Pos, Placed], feats: Features, o: Oriented, pos: Po
     return None
 
 
-Need = tuple[tuple[int, str, "str | None"], ...]
-"""What a frontier position asks of a tile: (side, terrain read clockwise, beast type)."""
-
-
 Kind = tuple[str, "str | None"]
 """A side as a neighbour must meet it (``Oriented.side_kinds``)."""
-
-
-def need_at(state: GameState, pos: Pos) -> Need:
-    """What the neighbours of an empty position ask of a tile laid there, worked
-    out once so that many tiles can be tried against it cheaply."""
-    board, feats = state.board, state.features
-    x, y = pos
-    need = []
-    for s in range(4):
-        nb = board.get((x + _DX[s], y + _DY[s]))
-        if nb is not None:
-            need.append((s, *asked_by(nb, (s + 2) % 4, feats)))
-    return tuple(need)
 
 
 def asked_by(nb: Placed, side: int, feats: Features) -> Kind:
@@ -136,27 +119,6 @@ def asked_by(nb: Placed, side: int, feats: Features) -> Kind:
     beast, or one that has left the board)."""
     theirs = nb.live_segment(side)
     return nb.o.side_rev[side], None if theirs is None else feats.of(theirs).btype
-
-
-def meets(state: GameState, o: Oriented, pos: Pos, need: Need) -> bool:
-    """``fits`` for a position described by ``need_at``."""
-    beastly = False
-    for s, terrain, their_type in need:
-        if o.side_cw[s] != terrain:
-            return False
-        i = o.seg_at_side[s]
-        if i is None:
-            if their_type is not None:
-                return False
-        elif their_type is None:
-            return False
-        else:
-            mine = o.segments[i].type
-            if mine != their_type:
-                if mine != "any" and their_type != "any":
-                    return False
-                beastly = True
-    return not beastly or _mixed_beast(state.board, state.features, o, pos, frozenset()) is None
 
 
 _AROUND = tuple((s, dx, dy, (s + 2) % 4) for s, (dx, dy) in enumerate(STEP))

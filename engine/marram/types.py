@@ -32,15 +32,6 @@ STEP: tuple[Pos, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 """The offset to the neighbour across each side."""
 
 
-def neighbour(pos: Pos, side: Side) -> Pos:
-    dx, dy = STEP[side]
-    return (pos[0] + dx, pos[1] + dy)
-
-
 def side_arcs(side: Side) -> tuple[Arc, Arc, Arc]:
     """The arcs along a side, read clockwise."""
     return (2 * side, 2 * side + 1, (2 * side + 2) % 8)
-
-
-def opposite(side: Side) -> Side:
-    return (side + 2) % 4
