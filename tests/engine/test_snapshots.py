@@ -85,7 +85,7 @@ def test_a_snapshot_folds_on_as_the_replay(case):
         assert facts(game, loaded.state) == facts(game, replayed), f"from seq {seq} to the end"
 
 
-@pytest.mark.parametrize("key", ["marram", "pond", "make_a_snake", "animals_on_board"])
+@pytest.mark.parametrize("key", [g.key for g in registry.games()])
 def test_every_game_writes_snapshots(key):
     assert supported(registry.get(key))
 
