@@ -25,8 +25,9 @@ from games.models import Clock, Game, Seat
 
 def bots_after_commit(game: Game) -> None:
     """After a commit that leaves the game awaiting seats (no chance pending), have a
-    task move the bots among them. Called by games.services under the game's lock;
-    the seats are looked up once the transaction has committed."""
+    task move the bots among them. Called by games.services as the change is
+    written (with no lock for a player's move: see there); the seats are looked
+    up once it has committed."""
     if game.status != Game.Status.RUNNING:
         return
     projection = game.projection or {}

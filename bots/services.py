@@ -131,7 +131,8 @@ def bot_move(game_id: int, seq: int) -> games_services.ActionResult | None:
     bot = seated[seat]
     move = engine_bots.choose(rules, state, seat, bot.level, bot_rng(game.seed, seq, seat))
     try:
-        # under the game's lock: still at this seq, still this seat's turn
+        # written only if the game is still at this seq (action_submit's guarded
+        # write), so still this seat's turn
         return games_services.action_submit(
             game=game_id, user=bot.user, action=dict(move.action), expected_seq=seq,
             idempotency_key=bot_key(game_id, seq, seat))

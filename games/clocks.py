@@ -137,11 +137,12 @@ def clocks_follow(
     game: Game, events: Sequence[Event], state: Any, *, awaited_before: tuple[int, ...],
     now: datetime, writes: Batch,
 ) -> ClockChange | None:
-    """Bring the game's clocks up to date after ``events`` (called under the game's
-    lock, in the transaction that appends them, by games.services): the changes
-    are queued on ``writes``. ``awaited_before`` are the seats the game awaited
-    before the events. None when no clock changes (the first move of a turn, or a
-    seat acting while others still choose): that costs no query."""
+    """Bring the game's clocks up to date after ``events`` (called by games.services
+    as it writes them, with no lock for a player's move: see there): the changes
+    are queued on ``writes``, stored with the events or not at all.
+    ``awaited_before`` are the seats the game awaited before the events. None
+    when no clock changes (the first move of a turn, or a seat acting while
+    others still choose): that costs no query."""
     rules = rules_of(game)
     if _turn_goes_on(rules, events, state, awaited_before):
         return None

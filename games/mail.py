@@ -8,9 +8,10 @@ games.services calls, by name, a method of ``GameMail`` on the object that
 project's settings put the two apps together, and a reader of the write path
 finds the mail's code from there.
 
-Every method runs inside the transaction that makes the change, so what it writes
-(a mail in the outbox) is committed with the change or not at all; none may do
-I/O (delivery is a task that runs after the commit).
+What ``clocks_changed`` writes (a mail in the outbox) is queued on the change's
+own batch, so it is committed with the change or not at all, though a player's
+move holds no lock and no transaction (games.services says how changes are
+written); no method may do I/O (delivery is a task that runs after the commit).
 """
 
 from __future__ import annotations
@@ -31,11 +32,11 @@ if TYPE_CHECKING:
 class GameMail(Protocol):
     def clocks_changed(self, *, game: Game, events: Sequence[Event], change: ClockChange,
                        writes: Batch) -> None:
-        """Events appended to ``game`` (locked; its row already as after them)
-        started or stopped clocks (``change``): queue the mails that calls for (a
-        turn begun, the game started or over) on ``writes``, which stores them
-        with the events in one round trip. The new events are not in the
-        database yet."""
+        """Events appended to ``game`` (its row already as after them; locked
+        or not, as games.services says) started or stopped clocks (``change``): queue the
+        mails that calls for (a turn begun, the game started or over) on
+        ``writes``, which stores them with the events in one round trip. The new
+        events are not in the database yet."""
 
     def invitations_made(self, *, game: Game, user: Any, invited: list[Invited]) -> None:
         """``user`` invited people to ``game`` (locked): the join link of each

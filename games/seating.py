@@ -27,9 +27,9 @@ if TYPE_CHECKING:
 
 class SeatPlayers(Protocol):
     def after_commit(self, *, game: Game) -> None:
-        """A change to ``game`` (locked) is about to commit: have whoever of its
-        awaited seats is not a person act once it has (never inside the
-        transaction)."""
+        """A change to ``game`` has just been written (with no lock for a player's
+        move: games.services): have whoever of its awaited seats is not a person
+        act once it is committed (never before)."""
 
     def seat_out_of_time(self, *, game: Game, seat: int, clock: Clock) -> bool:
         """``seat`` of ``game`` (locked) has run out of time a second time in a row:

@@ -10,6 +10,14 @@ locked (``SELECT ... FOR UPDATE``) in a transaction, and an action written
 meanwhile waits for it, then finds the game moved on and writes nothing. The
 engine judges every event before it is stored; what it refuses is never
 written.
+
+What hangs on a change runs as ``_Appender.commit`` writes it, on both paths
+alike: the clocks (games.clocks.clocks_follow), the mail they call for
+(games.mail), the computer players awaited (games.seating). So none of it may
+count on a lock or a transaction, for a move holds neither: each queues its
+rows on the change's ``store.Batch``, written with the events or not at all,
+and leaves what must follow the write (delivery, a computer's move) to
+``Batch.after`` or ``transaction.on_commit``; none does I/O.
 """
 
 from __future__ import annotations
@@ -65,7 +73,7 @@ class ActionResult:
     repeated: bool = False
     """True when the idempotency key matched an earlier submission: nothing was written."""
     game: Game | None = None
-    """The game as the submission left it, with its seats, when its lock read them
+    """The game as the submission left it, with its seats, when its read had them
     (games.store.has_seats): what its answer shows, with no second read."""
     before: Any = None
     """The state the submission was made on, at seq ``base``: what the mover's
@@ -78,7 +86,8 @@ class ActionResult:
 
 @dataclass
 class _Appender:
-    """Events about to be appended to a locked game, with the state after them."""
+    """Events about to be appended to a game, with the state after them (the game
+    locked, or read without a lock for a player's move: see the module)."""
 
     game: Game
     state: Any

@@ -3,10 +3,10 @@ vacation allowance) and webhooks, when they last looked at a game, and the
 replies received by mail. (The clocks and vacations that stop them are the
 games app's.)
 
-The outbox (``Notification``) is written in the transaction that appends the
-events it tells of, so a committed move always has its mail waiting, whatever
-happens to Redis or the workers afterwards. A webhook's calls go through the
-same outbox, one row per call.
+The outbox (``Notification``) is written with the events it tells of, in one
+write (games.store.Batch), so a committed move always has its mail waiting,
+whatever happens to Redis or the workers afterwards. A webhook's calls go
+through the same outbox, one row per call.
 """
 
 from __future__ import annotations

@@ -2,15 +2,15 @@
 clock check.
 
 Writing and sending are apart. ``turn_mails_queue`` is called (through
-games.mail, notifications.game_mail) inside the transaction that appends a
-game's events, once the clocks have moved; it writes the mails those events
-call for as ``Notification`` rows, so they are committed with the events or not
-at all. After the commit the process asks Celery for a drain of the outbox
-(``outbox_drain``: every row due, delivered in turn), at most twice a second
-(``OutboxWaker``); where tasks run in-process (``./dev run``) each row is
-delivered at the commit instead. If Redis is down the enqueue is logged and
-dropped, and the beat sweep (``outbox_sweep``, every minute) enqueues whatever
-is still pending, a task a row.
+games.mail, notifications.game_mail) as a game's events are written, once the
+clocks have moved; it queues the mails those events call for as ``Notification``
+rows on the events' own batch, so they are committed with the events or not at
+all (a player's move holds no lock: games.services). After the commit the
+process asks Celery for a drain of the outbox (``outbox_drain``: every row due,
+delivered in turn), at most twice a second (``OutboxWaker``); where tasks run
+in-process (``./dev run``) each row is delivered at the commit instead. If Redis
+is down the enqueue is logged and dropped, and the beat sweep (``outbox_sweep``,
+every minute) enqueues whatever is still pending, a task a row.
 
 ``notification_deliver`` locks its row (``SKIP LOCKED``: a row another worker
 is sending is left alone), sends it with the row's own Message-ID and marks it
@@ -236,7 +236,8 @@ def turn_mails_queue(game: Game, events: Sequence[Event], change: ClockChange,
     that moved the game's clocks (``change``, games.clocks): "your turn" to each
     seat whose clock has just started (unless it has just moved: it is looking at
     the game), "game started" to the others when the game has just begun, "game
-    over" to everyone when it has ended. Under the game's lock; reads nothing."""
+    over" to everyone when it has ended. Reads nothing (a move holds no lock on
+    the game: games.services)."""
     actors = {e.actor_id for e in events}
     rows = []
     for clock in change.clocks:
