@@ -99,11 +99,31 @@ def _is_int(x: Any) -> bool:
 
 
 def check_tile(tile_id: str, tile: Any) -> list[str]:
-    """Problems with one tile definition (empty when valid)."""
-    p: list[str] = []
+    """Problems with one tile definition (empty when valid): its shape, then its
+    links, items and beasts, then whether a spade tile survives its flip."""
     where = f"tile {tile_id}"
+    p, face = _shape_problems(where, tile)
+    if face is None:
+        return p
+    terrain: str = face["terrain"]
+    spade = tile.get("spade") is True
+    p += _links_problems(where, terrain, _listed(where, face, "links", p))
+    p += _items_problems(where, terrain, spade, _listed(where, face, "items", p))
+    beast_problems, good_beasts = _beasts_problems(where, _listed(where, face, "beasts", p))
+    p += beast_problems
+    # spade tiles must fit in their own place after a flip
+    if spade and not p and not flip_rotations({**face, "beasts": good_beasts}):
+        p.append(f"{where}: spade tile is not flip-compatible (no rotation of the back "
+                 f"shows the front's terrain and beasts on every side)")
+    return p
+
+
+def _shape_problems(where: str, tile: Any) -> tuple[list[str], dict[str, Any] | None]:
+    """The tile's keys, its spade flag and its front's keys and terrain; the front,
+    or None when it is too broken to check further."""
     if not isinstance(tile, dict):
-        return [f"{where}: not an object"]
+        return [f"{where}: not an object"], None
+    p: list[str] = []
     extra = set(tile) - TILE_KEYS
     if extra:
         p.append(f"{where}: unknown keys {sorted(extra)}")
@@ -111,37 +131,38 @@ def check_tile(tile_id: str, tile: Any) -> list[str]:
         p.append(f"{where}: 'spade' must be true or false")
     face = tile.get("front")
     if not isinstance(face, dict):
-        return p + [f"{where}: 'front' must be an object"]
+        return p + [f"{where}: 'front' must be an object"], None
     extra = set(face) - FACE_KEYS
     if extra:
         p.append(f"{where}: unknown face keys {sorted(extra)}")
     terrain = face.get("terrain")
     if not (isinstance(terrain, str) and len(terrain) == 8 and set(terrain) <= set(TERRAINS)):
-        return p + [f"{where}: terrain must be 8 letters G/S, got {terrain!r}"]
-    run = runs(terrain)
-    spade = tile.get("spade") is True
+        return p + [f"{where}: terrain must be 8 letters G/S, got {terrain!r}"], None
+    return p, face
 
-    # links
-    links = face.get("links", [])
+
+def _listed(where: str, face: dict[str, Any], key: str, p: list[str]) -> list[Any]:
+    """The face's list under ``key`` (none: empty); anything else is a problem,
+    added to ``p``, and read as empty."""
+    found = face.get(key, [])
+    if isinstance(found, list):
+        return found
+    p.append(f"{where}: {key} must be a list")
+    return []
+
+
+def _links_problems(where: str, terrain: str, links: list[Any]) -> list[str]:
+    """Each link joins two runs of one terrain; no two join the same runs; a grass
+    link and a sand link never cross."""
+    run = runs(terrain)
+    p: list[str] = []
     good_links: list[tuple[int, int]] = []
-    if not isinstance(links, list):
-        p.append(f"{where}: links must be a list")
-        links = []
     for link in links:
-        if not (isinstance(link, list) and len(link) == 2 and all(_is_int(a) for a in link)):
-            p.append(f"{where}: link {link!r} must be two arcs")
-            continue
-        a, b = link
-        if not (0 <= a < 8 and 0 <= b < 8):
-            p.append(f"{where}: link {link} has an arc outside 0..7")
-            continue
-        if terrain[a] != terrain[b]:
-            p.append(f"{where}: link {link} joins grass to sand")
-            continue
-        if run[a] == run[b]:
-            p.append(f"{where}: link {link} joins a run to itself")
-            continue
-        good_links.append((a, b))
+        problem = _link_problem(link, terrain, run)
+        if problem:
+            p.append(f"{where}: {problem}")
+        else:
+            good_links.append((link[0], link[1]))
     seen_pairs: set[frozenset[int]] = set()
     for a, b in good_links:
         key = frozenset((run[a], run[b]))
@@ -152,74 +173,87 @@ def check_tile(tile_id: str, tile: Any) -> list[str]:
         for c, d in good_links[i + 1:]:
             if terrain[a] != terrain[c] and chords_cross(a, b, c, d):
                 p.append(f"{where}: grass and sand links {[a, b]} and {[c, d]} cross")
+    return p
 
-    # items
-    items = face.get("items", [])
-    if not isinstance(items, list):
-        p.append(f"{where}: items must be a list")
-        items = []
+
+def _link_problem(link: Any, terrain: str, run: list[int]) -> str | None:
+    if not (isinstance(link, list) and len(link) == 2 and all(_is_int(a) for a in link)):
+        return f"link {link!r} must be two arcs"
+    a, b = link
+    if not (0 <= a < 8 and 0 <= b < 8):
+        return f"link {link} has an arc outside 0..7"
+    if terrain[a] != terrain[b]:
+        return f"link {link} joins grass to sand"
+    if run[a] == run[b]:
+        return f"link {link} joins a run to itself"
+    return None
+
+
+def _items_problems(where: str, terrain: str, spade: bool, items: list[Any]) -> list[str]:
+    """A spade tile carries no items; each item is of a known kind, on its terrain."""
+    p: list[str] = []
     if spade and items:
         p.append(f"{where}: a spade tile carries no items")
     for item in items:
-        if not (isinstance(item, dict) and set(item) == {"arc", "kind"}):
-            p.append(f"{where}: item {item!r} must be {{'arc', 'kind'}}")
-            continue
-        arc, kind = item["arc"], item["kind"]
-        if not (_is_int(arc) and 0 <= arc < 8):
-            p.append(f"{where}: item arc {arc!r} outside 0..7")
-            continue
-        if kind not in ITEM_TERRAIN:
-            p.append(f"{where}: unknown item kind {kind!r}")
-            continue
-        if terrain[arc] != ITEM_TERRAIN[kind]:
-            p.append(f"{where}: {kind} on arc {arc} lies on "
-                     f"{'sand' if terrain[arc] == 'S' else 'grass'}")
+        problem = _item_problem(item, terrain)
+        if problem:
+            p.append(f"{where}: {problem}")
+    return p
 
-    # beasts
-    beasts = face.get("beasts", [])
-    if not isinstance(beasts, list):
-        p.append(f"{where}: beasts must be a list")
-        beasts = []
+
+def _item_problem(item: Any, terrain: str) -> str | None:
+    if not (isinstance(item, dict) and set(item) == {"arc", "kind"}):
+        return f"item {item!r} must be {{'arc', 'kind'}}"
+    arc, kind = item["arc"], item["kind"]
+    if not (_is_int(arc) and 0 <= arc < 8):
+        return f"item arc {arc!r} outside 0..7"
+    if kind not in ITEM_TERRAIN:
+        return f"unknown item kind {kind!r}"
+    if terrain[arc] != ITEM_TERRAIN[kind]:
+        return f"{kind} on arc {arc} lies on {'sand' if terrain[arc] == 'S' else 'grass'}"
+    return None
+
+
+def _beasts_problems(where: str, beasts: list[Any]) -> tuple[list[str], list[dict[str, Any]]]:
+    """Each segment is a known type and kind on as many distinct sides as its kind
+    has; no side carries two segments. Also the segments that passed."""
+    p: list[str] = []
     used: dict[int, int] = {}
     good_beasts: list[dict[str, Any]] = []
     for i, seg in enumerate(beasts):
-        if not (isinstance(seg, dict) and set(seg) == {"type", "kind", "sides"}):
-            p.append(f"{where}: segment {seg!r} must be {{'type', 'kind', 'sides'}}")
-            continue
-        typ, kind, sides = seg["type"], seg["kind"], seg["sides"]
-        if typ not in BEAST_TYPES:
-            p.append(f"{where}: unknown beast type {typ!r}")
-            continue
-        n = SEGMENT_SIDES.get((typ, kind))
-        if n is None:
-            p.append(f"{where}: {typ} segments have no kind {kind!r}")
-            continue
-        if not (isinstance(sides, list) and all(_is_int(s) for s in sides)):
-            p.append(f"{where}: {typ} {kind} sides must be a list of side numbers")
-            continue
-        if len(sides) != n:
-            p.append(f"{where}: {typ} {kind} needs {n} side(s), has {len(sides)}")
-            continue
-        if any(not 0 <= s < 4 for s in sides):
-            p.append(f"{where}: {typ} {kind} has a side outside 0..3: {sides}")
-            continue
-        if len(set(sides)) != len(sides):
-            p.append(f"{where}: {typ} {kind} repeats a side: {sides}")
+        problem = _segment_problem(seg)
+        if problem:
+            p.append(f"{where}: {problem}")
             continue
         clash = False
-        for s in sides:
+        for s in seg["sides"]:
             if s in used:
                 p.append(f"{where}: side {s} carries two segments")
                 clash = True
             used[s] = i
         if not clash:
             good_beasts.append(seg)
+    return p, good_beasts
 
-    # spade tiles must fit in their own place after a flip
-    if spade and not p and not flip_rotations({**face, "beasts": good_beasts}):
-        p.append(f"{where}: spade tile is not flip-compatible (no rotation of the back "
-                 f"shows the front's terrain and beasts on every side)")
-    return p
+
+def _segment_problem(seg: Any) -> str | None:
+    if not (isinstance(seg, dict) and set(seg) == {"type", "kind", "sides"}):
+        return f"segment {seg!r} must be {{'type', 'kind', 'sides'}}"
+    typ, kind, sides = seg["type"], seg["kind"], seg["sides"]
+    if typ not in BEAST_TYPES:
+        return f"unknown beast type {typ!r}"
+    n = SEGMENT_SIDES.get((typ, kind))
+    if n is None:
+        return f"{typ} segments have no kind {kind!r}"
+    if not (isinstance(sides, list) and all(_is_int(s) for s in sides)):
+        return f"{typ} {kind} sides must be a list of side numbers"
+    if len(sides) != n:
+        return f"{typ} {kind} needs {n} side(s), has {len(sides)}"
+    if any(not 0 <= s < 4 for s in sides):
+        return f"{typ} {kind} has a side outside 0..3: {sides}"
+    if len(set(sides)) != len(sides):
+        return f"{typ} {kind} repeats a side: {sides}"
+    return None
 
 
 # ---------------------------------------------------------------- catalogue
