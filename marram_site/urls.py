@@ -1,5 +1,5 @@
-"""The project's URLs: the admin, the API and its schema, a health check and the
-site's icon.
+"""The project's URLs: the admin, the API and its schema, a health check, the
+site's icon, and what makes it an installable app (marram_site.webapp).
 
 Each app adds its own ``urls.py`` here as it grows views.
 """
@@ -12,6 +12,7 @@ import marram_site.converters  # noqa: F401  (<id:...> for every app's URLs)
 from chat import urls as chat_urls
 from games import urls as games_urls
 from games.pages.views import login_view, logout_view
+from marram_site import webapp
 from marram_site.csp import csp_update
 from marram_site.views import favicon, healthz
 from notes import urls as notes_urls
@@ -45,6 +46,12 @@ urlpatterns = [
     path("api/docs/", api_docs, name="api-docs"),
     path("healthz", healthz, name="healthz"),
     path("favicon.ico", favicon, name="favicon"),
+    path("manifest.webmanifest", webapp.manifest, name="web-manifest"),
+    path("icons/<int:size>.png", webapp.app_icon, name="app-icon"),
+    path("icons/maskable-<int:size>.png", webapp.app_icon, {"maskable": True},
+         name="app-icon-maskable"),
+    path("sw.js", webapp.service_worker, name="service-worker"),  # the root: its scope is the site
+    path("offline/", webapp.offline, name="offline"),
     path("", include("notifications.urls")),  # mail in, unsubscribe, mail settings
     path("", include("bots.urls")),  # a game against the computer
     path("", include("games.page_urls")),  # the web pages

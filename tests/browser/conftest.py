@@ -79,9 +79,11 @@ def cold_caches() -> Iterator[None]:
 class Visitor:
     """One person's browser context, with the page errors it collected."""
 
-    def __init__(self, browser: Any, base: str, viewport: dict[str, int]) -> None:
+    def __init__(self, browser: Any, base: str, viewport: dict[str, int],
+                 context: Any = None) -> None:
         self.base = base
-        self.context = browser.new_context(viewport=viewport, device_scale_factor=1)
+        # a context of its own (a persistent one: not incognito), or a new one
+        self.context = context or browser.new_context(viewport=viewport, device_scale_factor=1)
         self.context.set_default_timeout(15_000)
         self.context.add_init_script(CSP_VIOLATIONS)
         self.page = self.context.new_page()
