@@ -330,33 +330,29 @@ def post_job(who: str, token: str, path: str, payload: Any) -> Job:
     return Job(who, go, lambda: http().fresh())
 
 
+def _landing(job: Job, stored: int) -> Job:
+    """``job``, its answer counted as landed when its status is ``stored``."""
+    go = job.go
+
+    def counted() -> Answer:
+        answer = go()
+        answer.landed = int(answer.status == stored)
+        return answer
+
+    job.go = counted
+    return job
+
+
 def move_job(who: str, token: str, game_id: int, seq: int, action: dict,
              key: str | None = None) -> Job:
     action = {k: v for k, v in action.items() if k != "player"}
-    job = post_job(who, token, f"/api/games/{game_id}/actions/",
-                   {"seq": seq, "action": action, "idempotency_key": key or uuid.uuid4().hex})
-    go = job.go
-
-    def counted() -> Answer:
-        answer = go()
-        answer.landed = int(answer.status == 201)
-        return answer
-
-    job.go = counted
-    return job
+    return _landing(post_job(who, token, f"/api/games/{game_id}/actions/",
+                             {"seq": seq, "action": action,
+                              "idempotency_key": key or uuid.uuid4().hex}), 201)
 
 
 def resign_job(who: str, token: str, game_id: int) -> Job:
-    job = post_job(who, token, f"/api/games/{game_id}/resign/", {})
-    go = job.go
-
-    def counted() -> Answer:
-        answer = go()
-        answer.landed = int(answer.status == 200)
-        return answer
-
-    job.go = counted
-    return job
+    return _landing(post_job(who, token, f"/api/games/{game_id}/resign/", {}), 200)
 
 
 def in_process(who: str, call: Callable[[], Any], describe: Callable[[Any], str]) -> Job:
@@ -778,21 +774,10 @@ class Admin:
     def save_job(self, game: Any) -> Job:
         """Save pressed on the game's change page, ``days_per_move`` changed (the
         fields an open game's page posts)."""
-        seats = list(game.seats.order_by("pk"))
-        form = {
-            "csrfmiddlewaretoken": self.csrf,
-            "seat_count": str(game.seat_count), "days_per_move": str(ADMIN_DAYS_PER_MOVE),
-            "status": "open", "created_by": str(game.created_by_id),
-            "seats-TOTAL_FORMS": str(len(seats)), "seats-INITIAL_FORMS": str(len(seats)),
-            "seats-MIN_NUM_FORMS": "0", "seats-MAX_NUM_FORMS": "1000",
-            "invitations-TOTAL_FORMS": "0", "invitations-INITIAL_FORMS": "0",
-            "invitations-MIN_NUM_FORMS": "0", "invitations-MAX_NUM_FORMS": "1000",
-            "_save": "Save",
-        }
-        for i, seat in enumerate(seats):
-            form |= {f"seats-{i}-id": str(seat.pk), f"seats-{i}-game": str(game.pk),
-                     f"seats-{i}-index": "" if seat.index is None else str(seat.index),
-                     f"seats-{i}-name": seat.name, f"seats-{i}-user": str(seat.user_id)}
+        from tests.service.admin_kit import change_form
+
+        form = {**change_form(game), "csrfmiddlewaretoken": self.csrf,
+                "days_per_move": str(ADMIN_DAYS_PER_MOVE), "status": "open"}
         path = f"/admin/games/game/{game.pk}/change/"
 
         def go() -> Answer:

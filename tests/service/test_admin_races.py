@@ -27,6 +27,7 @@ from games import services
 from games.management.commands.verify_game import game_problems
 from games.models import Event, Game, UnguardedGameWrite
 from games.selectors import game_state_get
+from tests.service.admin_kit import change_form
 from tests.service.conftest import make_user, play, seat_user, start_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,26 +38,6 @@ def admin() -> Client:
     client.force_login(get_user_model().objects.create_superuser(
         "admin", "admin@example.org", "dune-grass-42"))
     return client
-
-
-def change_form(game: Game) -> dict[str, str]:
-    """What the admin's change page of ``game`` posts when Save is pressed with
-    nothing changed (the seats' inline as it lists them)."""
-    seats = list(game.seats.order_by("pk"))
-    data = {
-        "seat_count": str(game.seat_count), "days_per_move": str(game.days_per_move or ""),
-        "status": game.status, "created_by": str(game.created_by_id),
-        "seats-TOTAL_FORMS": str(len(seats)), "seats-INITIAL_FORMS": str(len(seats)),
-        "seats-MIN_NUM_FORMS": "0", "seats-MAX_NUM_FORMS": "1000",
-        "invitations-TOTAL_FORMS": "0", "invitations-INITIAL_FORMS": "0",
-        "invitations-MIN_NUM_FORMS": "0", "invitations-MAX_NUM_FORMS": "1000",
-        "_save": "Save",
-    }
-    for i, seat in enumerate(seats):
-        data |= {f"seats-{i}-id": str(seat.pk), f"seats-{i}-game": str(game.pk),
-                 f"seats-{i}-index": "" if seat.index is None else str(seat.index),
-                 f"seats-{i}-name": seat.name, f"seats-{i}-user": str(seat.user_id)}
-    return data
 
 
 def waiting_for_a_lock() -> bool:
