@@ -502,10 +502,10 @@ def _submit(pk: int, user: AbstractBaseUser, action: Any, expected_seq: int,
         if behind:
             raise StaleSeq(game.seq)
         raise Forbidden("you have no seat in this game", code="not_a_player")
+    if behind and not _choice_unaffected(game, seat_index, expected_seq):
+        raise StaleSeq(game.seq)
     state = game_state_get(game)
     rules = rules_of(game)
-    if behind and not _choice_unaffected(game, rules, state, seat_index, expected_seq):
-        raise StaleSeq(game.seq)
     leaving = {e["type"] for e in rules.resign(state, seat_index)}
     wait = rules.awaiting(state)
     sent = action.get("type") if isinstance(action, Mapping) else None
@@ -527,15 +527,16 @@ def _submit(pk: int, user: AbstractBaseUser, action: Any, expected_seq: int,
     return result
 
 
-def _choice_unaffected(game: Game, rules: AnyGame, state: Any, seat: int,
-                       expected_seq: int) -> bool:
-    """Whether an action made at ``expected_seq``, behind the game now in
-    ``state``, may still be judged: the events since are other seats' choices
-    made at the same time, which leave this seat's as it was (the rules'
-    ``unaffected``). At most one event a seat since: anything older is stale."""
+def _choice_unaffected(game: Game, seat: int, expected_seq: int) -> bool:
+    """Whether an action made at ``expected_seq``, behind the game, may still be
+    judged: the events since are other seats' choices made at the same time,
+    which leave this seat's as it was (the rules' ``unaffected``). At most one
+    event a seat since: anything older is stale, and answered so without reading
+    the game's state or its events."""
     since = game.seq - expected_seq
     if not 0 < since <= game.seat_count:
         return False
+    rules, state = rules_of(game), game_state_get(game)
     payloads = Event.objects.filter(game_id=game.pk, seq__gte=expected_seq, seq__lt=game.seq
                                     ).order_by("seq").values_list("payload", flat=True)
     return rules.unaffected(state, [rules.read_event(p) for p in payloads], seat)
