@@ -15,6 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from games import services
 from games.panels import panels_changed
 from tests.service.conftest import body, client_for, make_user, signed_in, start_game
+from tests.service.mail_kit import MAIL_DEAL
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +37,7 @@ def first_move(game) -> None:
 
 def test_an_idle_poll_gives_the_seq_an_etag_and_then_a_304_until_a_move():
     ann, bob = make_user("ann"), make_user("bob")
-    game = start_game([ann, bob])
+    game = start_game([ann, bob], seed=MAIL_DEAL)
     page = signed_in(bob)
     url = f"/api/games/{game.pk}/events/?since={game.seq}"
 
@@ -143,7 +144,7 @@ def test_a_poll_of_no_game_or_a_bad_seq_is_a_clear_error():
 @pytest.mark.parametrize("path", ["/api/games/{id}/", "/games/{id}/state.json"])
 def test_the_state_is_a_304_while_the_game_has_not_moved(path):
     ann, bob = make_user("ann"), make_user("bob")
-    game = start_game([ann, bob])
+    game = start_game([ann, bob], seed=MAIL_DEAL)
     page = signed_in(bob)
     url = path.format(id=game.pk)
 
