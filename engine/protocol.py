@@ -279,24 +279,26 @@ class Standing:
 
 
 def standings(p: Projection) -> list[Standing]:
-    """The seats from best to worst. Scores rank in the projection's order
-    (``lower`` for distances); seats without a score, then seats that are out,
-    come last. In a co-operative game everybody shares rank 1: one result."""
+    """The seats from best to worst, one rule for every game and every reader (the
+    end screen, ratings): the winners the rules name first (after an elimination,
+    a resignation or Make-a-snake's last seat left the score alone may not name
+    them), then the others by score in the projection's order (``lower`` for
+    distances), seats without a score, then seats that are out; equal keys share a
+    rank (1, 1, 3). In a co-operative game everybody shares rank 1: one result."""
     seats = range(len(p.scores))
     if p.cooperative:
         return [Standing(s, p.scores[s], 1, s in p.winners, s in p.out) for s in seats]
     sign = 1 if p.better == "lower" else -1
 
-    def key(s: Seat) -> tuple[int, int, float]:
+    def key(s: Seat) -> tuple[bool, bool, bool, float]:
+        if s in p.winners:
+            return (False, False, False, 0.0)
         score = p.scores[s]
-        return (s in p.out, score is None, sign * score if score is not None else 0.0)
+        return (True, s in p.out, score is None, sign * score if score is not None else 0.0)
 
     order = sorted(seats, key=key)
-    out: list[Standing] = []
-    for i, s in enumerate(order):
-        rank = out[-1].rank if out and key(order[i - 1]) == key(s) else i + 1
-        out.append(Standing(s, p.scores[s], rank, s in p.winners, s in p.out))
-    return out
+    return [Standing(s, p.scores[s], 1 + sum(1 for o in order if key(o) < key(s)),
+                     s in p.winners, s in p.out) for s in order]
 
 
 # ---------------------------------------------------------------- words

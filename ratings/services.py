@@ -18,9 +18,11 @@ Which games are rated (``unrated_because`` says why not):
   the Rated box of the home page's "Play against the computer" or of the lobby,
   or the open game's page); the computer's account then has a rating of its
   own, like anybody's.
-Ranks come from the game's own standings (engine.protocol.standings): ties share
-a rank, lower-is-better scores (Make-a-snake's distances) rank as the game says,
-and a seat that resigned or timed out ranks last.
+Ranks come from the game's standings (engine.protocol.standings), the same as
+the end screen's: the winners the rules name first (whatever their score, as
+after a Pond elimination), then the others by score as the game orders them
+(Make-a-snake's distances lower first), ties sharing a rank, and a seat that
+resigned or timed out last.
 """
 
 from __future__ import annotations

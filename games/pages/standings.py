@@ -3,10 +3,9 @@
 game's own measure (``ui.GameUI.final_measure``: Marram's points, Pond's pile,
 Make-a-snake's distance from tongue to tail) and a winner's badge, best first.
 
-The platform ranks the seats, the same way for every game: the winners the rules
-name first (after an elimination or a resignation the score alone may not name
-them), then the others by score in the game's order (``Projection.better``),
-seats without a score, then seats that left; equal keys share a place."""
+The seats are ranked by ``engine.protocol.standings``, the one rule ratings use
+too: the winners the rules name first, then the others by score in the game's
+order, seats without a score, then seats that left; equal keys share a place."""
 
 from __future__ import annotations
 
@@ -18,24 +17,6 @@ from django.template.loader import render_to_string
 from engine.protocol import Projection, Standing, standings
 from games.models import Game
 from ui import Measure, ui_for
-
-
-def places(p: Projection) -> list[Standing]:
-    """The seats best first, each with its place (ties share one: 1, 1, 3)."""
-    if p.cooperative:  # one shared result: everybody shares the first place
-        return standings(p)
-    sign = 1 if p.better == "lower" else -1
-
-    def key(seat: int) -> tuple[bool, bool, bool, float]:
-        if seat in p.winners:
-            return (False, False, False, 0.0)
-        score = p.scores[seat]
-        return (True, seat in p.out, score is None,
-                sign * float(score) if score is not None else 0.0)
-
-    order = sorted(range(len(p.scores)), key=key)
-    return [Standing(s, p.scores[s], 1 + sum(1 for o in order if key(o) < key(s)),
-                     s in p.winners, s in p.out) for s in order]
 
 
 def score_text(score: Any) -> str:
@@ -74,7 +55,7 @@ def final_standings(game: Game, state: Any, names: list[str], letters: list[str]
     if not p.finished:
         return None
     measure = _measure(game, state, names, p)
-    ranked = places(p)
+    ranked = standings(p)
     resigned = {s.index for s in game.seats.all() if s.resigned and s.index is not None}
     badge = "won together" if p.cooperative else "winner"
     rows = [{"seat": s.seat, "name": names[s.seat], "letter": letters[s.seat],

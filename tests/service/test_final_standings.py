@@ -1,15 +1,15 @@
 """The final standings every game ends on (games.pages.standings): the rules'
-winners first, the others by score in the game's order, seats that left last,
-ties sharing a place; each game's measure in its own words; and the fair-chance
-line only on the page of a game whose rules leave something to chance."""
+winners first (engine.protocol.standings, which ratings read too), the others
+by score in the game's order, seats that left last, ties sharing a place; each
+game's measure in its own words; and the fair-chance line only on the page of a
+game whose rules leave something to chance."""
 
 from __future__ import annotations
 
 import pytest
 
 from engine import registry
-from engine.protocol import Projection
-from games.pages.standings import places
+from engine.protocol import Projection, standings
 from tests.service.conftest import signed_in, start_game_of
 from tests.service.endgame_kit import play_to_the_end
 
@@ -17,7 +17,7 @@ SEED = "f1" * 32
 
 
 def ranked(p: Projection) -> list[tuple[int, int]]:
-    return [(s.seat, s.rank) for s in places(p)]
+    return [(s.seat, s.rank) for s in standings(p)]
 
 
 def test_the_winners_the_rules_name_come_first_whatever_their_score():

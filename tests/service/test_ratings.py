@@ -134,6 +134,18 @@ def test_lower_scores_win_where_the_game_says_so(users):
     assert not Rating.objects.filter(pool="marram").exists()  # a pool per game
 
 
+def test_the_winner_the_rules_name_is_rated_first_whatever_the_scores(users):
+    ann, bob, cyd = users[:3]
+    # Pond after an elimination: cyd wins with the smallest pile; ann and bob follow
+    # by their piles, as the end screen ranks them (engine.protocol.standings)
+    game = finished([ann, bob, cyd], [9, 4, 2], key="pond", winners=[2])
+    services.ratings_update(game.pk)
+    want = plackett_luce([(MU, SIGMA)] * 3, [2, 3, 1])
+    for user, expected in zip([ann, bob, cyd], want, strict=True):
+        assert_close(stored(user, "pond"), expected)
+    assert [c.rank for c in RatingChange.objects.order_by("seat")] == [2, 3, 1]
+
+
 def test_a_cooperative_game_moves_no_rating(users):
     ann, bob = users[:2]
     game = finished([ann, bob], [4, 4], key="make_a_snake", cooperative=True, winners=[0, 1])
