@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -9,12 +11,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from chat import services
-from chat.models import MAX_LENGTH
+from chat.models import MAX_LENGTH, Message
 from games.api import ERROR, _body, _valid
+from games.auth import signed_in_user
 from games.serializers import StrictSerializer
 
 
-class MessageSerializer(serializers.Serializer):
+class MessageSerializer(serializers.Serializer[Message]):
     id = serializers.IntegerField()
     username = serializers.CharField(source="user.username")
     text = serializers.CharField(help_text="Plain text: escape it wherever it is shown.")
@@ -29,7 +32,7 @@ class PostSerializer(StrictSerializer):
 class MuteSerializer(StrictSerializer):
     muted = serializers.BooleanField()
 
-    def to_internal_value(self, data):  # true or false only
+    def to_internal_value(self, data: Any) -> Any:  # true or false only
         if isinstance(data, dict) and not isinstance(data.get("muted"), bool | None):
             raise serializers.ValidationError({"muted": ["must be true or false"]},
                                               code="invalid")
@@ -40,8 +43,9 @@ class GameChat(APIView):
     @extend_schema(responses={200: MessageSerializer(many=True), 403: ERROR, 404: ERROR},
                    description="The game's latest 100 messages, oldest first (players only).")
     def get(self, request: Request, game_id: int) -> Response:
-        messages = services.chat_messages(game_id=game_id, user=request.user)
-        return Response(MessageSerializer(messages, many=True).data)
+        messages = services.chat_messages(game_id=game_id, user=signed_in_user(request))
+        # many_init: what MessageSerializer(messages, many=True) calls, typed for a list
+        return Response(MessageSerializer.many_init(messages).data)
 
     @extend_schema(request=PostSerializer,
                    responses={201: MessageSerializer, 400: ERROR, 403: ERROR, 404: ERROR,
@@ -51,7 +55,8 @@ class GameChat(APIView):
                    "mailed it under their mail settings unless they muted the chat.")
     def post(self, request: Request, game_id: int) -> Response:
         data = _valid(PostSerializer, _body(request))
-        message = services.chat_post(game_id=game_id, user=request.user, text=data["text"])
+        message = services.chat_post(game_id=game_id, user=signed_in_user(request),
+                                     text=data["text"])
         return Response(MessageSerializer(message).data, status=status.HTTP_201_CREATED)
 
 
@@ -61,5 +66,6 @@ class GameChatMute(APIView):
                    description="Mute (or unmute) the mail of the game's chat for you.")
     def put(self, request: Request, game_id: int) -> Response:
         data = _valid(MuteSerializer, _body(request))
-        return Response({"muted": services.chat_mute_set(game_id=game_id, user=request.user,
-                                                         muted=data["muted"])})
+        muted = services.chat_mute_set(game_id=game_id, user=signed_in_user(request),
+                                       muted=data["muted"])
+        return Response({"muted": muted})

@@ -15,7 +15,7 @@ import re
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -37,7 +37,7 @@ SAY = re.compile(r"say\s+(.+)", re.IGNORECASE | re.DOTALL)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
-def _game_and_seat(game_id: int, user: AbstractBaseUser) -> tuple[Game, Seat]:
+def _game_and_seat(game_id: int, user: User) -> tuple[Game, Seat]:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise NotFound(f"there is no game {game_id}", code="no_such_game")
@@ -61,7 +61,7 @@ def _clean(text: object) -> str:
     return text
 
 
-def chat_post(*, game_id: int, user: AbstractBaseUser, text: object,
+def chat_post(*, game_id: int, user: User, text: object,
               via: str = Message.Via.PAGE) -> Message:
     text = _clean(text)
     with transaction.atomic():
@@ -115,14 +115,14 @@ def chat_line(line: str) -> str | None:
     return found.group(1).strip() if found else None
 
 
-def chat_post_by_mail(*, game_id: int, user: AbstractBaseUser, line: str) -> Message:
+def chat_post_by_mail(*, game_id: int, user: User, line: str) -> Message:
     """A ``say ...`` line replied to a mail of the game (the reply address is checked
     by the caller, notifications.inbound)."""
     return chat_post(game_id=game_id, user=user, text=chat_line(line) or "",
                      via=Message.Via.MAIL)
 
 
-def chat_mute_set(*, game_id: int, user: AbstractBaseUser, muted: bool) -> bool:
+def chat_mute_set(*, game_id: int, user: User, muted: bool) -> bool:
     game, _ = _game_and_seat(game_id, user)
     if muted:
         Mute.objects.get_or_create(game=game, user=user)
@@ -131,7 +131,7 @@ def chat_mute_set(*, game_id: int, user: AbstractBaseUser, muted: bool) -> bool:
     return muted
 
 
-def chat_messages(*, game_id: int, user: AbstractBaseUser, limit: int = 100) -> list[Message]:
+def chat_messages(*, game_id: int, user: User, limit: int = 100) -> list[Message]:
     """The game's latest messages, oldest first, for one of its players."""
     game, _ = _game_and_seat(game_id, user)
     latest = list(Message.objects.filter(game=game).select_related("user")

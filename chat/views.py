@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from chat import services
+from games.auth import page_user
 from games.bodies import form_post
 from games.errors import NotFound, ServiceError
 
@@ -35,7 +36,7 @@ def _then_game(request: HttpRequest, game_id: int, action: Callable[[], Any]) ->
 @form_post("text")
 def chat_post(request: HttpRequest, game_id: int) -> HttpResponse:
     return _then_game(request, game_id, lambda: services.chat_post(
-        game_id=game_id, user=request.user, text=request.POST.get("text", "")))
+        game_id=game_id, user=page_user(request), text=request.POST.get("text", "")))
 
 
 @login_required
@@ -43,4 +44,4 @@ def chat_post(request: HttpRequest, game_id: int) -> HttpResponse:
 @form_post("muted")
 def chat_mute(request: HttpRequest, game_id: int) -> HttpResponse:
     return _then_game(request, game_id, lambda: services.chat_mute_set(
-        game_id=game_id, user=request.user, muted=request.POST.get("muted") == "on"))
+        game_id=game_id, user=page_user(request), muted=request.POST.get("muted") == "on"))

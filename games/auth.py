@@ -11,16 +11,20 @@ import re
 import threading
 import time
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
 if TYPE_CHECKING:  # rest_framework.views reads the settings, which name this module
+    from django.contrib.auth.models import User
+    from rest_framework.authtoken.models import Token
     from rest_framework.views import APIView
 
 TOKEN_CACHE_SECONDS = getattr(settings, "TOKEN_CACHE_SECONDS", 30)
@@ -31,10 +35,10 @@ TOKEN_SHAPE = re.compile(r"[0-9A-Za-z]{1,40}")
 
 
 class CachedTokenAuthentication(TokenAuthentication):
-    _seen: OrderedDict[str, tuple[float, object]] = OrderedDict()
+    _seen: OrderedDict[str, tuple[float, tuple[User, Token]]] = OrderedDict()
     _lock = threading.Lock()
 
-    def authenticate_credentials(self, key: str):
+    def authenticate_credentials(self, key: str) -> tuple[User, Token]:
         if not TOKEN_SHAPE.fullmatch(key):
             raise exceptions.AuthenticationFailed("Invalid token.")
         now = time.monotonic()
@@ -82,8 +86,18 @@ class LazyAuthentication:
         pass
 
 
-def signed_in_user(request: Request) -> Any:
+def signed_in_user(request: Request) -> User:
     """The user who asks, fully checked; NotAuthenticated if nobody is signed in."""
-    if not request.user or not request.user.is_authenticated:
+    user = request.user
+    if not user or not user.is_authenticated:
         raise exceptions.NotAuthenticated()
-    return request.user
+    return user
+
+
+def page_user(request: HttpRequest) -> User:
+    """The user of a page's request that ``login_required`` let through;
+    PermissionDenied (a 403) for a request that nobody signed in made."""
+    user = request.user
+    if not user.is_authenticated:
+        raise PermissionDenied("sign in first")
+    return user

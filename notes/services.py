@@ -3,9 +3,7 @@ characters; an empty one is no note."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from games.errors import Invalid, NotFound
@@ -18,13 +16,13 @@ def _game_check(game_id: int) -> None:
         raise NotFound(f"there is no game {game_id}", code="no_such_game")
 
 
-def note_get(*, game_id: int, user: AbstractBaseUser) -> Note | None:
+def note_get(*, game_id: int, user: User) -> Note | None:
     """The user's own note on the game (nobody else's: there is no way to ask)."""
     _game_check(game_id)
     return Note.objects.filter(game_id=game_id, user=user).first()
 
 
-def note_save(*, game_id: int, user: AbstractBaseUser, text: Any) -> Note | None:
+def note_save(*, game_id: int, user: User, text: object) -> Note | None:
     """Keep the user's note on the game (None once it is emptied)."""
     if not isinstance(text, str):
         raise Invalid("a note is text", field="text")

@@ -8,6 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from games.auth import page_user
 from games.bodies import form_post
 from games.errors import NotFound, ServiceError
 from notes import services
@@ -18,7 +19,7 @@ from notes import services
 @form_post("text")
 def note_save(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
-        note = services.note_save(game_id=game_id, user=request.user,
+        note = services.note_save(game_id=game_id, user=page_user(request),
                                   text=request.POST.get("text", ""))
     except NotFound as e:
         raise Http404(e.message) from None
