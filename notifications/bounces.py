@@ -52,7 +52,8 @@ WINDOW = timedelta(days=14)
 AT_ONCE = frozenset({"5.1.1", "5.1.10"})
 """The mailbox does not exist; the domain takes no mail (a null MX, RFC 7505)."""
 
-_STATUS = re.compile(r"(?<![\d.])([245])\.(\d{1,3})\.(\d{1,3})(?![\d.])")
+STATUS = re.compile(r"(?<![\d.])([245])\.(\d{1,3})\.(\d{1,3})(?![\d.])")
+"""An enhanced status code (RFC 3463) in a report or a server's answer: 5.1.1."""
 _REPORT_TYPES = ("message/delivery-status", "message/global-delivery-status")
 
 
@@ -95,7 +96,7 @@ def delivery_reports(message: Message) -> list[Report]:
             continue
         for block in _fields_blocks(part):
             action = str(block.get("Action", "")).strip().lower()
-            status = _STATUS.search(str(block.get("Status", "")))
+            status = STATUS.search(str(block.get("Status", "")))
             if not action and status is None:
                 continue  # the block about the message, not a recipient
             recipients = tuple(filter(None, (_address(str(block.get(name, "")))
@@ -133,7 +134,7 @@ def bounce_read(message: Message, *, null_sender: bool) -> tuple[str, str, str] 
         return worst
     # an MTA that writes no report: its text, from the null sender, with a status in it
     text = _text(message)
-    status = _STATUS.search(text)
+    status = STATUS.search(text)
     if status is None or status.group(1) == "2":
         return None
     line = next((line for line in text.splitlines() if status.group() in line), "")
@@ -188,25 +189,35 @@ def bounce_record(message: Message, raw: bytes, recipient: str, *, null_sender: 
     _, address = bound
     message_id = header_text(str(message.get("Message-ID", "") or ""), 250) or (
         "<sha256-" + hashlib.sha256(raw).hexdigest() + "@no-message-id>")
+    return bounce_store(MailBounce(message_id=message_id, address=address, user=row.user,
+                                   notification=row, kind=kind, status=status,
+                                   diagnostic=diagnostic, received_at=now))
+
+
+def bounce_store(bounce: MailBounce) -> str:
+    """Keep a bounce however it was learnt (a delivery report to the return path,
+    or a provider's event: notifications.provider_events), mark its mail, and
+    stop mail to its address once it bounces for good. 'hard', 'soft',
+    'suspended' (hard, and the address gets no more mail) or 'duplicate' (its
+    ``message_id`` was kept before)."""
+    kind, status, diagnostic = bounce.kind, bounce.status, bounce.diagnostic
     with transaction.atomic():
         try:
             with transaction.atomic():
-                bounce = MailBounce.objects.create(
-                    message_id=message_id, address=address, user=row.user,
-                    notification=row, kind=kind, status=status, diagnostic=diagnostic,
-                    received_at=now)
+                bounce.save(force_insert=True)
         except IntegrityError:
             return "duplicate"
-        if kind == MailBounce.Kind.HARD:
-            Notification.objects.filter(pk=row.pk, status=Notification.Status.SENT).update(
-                status=Notification.Status.BOUNCED,
-                note=f"bounced: {status} {diagnostic}".strip()[:200])
-        else:
-            Notification.objects.filter(pk=row.pk).update(
-                note=f"delayed: {status} {diagnostic}".strip()[:200])
-        suspended = _suspend_if_due(bounce, now)
-    logger.info("%s bounce of mail %s to %s (%s)%s", kind, row.pk, address, status,
-                ": no more mail to it" if suspended else "")
+        if bounce.notification_id is not None:
+            mail = Notification.objects.filter(pk=bounce.notification_id)
+            if kind == MailBounce.Kind.HARD:
+                mail.filter(status=Notification.Status.SENT).update(
+                    status=Notification.Status.BOUNCED,
+                    note=f"bounced: {status} {diagnostic}".strip()[:200])
+            else:
+                mail.update(note=f"delayed: {status} {diagnostic}".strip()[:200])
+        suspended = _suspend_if_due(bounce, bounce.received_at)
+    logger.info("%s bounce of mail %s to %s (%s)%s", kind, bounce.notification_id,
+                bounce.address, status, ": no more mail to it" if suspended else "")
     return "suspended" if suspended else kind
 
 

@@ -70,23 +70,30 @@ def _view_arguments(provider: str) -> dict[str, Any]:
 
 
 @functools.cache
-def _view_class(provider: str) -> type:
-    """Anymail's view for the provider. It warns when made without a shared secret
-    in the ANYMAIL settings; this one is always given its Basic auth as it is
-    made (``basic_auth``), so the warning would be wrong."""
-    view_class = import_string(PROVIDERS[provider])
+def _view_class(path: str) -> type:
+    """Anymail's view of that import path. It warns when made without a shared
+    secret in the ANYMAIL settings; this one is always given its Basic auth as it
+    is made (``basic_auth``), so the warning would be wrong."""
+    view_class = import_string(path)
     return type(view_class.__name__, (view_class,), {"warn_if_no_basic_auth": False})
 
 
 @csrf_exempt
 def provider_inbound(request: HttpRequest, provider: str) -> HttpResponse:
-    """The provider's post, handed to anymail's view for it."""
+    """The provider's post of a mail to us, handed to anymail's view for it."""
+    return provider_post(request, provider, PROVIDERS, "mail is taken from")
+
+
+def provider_post(request: HttpRequest, provider: str, views: dict[str, str],
+                  taken: str) -> HttpResponse:
+    """A provider's post, handed to anymail's view for it among ``views`` (by the
+    provider's name in the URL), with the checks every post gets: the shared
+    secret set, the provider known and set up."""
     if not settings.MAIL_WEBHOOK_SECRET:
-        return _problem(404, "webhook_off", "set MAIL_WEBHOOK_SECRET to receive mail here")
-    if provider not in PROVIDERS:
-        return _problem(404, "no_such_provider",
-                        f"mail is taken from {', '.join(sorted(PROVIDERS))}")
-    view_class = _view_class(provider)
+        return _problem(404, "webhook_off", "set MAIL_WEBHOOK_SECRET to receive posts here")
+    if provider not in views:
+        return _problem(404, "no_such_provider", f"{taken} {', '.join(sorted(views))}")
+    view_class = _view_class(views[provider])
     try:
         arguments = _view_arguments(provider)
         view_class(**arguments)  # anymail checks its settings as a view is made

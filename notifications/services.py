@@ -324,6 +324,11 @@ def next_turn_mail(user: AbstractBaseUser) -> str:
     return "digest" if policy == Policy.DIGEST else "turn"
 
 
+MAIL_METADATA_KEY = "marram_mail"
+"""The metadata every mail carries to a hosted provider (anymail's sending backends
+pass it on): its outbox row's id, which the provider's events report back."""
+
+
 def _message(n: Notification, now: datetime | None = None) -> EmailMultiAlternatives:
     """The mail of an outbox row, with every header mail clients and servers go by
     (docs/mail.md, *Headers*)."""
@@ -361,6 +366,8 @@ def _message(n: Notification, now: datetime | None = None) -> EmailMultiAlternat
         else settings.DEFAULT_FROM_EMAIL,
         to=[to], reply_to=[n.reply_to] if n.reply_to else None, headers=headers,
     )
+    # a provider names the row again in its events of this mail (provider_events)
+    message.metadata = {MAIL_METADATA_KEY: str(n.pk)}  # type: ignore[attr-defined]
     if n.body_html:
         message.attach_alternative(n.body_html, "text/html")
         picture = board_mail.picture_for(n)  # the board the HTML shows, inline

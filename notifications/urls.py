@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from notifications import mailbox_views, providers, views
+from notifications import mailbox_views, provider_events, providers, views
 
 app_name = "notifications"
 
@@ -11,6 +11,9 @@ urlpatterns = [
     # a hosted provider's own form (Mailgun, SendGrid, Postmark, ...), read by anymail
     path("mail/inbound/<slug:provider>/", providers.provider_inbound,
          name="mail-inbound-provider"),
+    # what the provider reports of our mail: bounces, complaints (provider_events)
+    path("mail/events/<slug:provider>/", provider_events.provider_events,
+         name="mail-events-provider"),
     # the mail page: development only (MARRAM_MAIL_INBOX_PAGE), a 404 elsewhere
     path("mail/", mailbox_views.mail_list, name="mailbox"),
     path("mail/<id:mail_id>/reply/", mailbox_views.mail_reply, name="mailbox-reply"),
