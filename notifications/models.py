@@ -6,7 +6,8 @@ games app's.)
 The outbox (``Notification``) is written with the events it tells of, in one
 write (games.store.Batch), so a committed move always has its mail waiting,
 whatever happens to Redis or the workers afterwards. A webhook's calls go
-through the same outbox, one row per call.
+through the same outbox, one row per call, and so do push notifications, one
+row per device (notifications.push).
 """
 
 from __future__ import annotations
@@ -57,6 +58,14 @@ class Notification(models.Model):
         INVITATION = "invitation", "Invitation to a game"
         WEBHOOK_TURN = "webhook_turn", "Webhook: your turn"
         WEBHOOK_TEST = "webhook_test", "Webhook: test"
+        # push notifications (notifications.push): a row without a device goes to
+        # each of its player's devices, a row with one to that device
+        PUSH_TURN = "push_turn", "Push: your turn"
+        PUSH_CLOCK = "push_clock", "Push: time running down"
+        PUSH_GAME_OVER = "push_game_over", "Push: game over"
+        PUSH_CHAT = "push_chat", "Push: chat line"
+        PUSH_INVITATION = "push_invitation", "Push: invitation"
+        PUSH_REMATCH = "push_rematch", "Push: rematch offer"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -77,6 +86,10 @@ class Notification(models.Model):
     webhook = models.ForeignKey(
         "notifications.Webhook", on_delete=models.CASCADE, related_name="calls", null=True,
         blank=True, help_text="The webhook a webhook call goes to (no mail then).")
+    push_device = models.ForeignKey(
+        "notifications.PushSubscription", on_delete=models.SET_NULL, related_name="pushes",
+        null=True, blank=True, help_text="The device a push goes to (none: to each of the "
+        "player's devices).")
     game = models.ForeignKey(
         "games.Game", on_delete=models.CASCADE, related_name="notifications", null=True, blank=True
     )
@@ -118,6 +131,10 @@ class Notification(models.Model):
 
 WEBHOOK_KINDS = (Notification.Kind.WEBHOOK_TURN, Notification.Kind.WEBHOOK_TEST)
 """The kinds of outbox rows that are webhook calls, not mail."""
+PUSH_KINDS = (Notification.Kind.PUSH_TURN, Notification.Kind.PUSH_CLOCK,
+              Notification.Kind.PUSH_GAME_OVER, Notification.Kind.PUSH_CHAT,
+              Notification.Kind.PUSH_INVITATION, Notification.Kind.PUSH_REMATCH)
+"""The kinds of outbox rows that are push notifications (notifications.push)."""
 
 
 class Webhook(models.Model):
@@ -245,3 +262,64 @@ class BouncingAddress(models.Model):
 
     def __str__(self) -> str:
         return f"{self.address} bounces since {self.since:%Y-%m-%d}"
+
+
+# ---------------------------------------------------------------- push (notifications.push)
+
+PUSH_ENDPOINT_MAX_LENGTH = 1000
+PUSH_DEVICES_PER_PLAYER = 10
+
+
+class PushSubscription(models.Model):
+    """A device of a player's that takes push notifications: the browser's push
+    subscription (RFC 8030's push resource, at its vendor's push service) and the
+    keys its messages are encrypted for (RFC 8291)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_devices")
+    name = models.CharField(max_length=60, help_text="The player's name for the device.")
+    endpoint = models.CharField(max_length=PUSH_ENDPOINT_MAX_LENGTH, unique=True)
+    p256dh = models.CharField(max_length=100, help_text="The device's P-256 public key "
+                              "(base64url), which messages are encrypted for.")
+    auth = models.CharField(max_length=40, help_text="The authentication secret (base64url).")
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_push_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.name}"
+
+
+class PushSettings(models.Model):
+    """Which kinds of push a player has switched off (every kind is on until then)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_settings")
+    off = models.JSONField(default=list, blank=True,
+                           help_text="The kinds switched off (Notification.Kind values).")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "push settings"
+
+    def __str__(self) -> str:
+        return f"{self.user}: {len(self.off)} kinds off"
+
+
+class PushPageOpen(models.Model):
+    """A game's page open and in view on a device of the player's, as that page
+    last said: no push about that game goes to that device meanwhile."""
+
+    device = models.ForeignKey(PushSubscription, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    seen_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["device", "game"], name="push_page_open_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} open on {self.device_id} at {self.seen_at:%H:%M:%S}"
