@@ -9,7 +9,7 @@ lock what is still due.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, TypedDict
 
 from celery import shared_task, signature
 from django.conf import settings
@@ -21,7 +21,16 @@ from games.errors import NotFound
 
 logger = logging.getLogger(__name__)
 
-IDEMPOTENT = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
+
+
+class TaskOptions(TypedDict):
+    acks_late: bool
+    reject_on_worker_lost: bool
+    ignore_result: bool
+
+
+IDEMPOTENT: TaskOptions = {"acks_late": True, "reject_on_worker_lost": True,
+                           "ignore_result": True}
 
 
 @shared_task(**IDEMPOTENT)

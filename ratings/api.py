@@ -4,8 +4,6 @@ errors are the services' (see games.http.exception_handler)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -13,17 +11,21 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api import ERROR, _body, _valid
+from games.auth import signed_in_user
 from games.errors import NotFound
 from games.models import Game
 from games.selectors import invitation_url
 from games.serializers import EmptySerializer
 from ratings import selectors, services
 from ratings.serializers import (
+    GameBrief,
     GameRatingsSerializer,
     InvitedUsersSerializer,
     InviteUsersSerializer,
+    LeaderboardRow,
     LeaderboardSerializer,
     PlayedWithSerializer,
+    PoolRating,
     ProfileSerializer,
     RatedChoiceSerializer,
     RematchAnswerSerializer,
@@ -38,7 +40,7 @@ def _game(game_id: int) -> Game:
     return game
 
 
-def game_brief(game: Game) -> dict[str, Any]:
+def game_brief(game: Game) -> GameBrief:
     seats = sorted(game.seats.all(), key=lambda s: (s.index is None, s.index or 0))
     winners = (game.projection or {}).get("winners") or []
     return {"id": game.pk, "game": game.game, "title": game.title, "status": game.status,
@@ -52,9 +54,8 @@ class Leaderboard(APIView):
                    description="The game's ratings, best first (up to 100).")
     def get(self, request: Request, pool: str) -> Response:
         pool = selectors.pool_get(pool)
-        rows = selectors.leaderboard(pool)
-        for place, row in enumerate(rows, 1):
-            row.place = place  # type: ignore[attr-defined]
+        rows = [LeaderboardRow(place, rating)
+                for place, rating in enumerate(selectors.leaderboard(pool), 1)]
         return Response(LeaderboardSerializer({"game": pool, "title": selectors.pool_title(pool),
                                                "players": rows}).data)
 
@@ -66,11 +67,11 @@ class PlayerProfile(APIView):
     def get(self, request: Request, username: str) -> Response:
         player = selectors.user_get(username)
         counts = selectors.game_record_counts(player)
-        ratings = [{"game": h.pool, "title": h.title, "rating": h.rating.ordinal,
-                    "mu": h.rating.mu, "sigma": h.rating.sigma, "games": h.rating.games,
-                    "place": h.rank,
-                    "history": [{"at": at, "rating": value} for at, value in h.points]}
-                   for h in selectors.rating_histories(player)]
+        ratings: list[PoolRating] = [
+            {"game": h.pool, "title": h.title, "rating": h.rating.ordinal,
+             "mu": h.rating.mu, "sigma": h.rating.sigma, "games": h.rating.games,
+             "place": h.rank, "history": [{"at": at, "rating": value} for at, value in h.points]}
+            for h in selectors.rating_histories(player)]
         return Response(ProfileSerializer({
             "username": player.get_username(), **counts, "ratings": ratings,
             "finished_games": [game_brief(g) for g in
@@ -85,8 +86,9 @@ class PlayedWith(APIView):
                    description="The people you have played, most games first: whom to "
                    "invite by username.")
     def get(self, request: Request) -> Response:
-        return Response(PlayedWithSerializer(selectors.people_played(request.user),
-                                             many=True).data)
+        played = selectors.people_played(signed_in_user(request))
+        # many_init: what PlayedWithSerializer(played, many=True) calls, typed for a list
+        return Response(PlayedWithSerializer.many_init(played).data)
 
 
 class GameRatings(APIView):
@@ -117,7 +119,7 @@ class GameRematch(APIView):
                    "same options (a new order of play and seed); the others are mailed.")
     def post(self, request: Request, game_id: int) -> Response:
         _valid(EmptySerializer, _body(request))
-        services.rematch_offer(game_id=game_id, user=request.user)
+        services.rematch_offer(game_id=game_id, user=signed_in_user(request))
         return Response(RematchSerializer(selectors.rematch_of(game_id)).data,
                         status=status.HTTP_201_CREATED)
 
@@ -130,7 +132,8 @@ class GameRematchAnswer(APIView):
                    "last acceptance (its id is then in new_game).")
     def post(self, request: Request, game_id: int) -> Response:
         data = _valid(RematchAnswerSerializer, _body(request))
-        services.rematch_answer(game_id=game_id, user=request.user, accept=data["accept"])
+        services.rematch_answer(game_id=game_id, user=signed_in_user(request),
+                                accept=data["accept"])
         return Response(RematchSerializer(selectors.rematch_of(game_id)).data)
 
 
@@ -142,7 +145,7 @@ class GameInviteUsers(APIView):
                    "join link of their own. One unknown name and nobody is invited.")
     def post(self, request: Request, game_id: int) -> Response:
         data = _valid(InviteUsersSerializer, _body(request))
-        invited = services.game_invite_users(game_id=game_id, user=request.user,
+        invited = services.game_invite_users(game_id=game_id, user=signed_in_user(request),
                                              usernames=data["usernames"],
                                              url_for=invitation_url)
         return Response({"invited": [u.get_username() for u in invited]},
@@ -164,6 +167,6 @@ class GameRatedChoice(APIView):
                    "should a computer player take part (by default it is not).")
     def put(self, request: Request, game_id: int) -> Response:
         data = _valid(RatedChoiceSerializer, _body(request))
-        choice = services.game_rated_choose(game_id=game_id, user=request.user,
+        choice = services.game_rated_choose(game_id=game_id, user=signed_in_user(request),
                                             rated=data["rated"])
         return Response({"rated": choice.rated})

@@ -4,10 +4,11 @@ people a player has played, rematch offers."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import datetime
+from typing import TypedDict
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
 from engine import registry
@@ -32,7 +33,7 @@ def pool_get(pool: str) -> str:
     raise NotFound(f"there is no game {pool[:40]!r} here", code="unknown_game")
 
 
-def user_get(username: str) -> AbstractBaseUser:
+def user_get(username: str) -> User:
     user = get_user_model().objects.filter(username=username[:150]).first()
     if user is None:
         raise NotFound(f"there is no player {username[:40]!r}", code="unknown_user")
@@ -52,11 +53,11 @@ class PoolHistory:
     title: str
     rating: Rating
     rank: int
-    points: list[tuple[Any, float]] = field(default_factory=list)
+    points: list[tuple[datetime, float]] = field(default_factory=list)
     """(when, the rating after that game), oldest first, from the start value."""
 
 
-def rating_histories(user: AbstractBaseUser) -> list[PoolHistory]:
+def rating_histories(user: User) -> list[PoolHistory]:
     """The player's rating in each pool, its place on the leaderboard and its
     history, most games first."""
     out = []
@@ -71,7 +72,13 @@ def rating_histories(user: AbstractBaseUser) -> list[PoolHistory]:
     return out
 
 
-def game_record_counts(user: AbstractBaseUser) -> dict[str, int]:
+class RecordCounts(TypedDict):
+    played: int
+    won: int
+    current: int
+
+
+def game_record_counts(user: User) -> RecordCounts:
     """Finished games played and won (a shared co-operative win counts as won)."""
     seats = Seat.objects.filter(user=user, game__status=Game.Status.FINISHED,
                                 index__isnull=False).select_related("game")
@@ -83,7 +90,7 @@ def game_record_counts(user: AbstractBaseUser) -> dict[str, int]:
     return {"played": played, "won": won, "current": current}
 
 
-def player_games(user: AbstractBaseUser, status: str, limit: int = 50) -> QuerySet[Game]:
+def player_games(user: User, status: str, limit: int = 50) -> QuerySet[Game]:
     return (Game.objects.filter(seats__user=user, status=status)
             .order_by("-finished_at" if status == Game.Status.FINISHED else "-started_at", "-id")
             .prefetch_related("seats")[:limit])
@@ -100,17 +107,25 @@ def rated_game_of(game: Game) -> RatedGame | None:
     return RatedGame.objects.filter(game=game).first()
 
 
-def people_played(user: AbstractBaseUser) -> list[dict[str, Any]]:
+class PlayedWith(TypedDict):
+    username: str
+    games: int
+
+
+def people_played(user: User) -> list[PlayedWith]:
     """The people the player has shared a started game with, most games first."""
     games = Seat.objects.filter(user=user, index__isnull=False).values("game_id")
     counts: dict[int, int] = {}
     names: dict[int, str] = {}
     for seat in (Seat.objects.filter(game_id__in=games, user__isnull=False)
                  .exclude(user=user).select_related("user")):
-        counts[seat.user_id] = counts.get(seat.user_id, 0) + 1
-        names[seat.user_id] = seat.user.get_username()
-    return sorted(({"username": names[u], "games": n} for u, n in counts.items()),
-                  key=lambda p: (-p["games"], p["username"]))
+        other = seat.user
+        if other is None:  # never: the query asks for seats with a user
+            continue
+        counts[other.pk] = counts.get(other.pk, 0) + 1
+        names[other.pk] = other.get_username()
+    played = [PlayedWith(username=names[u], games=n) for u, n in counts.items()]
+    return sorted(played, key=lambda p: (-p["games"], p["username"]))
 
 
 def rematch_of(game: Game | int) -> Rematch | None:

@@ -2,33 +2,47 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, TypedDict
 
 from rest_framework import serializers
 
 from games.serializers import StrictSerializer
+from ratings.models import Rating, RatingChange, Rematch, RematchAnswer
+from ratings.selectors import PlayedWith
 
 
-class RatingSerializer(serializers.Serializer):
-    username = serializers.CharField(source="user.username")
-    pool = serializers.CharField()
-    rating = serializers.FloatField(source="ordinal", help_text="mu - 3 sigma, as shown.")
-    mu = serializers.FloatField()
-    sigma = serializers.FloatField()
-    games = serializers.IntegerField(help_text="Rated games played.")
+@dataclass(frozen=True)
+class LeaderboardRow:
+    place: int
+    rating: Rating
 
 
-class LeaderboardRowSerializer(RatingSerializer):
+class LeaderboardRowSerializer(serializers.Serializer[LeaderboardRow]):
+    username = serializers.CharField(source="rating.user.username")
+    pool = serializers.CharField(source="rating.pool")
+    rating = serializers.FloatField(source="rating.ordinal",
+                                    help_text="mu - 3 sigma, as shown.")
+    mu = serializers.FloatField(source="rating.mu")
+    sigma = serializers.FloatField(source="rating.sigma")
+    games = serializers.IntegerField(source="rating.games", help_text="Rated games played.")
     place = serializers.IntegerField()
 
 
-class LeaderboardSerializer(serializers.Serializer):
+class Leaderboard(TypedDict):
+    game: str
+    title: str
+    players: list[LeaderboardRow]
+
+
+class LeaderboardSerializer(serializers.Serializer[Leaderboard]):
     game = serializers.CharField()
     title = serializers.CharField()
     players = LeaderboardRowSerializer(many=True)
 
 
-class RatingChangeSerializer(serializers.Serializer):
+class RatingChangeSerializer(serializers.Serializer[RatingChange]):
     username = serializers.CharField(source="user.username")
     seat = serializers.IntegerField()
     rank = serializers.IntegerField(help_text="The seat's place in the final standings.")
@@ -41,7 +55,14 @@ class RatingChangeSerializer(serializers.Serializer):
     sigma_after = serializers.FloatField()
 
 
-class GameRatingsSerializer(serializers.Serializer):
+class GameRatings(TypedDict):
+    game: int
+    rated: bool | None
+    unrated_because: str
+    changes: list[RatingChange]
+
+
+class GameRatingsSerializer(serializers.Serializer[GameRatings]):
     game = serializers.IntegerField()
     rated = serializers.BooleanField(allow_null=True,
                                      help_text="Null until the ratings have taken the game in.")
@@ -49,12 +70,28 @@ class GameRatingsSerializer(serializers.Serializer):
     changes = RatingChangeSerializer(many=True)
 
 
-class HistoryPointSerializer(serializers.Serializer):
+class HistoryPoint(TypedDict):
+    at: datetime
+    rating: float
+
+
+class HistoryPointSerializer(serializers.Serializer[HistoryPoint]):
     at = serializers.DateTimeField()
     rating = serializers.FloatField()
 
 
-class PoolRatingSerializer(serializers.Serializer):
+class PoolRating(TypedDict):
+    game: str
+    title: str
+    rating: float
+    mu: float
+    sigma: float
+    games: int
+    place: int
+    history: list[HistoryPoint]
+
+
+class PoolRatingSerializer(serializers.Serializer[PoolRating]):
     game = serializers.CharField()
     title = serializers.CharField()
     rating = serializers.FloatField()
@@ -65,7 +102,17 @@ class PoolRatingSerializer(serializers.Serializer):
     history = HistoryPointSerializer(many=True)
 
 
-class GameBriefSerializer(serializers.Serializer):
+class GameBrief(TypedDict):
+    id: int
+    game: str
+    title: str
+    status: str
+    players: list[str]
+    winners: list[str]
+    finished_at: datetime | None
+
+
+class GameBriefSerializer(serializers.Serializer[GameBrief]):
     id = serializers.IntegerField()
     game = serializers.CharField()
     title = serializers.CharField()
@@ -75,7 +122,17 @@ class GameBriefSerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
-class ProfileSerializer(serializers.Serializer):
+class Profile(TypedDict):
+    username: str
+    played: int
+    won: int
+    current: int
+    ratings: list[PoolRating]
+    finished_games: list[GameBrief]
+    current_games: list[GameBrief]
+
+
+class ProfileSerializer(serializers.Serializer[Profile]):
     username = serializers.CharField()
     played = serializers.IntegerField(help_text="Finished games played.")
     won = serializers.IntegerField()
@@ -85,17 +142,17 @@ class ProfileSerializer(serializers.Serializer):
     current_games = GameBriefSerializer(many=True)
 
 
-class PlayedWithSerializer(serializers.Serializer):
+class PlayedWithSerializer(serializers.Serializer[PlayedWith]):
     username = serializers.CharField()
     games = serializers.IntegerField(help_text="Started games played together.")
 
 
-class RematchAnswerRowSerializer(serializers.Serializer):
+class RematchAnswerRowSerializer(serializers.Serializer[RematchAnswer]):
     username = serializers.CharField(source="user.username")
     accepted = serializers.BooleanField(allow_null=True)
 
 
-class RematchSerializer(serializers.Serializer):
+class RematchSerializer(serializers.Serializer[Rematch]):
     game = serializers.IntegerField(source="game_id")
     offered_by = serializers.CharField(source="offered_by.username")
     status = serializers.CharField()
@@ -108,7 +165,8 @@ class StrictBooleanSerializer(StrictSerializer):
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, dict):
-            wrong = [n for n in self.fields if n in data and not isinstance(data[n], bool)]
+            wrong = [n for n, _ in self.fields.items()
+                     if n in data and not isinstance(data[n], bool)]
             if wrong:
                 raise serializers.ValidationError({n: ["must be true or false"] for n in wrong},
                                                   code="invalid")
@@ -130,5 +188,9 @@ class InviteUsersSerializer(StrictSerializer):
                                       min_length=1, max_length=10)
 
 
-class InvitedUsersSerializer(serializers.Serializer):
+class InvitedUsers(TypedDict):
+    invited: list[str]
+
+
+class InvitedUsersSerializer(serializers.Serializer[InvitedUsers]):
     invited = serializers.ListField(child=serializers.CharField())

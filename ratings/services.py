@@ -28,10 +28,9 @@ resigned or timed out last.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import QuerySet
 from django.template.loader import render_to_string
@@ -73,7 +72,7 @@ def game_standings(game: Game) -> list[Standing]:
         better=p.get("better") or "higher", cooperative=bool(p.get("cooperative"))))
 
 
-def is_computer(user: Any) -> bool:
+def is_computer(user: User | None) -> bool:
     """A computer player's account (the bots app gives it a ``bot``)."""
     return user is not None and hasattr(user, "bot")
 
@@ -134,6 +133,9 @@ def ratings_sweep() -> int:
 def _take_in(game: Game, pool: str) -> RatedGame:
     seats = list(game.seats.select_related("user").order_by("index"))
     why = unrated_because(game, seats)
+    if game.finished_at is None:
+        raise ValueError(f"game {game.pk} is finished but has no finished_at; the services "
+                         "set both at once")
     record = RatedGame.objects.create(game=game, pool=pool, rated=not why,
                                       unrated_because=why, at=game.finished_at)
     if not why:
@@ -141,18 +143,29 @@ def _take_in(game: Game, pool: str) -> RatedGame:
     return record
 
 
+def _rated_players(seats: list[Seat]) -> list[tuple[int, int]]:
+    """Each seat's (index, user id): a rated game's seats all have both (see
+    unrated_because)."""
+    players = [(s.index, s.user_id) for s in seats
+               if s.index is not None and s.user_id is not None]
+    if len(players) != len(seats):
+        raise ValueError("a rated game's seats each have an index and an account")
+    return players
+
+
 def _rate(record: RatedGame, seats: list[Seat], places: list[Standing]) -> None:
     rank_of = {s.seat: s.rank for s in places}
-    users = [s.user_id for s in seats]
+    players = _rated_players(seats)
+    users = [user_id for _, user_id in players]
     held = {r.user_id: r for r in Rating.objects.select_for_update()
             .filter(pool=record.pool, user_id__in=users)}
     ratings = [held.get(u) or Rating(user_id=u, pool=record.pool) for u in users]
-    ranks = [rank_of[s.index] for s in seats]
+    ranks = [rank_of[index] for index, _ in players]
     after = skill.rate([skill.Skill(r.mu, r.sigma) for r in ratings], ranks)
     changes = []
-    for seat, rating, new, rank in zip(seats, ratings, after, ranks, strict=True):
+    for (index, user_id), rating, new, rank in zip(players, ratings, after, ranks, strict=True):
         changes.append(RatingChange(
-            rated_game=record, user_id=seat.user_id, pool=record.pool, seat=seat.index,
+            rated_game=record, user_id=user_id, pool=record.pool, seat=index,
             rank=rank, mu_before=rating.mu, sigma_before=rating.sigma,
             mu_after=new.mu, sigma_after=new.sigma, at=record.at))
         rating.mu, rating.sigma, rating.games = new.mu, new.sigma, rating.games + 1
@@ -192,7 +205,7 @@ def rated_choice_set(*, game: Game, rated: bool) -> RatedChoice:
     return choice
 
 
-def game_rated_choose(*, game_id: int, user: AbstractBaseUser, rated: bool) -> RatedChoice:
+def game_rated_choose(*, game_id: int, user: User, rated: bool) -> RatedChoice:
     """The creator of an open game says whether it is rated should a computer player
     take a seat (a game between people only is always rated)."""
     with transaction.atomic():
@@ -221,7 +234,7 @@ def _players_of(game: Game) -> list[Seat]:
     return list(game.seats.select_related("user").order_by("index"))
 
 
-def rematch_offer(*, game_id: int, user: AbstractBaseUser) -> Rematch:
+def rematch_offer(*, game_id: int, user: User) -> Rematch:
     """Offer the players of a finished game a new game with the same options (a new
     seat order and seed are drawn when it starts). The offer is the offerer's yes;
     computer players say yes; the others are mailed and answer."""
@@ -233,7 +246,8 @@ def rematch_offer(*, game_id: int, user: AbstractBaseUser) -> Rematch:
         if game.status != Game.Status.FINISHED:
             raise Conflict(f"the game is {game.status}: a rematch is offered once it is over",
                            code="game_not_finished")
-        if any(s.user_id is None for s in seats):
+        players = [s.user for s in seats if s.user is not None]
+        if len(players) != len(seats):
             raise Conflict("a player of this game has no account here: no rematch",
                            code="player_without_account")
         if Rematch.objects.filter(game=game).exists():
@@ -242,19 +256,18 @@ def rematch_offer(*, game_id: int, user: AbstractBaseUser) -> Rematch:
         rematch = Rematch.objects.create(game=game, offered_by=user)
         now = timezone.now()
         RematchAnswer.objects.bulk_create(
-            RematchAnswer(rematch=rematch, user=s.user,
-                          accepted=True if s.user_id == user.pk or is_computer(s.user) else None,
-                          answered_at=now if s.user_id == user.pk or is_computer(s.user)
-                          else None)
-            for s in seats)
-        _rematch_mail(rematch, [s.user for s in seats
-                                if s.user_id != user.pk and not is_computer(s.user)])
+            RematchAnswer(rematch=rematch, user=p,
+                          accepted=True if p.pk == user.pk or is_computer(p) else None,
+                          answered_at=now if p.pk == user.pk or is_computer(p) else None)
+            for p in players)
+        _rematch_mail(rematch, [p for p in players
+                                if p.pk != user.pk and not is_computer(p)])
         _rematch_start_if_agreed(rematch)
         panels_changed(game.pk)  # the game's open pages offer it
     return rematch
 
 
-def rematch_answer(*, game_id: int, user: AbstractBaseUser, accept: bool) -> Rematch:
+def rematch_answer(*, game_id: int, user: User, accept: bool) -> Rematch:
     """A player's yes or no to the rematch of a game. The new game starts with the last
     yes; the first no ends the offer."""
     with transaction.atomic():
@@ -300,7 +313,7 @@ def _rematch_start_if_agreed(rematch: Rematch) -> None:
     rematch.save(update_fields=["new_game", "status"])
 
 
-def _rematch_mail(rematch: Rematch, users: list[Any]) -> None:
+def _rematch_mail(rematch: Rematch, users: list[User]) -> None:
     """A mail to each player asked, through the outbox (sent after the commit)."""
     game = rematch.game
     offerer = rematch.offered_by.get_username()
@@ -323,8 +336,8 @@ def _rematch_mail(rematch: Rematch, users: list[Any]) -> None:
 MAX_USERNAMES = 10
 
 
-def game_invite_users(*, game_id: int, user: AbstractBaseUser, usernames: list[str],
-                      url_for: Callable[[str], str]) -> list[AbstractBaseUser]:
+def game_invite_users(*, game_id: int, user: User, usernames: list[str],
+                      url_for: Callable[[str], str]) -> list[User]:
     """Invite players by their username to an open game: each is mailed a join link
     of their own, which only they can take (through the outbox, under their mail
     policy); the players invited.

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from games.tasks import IDEMPOTENT
 from ratings import services
-
-IDEMPOTENT = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
 
 
 @shared_task(name="ratings.tasks.ratings_update", **IDEMPOTENT)

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from engine import registry
 from games import throttles
+from games.auth import page_user
 from games.bodies import form_post
 from games.errors import NotFound, ServiceError
 from games.models import Game
@@ -86,7 +87,7 @@ def _done(request: HttpRequest, action: Callable[[], Any], done: str,
 @require_POST
 @form_post()
 def rematch_offer(request: HttpRequest, game_id: int) -> HttpResponse:
-    return _done(request, lambda: services.rematch_offer(game_id=game_id, user=request.user),
+    return _done(request, lambda: services.rematch_offer(game_id=game_id, user=page_user(request)),
                  "Rematch offered: the new game starts once everyone has accepted.",
                  lambda: redirect("pages:game", game_id))
 
@@ -106,7 +107,7 @@ def rematch_answer(request: HttpRequest, game_id: int) -> HttpResponse:
             return redirect("pages:game", rematch.new_game_id)  # everyone said yes
         return redirect("pages:game", game_id)
 
-    return _done(request, lambda: services.rematch_answer(game_id=game_id, user=request.user,
+    return _done(request, lambda: services.rematch_answer(game_id=game_id, user=page_user(request),
                                                           accept=accept),
                  "You accepted the rematch." if accept else "You declined the rematch.", then)
 
@@ -120,7 +121,7 @@ def game_invite_users(request: HttpRequest, game_id: int) -> HttpResponse:
     if refused := throttles.check(throttles.InviteThrottle, request):
         return _refused(request, refused, 429)
     return _done(request, lambda: services.game_invite_users(
-        game_id=game_id, user=request.user, usernames=names, url_for=invitation_url),
+        game_id=game_id, user=page_user(request), usernames=names, url_for=invitation_url),
         f"Invited {', '.join(names)}: each has been mailed a link to join.",
         lambda: redirect("pages:game", game_id))
 
@@ -131,8 +132,8 @@ def game_invite_users(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_rated_choose(request: HttpRequest, game_id: int) -> HttpResponse:
     """The open game's "rated with a computer player" checkbox."""
     rated = request.POST.get("rated") == "on"
-    return _done(request, lambda: services.game_rated_choose(game_id=game_id, user=request.user,
-                                                             rated=rated),
+    return _done(request, lambda: services.game_rated_choose(
+        game_id=game_id, user=page_user(request), rated=rated),
                  "Rated, should a computer player take a seat." if rated
                  else "Unrated, should a computer player take a seat.",
                  lambda: redirect("pages:game", game_id))
