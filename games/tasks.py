@@ -22,8 +22,9 @@ from games.errors import NotFound
 logger = logging.getLogger(__name__)
 
 
-
 class TaskOptions(TypedDict):
+    """A task's options: IDEMPOTENT's shape, which celery's task decorators check."""
+
     acks_late: bool
     reject_on_worker_lost: bool
     ignore_result: bool
