@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NoReturn
 
 from django.conf import settings
 from django.db import models, transaction
 from django.db.models import Q
 
 from engine import registry
+from engine.protocol import AnyGame, JSONObject
 
 
 class Game(models.Model):
@@ -82,7 +83,7 @@ class Game(models.Model):
         return f"Game {self.pk} ({self.title}, {self.status})"
 
     @property
-    def rules(self) -> registry.AnyGame:
+    def rules(self) -> AnyGame:
         """The game's rules (engine.registry); UnknownGame for a key no longer served."""
         return registry.get(self.game)
 
@@ -101,6 +102,14 @@ class Game(models.Model):
     @property
     def is_started(self) -> bool:
         return self.status in (self.Status.RUNNING, self.Status.FINISHED)
+
+    def started_config(self) -> JSONObject:
+        """The record's config (a JSON object), which the game has from its start;
+        ValueError before."""
+        config = self.config
+        if not isinstance(config, dict):
+            raise ValueError(f"game {self.pk} has not started: it has no config yet")
+        return config
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         """Insert a new game; write a stored one only field by field, in a
@@ -160,7 +169,7 @@ class Seat(models.Model):
         return f"{self.name} in game {self.game_id} (seat {self.index})"
 
 
-class InvitationQuerySet(models.QuerySet):
+class InvitationQuerySet(models.QuerySet["Invitation"]):
     # What secrets.token_urlsafe makes (games.services.game_invite), up to the column's
     # length: anything else finds nothing without asking PostgreSQL, which refuses a
     # NUL character in a query.
@@ -209,7 +218,8 @@ class Invitation(models.Model):
     @property
     def addressee(self) -> str:
         """Who it is for, in words: the username or the address; '' for a link."""
-        return self.invitee.get_username() if self.invitee_id is not None else self.email
+        invitee = self.invitee
+        return invitee.get_username() if invitee is not None else self.email
 
 
 class Event(models.Model):
@@ -249,13 +259,13 @@ class Event(models.Model):
     def __str__(self) -> str:
         return f"Game {self.game_id} event {self.seq}: {self.type}"
 
-    def save(self, *args, **kwargs) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         # The database refuses it too; this just says so before the round trip.
         if not self._state.adding:
             raise ValueError("events are append-only: a stored event cannot be changed")
         super().save(*args, **kwargs)
 
-    def delete(self, *args, **kwargs):
+    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise ValueError("events are append-only: a stored event cannot be deleted")
 
 

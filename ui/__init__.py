@@ -118,7 +118,8 @@ def recorded_position(key: str, name: str = "home") -> dict[str, Any]:
     if not after.ok:
         raise RuntimeError(f"picture {key}/{name} does not replay: event "
                            f"{after.error_index} is refused ({after.error})")
-    players = [str(n) for n in game.config(after.state).get("players") or []]
+    listed = game.config(after.state).get("players")
+    players = [str(n) for n in listed] if isinstance(listed, list) else []
     return {"players": players, "view": game.view(after.state, None)}
 
 

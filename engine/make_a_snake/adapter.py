@@ -30,6 +30,7 @@ from .geometry import to_float
 from .pieces import SIDES
 from .snake import overlapped
 from .state import State
+from .view import Preview
 
 MODES = (Choice("competitive", "Competitive: the snake with the shortest distance from "
                 "tongue to tail wins"),
@@ -143,14 +144,17 @@ class MakeASnake(Game[State, SnakeEvent]):
 
     # -- what people see
 
+    # The views are TypedDicts of JSON values: JSON objects, which mypy does not
+    # take a TypedDict for.
+
     def view(self, state: State, seat: Seat | None) -> JSONObject:
-        return view.player_view(state, seat)
+        return cast(JSONObject, view.player_view(state, seat))
 
     def view_revealed(self, state: State, seat: Seat | None) -> JSONObject:
-        return view.revealed_view(state, seat)
+        return cast(JSONObject, view.revealed_view(state, seat))
 
     def summary(self, state: State) -> JSONObject:
-        return view.summary(state)
+        return cast(JSONObject, view.summary(state))
 
     def projection(self, state: State) -> Projection:
         to_act = self.awaiting(state).players
@@ -168,6 +172,9 @@ class MakeASnake(Game[State, SnakeEvent]):
 
     def _connect_preview(self, state: State, seat: Seat | None,
                          args: Mapping[str, JSON]) -> JSON:
+        return cast(JSON, self.connect_previews(state))
+
+    def connect_previews(self, state: State) -> list[Preview]:
         """Where the taken tile would lie up and down (both, in that order): the
         connect that lays it (null when that side may not be chosen), whether it
         may and why in words (``advanced.explain``), the tiles turned over first
@@ -180,7 +187,7 @@ class MakeASnake(Game[State, SnakeEvent]):
         choice = rules.connect_choice(state)
         legal = {a["side"]: a for a in self.legal_actions(state, state.current)
                  if a["type"] == "connect"}
-        previews: list[JSON] = []
+        previews: list[Preview] = []
         for side in SIDES:
             snake = state.snake_of(state.current).copy()
             if choice.turn:
@@ -190,7 +197,7 @@ class MakeASnake(Game[State, SnakeEvent]):
             snake.tiles = [*before, laid]
             hits = overlapped(laid, before)
             action = legal.get(side)
-            entry: JSONObject = {
+            entry: Preview = {
                 "side": side,
                 "action": None if action is None else cast(JSON, dict(action)),
                 "allowed": side in choice.sides,
@@ -200,7 +207,7 @@ class MakeASnake(Game[State, SnakeEvent]):
                 if choice.turn else [],
                 "open_end": view.open_end(snake),
                 "parts": [view.part_view(p) for p in laid.parts],
-                "overlaps": cast(JSON, hits),
+                "overlaps": hits,
                 "overlap_tiles": [before[i].tile for i in hits],
                 "end_point": list(to_float(laid.end)),
             }

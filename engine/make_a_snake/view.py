@@ -7,9 +7,9 @@ lists them.
 """
 from __future__ import annotations
 
-from typing import NamedTuple, cast
+from typing import NamedTuple, NotRequired, TypedDict, final
 
-from ..protocol import JSON, JSONObject
+from ..protocol import JSON
 from .exact import Q2, round_hundredths
 from .geometry import Arc, Placed, Vec, to_float
 from .pieces import COLOURS, HEAD_LENGTH, TONGUE_TIP
@@ -21,12 +21,144 @@ from .state import State
 DRAWING_DIGITS = 3
 
 
+# ---------------------------------------------------------------- the views' shapes
+
+
+@final
+class LinePart(TypedDict):
+    """A straight part of a piece's centre line."""
+
+    line: list[list[float]]
+    start: list[float]
+    end: list[float]
+
+
+ArcShape = TypedDict("ArcShape", {"centre": list[float], "radius": int, "from": int,
+                                  "sweep": int})
+"""A circle's arc round ``centre`` from angle ``from`` counter-clockwise through
+``sweep`` degrees."""
+
+
+@final
+class ArcPart(TypedDict):
+    """A curved part of a piece's centre line."""
+
+    arc: ArcShape
+    start: list[float]
+    end: list[float]
+
+
+PartView = LinePart | ArcPart
+
+
+class PieceView(TypedDict):
+    """A laid tile (or the tail) for drawing."""
+
+    tile: str
+    side: str
+    colour: str | None
+    """None for the tail."""
+    parts: list[PartView]
+
+
+class HeadView(TypedDict):
+    parts: list[PartView]
+    length: int
+    tongue: list[int]
+
+
+class SnakeDrawing(TypedDict):
+    """A snake for drawing: head, tiles, tail and open end."""
+
+    colour: str
+    head: HeadView
+    tiles: list[PieceView]
+    tail: PieceView | None
+    open_end: list[float]
+
+
+class ConnectView(TypedDict):
+    turn: int
+    sides: list[str]
+    blocked: bool
+
+
+class Summary(TypedDict):
+    """``summary``: the replay command's summary."""
+
+    finished: bool
+    winners: list[int]
+    current_player: int | None
+    awaiting: str | None
+    die: list[str] | None
+    stacks: dict[str, int]
+    snakes: list[list[list[str]]]
+    """Each snake's tiles as [tile, side]."""
+    open_ends: list[list[float]]
+    distances: list[float | None]
+    mode: str
+    advanced: bool
+    taken: str | None
+    connect: ConnectView | None
+    resigned: list[int]
+    end: str | None
+    events: int
+    touched: NotRequired[list[int]]
+    """The lollipop hunt only: the lollipops touched."""
+
+
+class Lollipop(TypedDict):
+    centre: list[float]
+    radius: int
+
+
+class PlayerView(Summary):
+    """``player_view``: what a seat (or a spectator) sees; with ``revealed`` and
+    ``stack_tiles``, ``revealed_view``."""
+
+    rules_version: str
+    players: list[str]
+    you: int | None
+    colours: list[str]
+    takeable: list[str]
+    drawing: list[SnakeDrawing]
+    lollipops: NotRequired[list[Lollipop]]
+    """The lollipop hunt only."""
+    revealed: NotRequired[bool]
+    stack_tiles: NotRequired[dict[str, list[str]]]
+    """The tiles of each stack, top first (a finished game's replay only)."""
+
+
+class Preview(TypedDict):
+    """One placement of the tile about to be connected (the ``connect_preview``
+    query): the connect that lays it (None when that side may not be chosen),
+    whether it may and why, the tiles turned over first as they would then lie,
+    its parts and open end, the earlier tiles it would overlap and, in the
+    lollipop hunt, the lollipops touched."""
+
+    side: str
+    action: JSON
+    allowed: bool
+    why: str
+    turn: int
+    turned: list[PieceView]
+    open_end: list[float]
+    parts: list[PartView]
+    overlaps: list[int]
+    overlap_tiles: list[str]
+    end_point: list[float]
+    touched: NotRequired[list[int]]
+
+
+# ---------------------------------------------------------------- making them
+
+
 def _rounded(x: Q2) -> float:
     """A coordinate to 0.01, rounded exactly (``exact.round_hundredths``)."""
     return round_hundredths(x) / 100
 
 
-def open_end(snake: Snake) -> list[JSON]:
+def open_end(snake: Snake) -> list[float]:
     """``[x, y, heading]`` of the end of the last tile (the tail not counted)."""
     if not snake.tiles:
         (x, y), heading = snake.open_end()
@@ -34,9 +166,9 @@ def open_end(snake: Snake) -> list[JSON]:
     return list(_drawn(snake.tiles[-1]).end)
 
 
-def summary(state: State) -> JSONObject:
+def summary(state: State) -> Summary:
     """The replay command's summary (spec: ``python -m engine replay``)."""
-    out: JSONObject = {
+    out: Summary = {
         "finished": state.finished,
         "winners": list(state.winners),
         "current_player": None if state.finished else state.current,
@@ -52,7 +184,7 @@ def summary(state: State) -> JSONObject:
         "connect": None if state.choice is None else {
             "turn": state.choice.turn, "sides": list(state.choice.sides),
             "blocked": state.choice.blocked},
-        "resigned": cast(JSON, sorted(state.resigned)),
+        "resigned": sorted(state.resigned),
         "end": state.end,
         "events": state.events,
     }
@@ -61,12 +193,12 @@ def summary(state: State) -> JSONObject:
     return out
 
 
-def _point(p: Vec) -> list[JSON]:
+def _point(p: Vec) -> list[float]:
     x, y = to_float(p)
     return [round(x, DRAWING_DIGITS) + 0.0, round(y, DRAWING_DIGITS) + 0.0]
 
 
-def part_view(part: Placed) -> JSONObject:
+def part_view(part: Placed) -> PartView:
     """A part's centre line for drawing: a line between two points, or an arc
     round a centre from angle ``from`` counter-clockwise through ``sweep`` degrees."""
     if isinstance(part, Arc):
@@ -77,7 +209,7 @@ def part_view(part: Placed) -> JSONObject:
             "start": _point(part.start), "end": _point(part.end)}
 
 
-def piece_view(laid: Laid) -> JSONObject:
+def piece_view(laid: Laid) -> PieceView:
     """A laid tile for drawing (the same object every time for the same piece:
     read it, never change it)."""
     return _drawn(laid).piece
@@ -86,7 +218,7 @@ def piece_view(laid: Laid) -> JSONObject:
 class _Drawn(NamedTuple):
     laid: Laid
     """Held, so that its id names no other piece while the entry lives."""
-    piece: JSONObject
+    piece: PieceView
     """``piece_view``."""
     end: tuple[float, float, int]
     """``open_end`` of a snake that ends with it."""
@@ -118,7 +250,7 @@ def _drawn(laid: Laid) -> _Drawn:
 _HEAD = part_view(HEAD)
 
 
-def snake_view(snake: Snake, colour: str) -> JSONObject:
+def snake_view(snake: Snake, colour: str) -> SnakeDrawing:
     return {"colour": colour,
             "head": {"parts": [_HEAD], "length": HEAD_LENGTH,
                      "tongue": list(TONGUE_TIP)},
@@ -127,15 +259,16 @@ def snake_view(snake: Snake, colour: str) -> JSONObject:
             "open_end": open_end(snake)}
 
 
-def player_view(state: State, seat: int | None) -> JSONObject:
+def player_view(state: State, seat: int | None) -> PlayerView:
     """Everything a seat (or a spectator, seat None) may see, as JSON."""
     heads = ["red"] if state.lollipop else list(COLOURS[:len(state.players)])
-    view: JSONObject = {
+    view: PlayerView = {
         "rules_version": RULES_VERSION,
         "players": list(state.players),
         "you": seat,
         "colours": list(COLOURS[:len(state.players)]),
-        **summary(state),
+        # mypy asks that a ** item name PlayerView's optional keys; a Summary has none
+        **summary(state),  # type: ignore[typeddict-item]
         "takeable": list(takeable(state)) if state.phase == "take" else [],
         "drawing": [snake_view(s, c) for s, c in zip(state.snakes, heads, strict=True)],
     }
@@ -145,7 +278,7 @@ def player_view(state: State, seat: int | None) -> JSONObject:
     return view
 
 
-def revealed_view(state: State, seat: int | None) -> JSONObject:
+def revealed_view(state: State, seat: int | None) -> PlayerView:
     """``player_view`` with the game's secret shown, for a finished game's replay:
     the tiles of each stack, top first (``stack_tiles``); ``revealed`` says so."""
     out = player_view(state, seat)

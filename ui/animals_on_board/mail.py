@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.animals_on_board import GAME
+from engine.animals_on_board import GAME, State
 from ui.animals_on_board.board_picture import board_picture, draw_view
 from ui.animals_on_board.species import name_of
 
@@ -25,16 +25,16 @@ def sample_moves(state: Any, seat: int) -> list[str]:
     return [GAME.format_action(a) for a in picked]
 
 
-def turn_details(rules: Any, state: Any, seat: int) -> dict[str, Any]:
+def turn_details(rules: Any, state: State, seat: int) -> dict[str, Any]:
     """The mail's parts (notifications/email/board.txt and .html): no hand; the
     seat's own tiles (its three at the start, else its ark) said with the picture."""
     view = GAME.view(state, seat)
     names = list(state.config.players)
     picture = draw_view(view, names)
-    own = view.get("drawn") if state.setup else view.get("ark")
+    own = state.drawn[seat] if state.setup else sorted(state.arks[seat])
     tiles = (("Your three tiles: " if state.setup else "Your ark: ")
-             + (", ".join(f"{t} ({name_of(t)})" for t in own or []) or "empty")
-             + f". Your food crates: {view['crates'][seat]}.")
+             + (", ".join(f"{t} ({name_of(t)})" for t in own) or "empty")
+             + f". Your food crates: {state.crates[seat]}.")
     return {
         "hand": None,
         "moves": sample_moves(state, seat),

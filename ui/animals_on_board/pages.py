@@ -49,7 +49,7 @@ def since_last_move(game: Game, you: int | None, names: list[str]) -> dict[str, 
     its consequences; another seat's keep never says which tile."""
     rows = list(Event.objects.filter(game_id=game.pk, seq__lt=game.seq).order_by("seq")
                 .values_list("seq", "type", "payload", "actor_id"))
-    state = GAME.start(game.config)
+    state = GAME.start(game.started_config())
     told: list[dict[str, Any]] = []
     for seq, kind, payload, actor in rows:
         event = GAME.read_event(payload)
@@ -81,7 +81,8 @@ def since_last_move(game: Game, you: int | None, names: list[str]) -> dict[str, 
             continue
         events.append({"seq": t["seq"], "type": t["type"], "player": t["player"],
                        "own": t["own"], "after": after,
-                       "text": GAME.describe_event(seen, names, forced=t["forced"])})
+                       "text": GAME.describe_event(GAME.read_event(seen), names,
+                                                   forced=t["forced"])})
     return {"events": events, "more": more}
 
 

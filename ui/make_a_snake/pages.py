@@ -15,7 +15,7 @@ from engine.make_a_snake.rules import FACES
 from engine.make_a_snake.scoring import LOLLIPOP_DISTANCE, LOLLIPOP_HEADINGS
 from engine.make_a_snake.snake import lay_tile
 from engine.make_a_snake.state import State
-from engine.make_a_snake.view import part_view
+from engine.make_a_snake.view import PartView, part_view
 from games.models import Event, Game
 from ui import Measure
 
@@ -93,7 +93,9 @@ def standings(state: State, names: list[str]) -> dict[str, Any]:
                          1 for o in state.distances if o is not None and o < d)})
     rows.sort(key=lambda r: (r["place"] is None, r["place"] or 0, r["seat"]))
     winners = [names[w] for w in state.winners]
-    best = f"{state.distances[state.winners[0]] / 100:.2f} cm" if winners else ""
+    # the winners are measured (scoring.measure)
+    shortest = state.distances[state.winners[0]] if winners else None
+    best = f"{shortest / 100:.2f} cm" if shortest is not None else ""
     if not winners:
         text = "Game over: everyone resigned, nobody wins."
     elif len(winners) > 1:
@@ -138,7 +140,7 @@ def _shape_words(number: int) -> str:
     return ", then ".join(parts)
 
 
-def _svg_path(part: dict[str, Any]) -> str:
+def _svg_path(part: PartView) -> str:
     """A part of the engine's view as an SVG path (y flipped: the plane's y is north)."""
     if "line" in part:
         (x0, y0), (x1, y1) = part["line"]

@@ -17,13 +17,12 @@ from __future__ import annotations
 import io
 import math
 from functools import cache
-from typing import Any
-
 from PIL import Image, ImageDraw, ImageFont
 
 from engine.make_a_snake import GAME
 from engine.make_a_snake.pieces import COLOURS
 from engine.make_a_snake.state import State
+from engine.make_a_snake.view import PartView, PlayerView, Preview, SnakeDrawing, player_view
 from ui import Picture
 
 PANEL_PX = 300
@@ -57,10 +56,11 @@ def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
 
-def part_points(part: dict[str, Any]) -> list[Point]:
+def part_points(part: PartView) -> list[Point]:
     """A part's centre line as points: a line's ends, an arc every 5 degrees."""
     if "line" in part:
-        return [tuple(part["line"][0]), tuple(part["line"][1])]
+        (x0, y0), (x1, y1) = part["line"]
+        return [(x0, y0), (x1, y1)]
     arc = part["arc"]
     (cx, cy), r = arc["centre"], arc["radius"]
     steps = max(2, math.ceil(arc["sweep"] / 5))
@@ -68,8 +68,8 @@ def part_points(part: dict[str, Any]) -> list[Point]:
     return [(cx + r * math.cos(a), cy + r * math.sin(a)) for a in angles]
 
 
-def _all_parts(view: dict[str, Any], previews: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    parts: list[dict[str, Any]] = []
+def _all_parts(view: PlayerView, previews: list[Preview]) -> list[PartView]:
+    parts: list[PartView] = []
     for drawing in view["drawing"]:
         parts += drawing["head"]["parts"]
         for tile in drawing["tiles"]:
@@ -83,7 +83,7 @@ def _all_parts(view: dict[str, Any], previews: list[dict[str, Any]]) -> list[dic
     return parts
 
 
-def table_box(view: dict[str, Any], previews: list[dict[str, Any]]) -> tuple[float, ...]:
+def table_box(view: PlayerView, previews: list[Preview]) -> tuple[float, float, float]:
     """The plane's square shown in every panel (centimetres): x0, y0, span."""
     points = [p for part in _all_parts(view, previews) for p in part_points(part)]
     points.append((0.0, 7.0))
@@ -100,7 +100,7 @@ class _Pen:
     """Draws in centimetres of the plane (y north) onto one panel."""
 
     def __init__(self, draw: ImageDraw.ImageDraw, left: float, top: float, size: float,
-                 box: tuple[float, ...]) -> None:
+                 box: tuple[float, float, float]) -> None:
         self.draw, self.left, self.top = draw, left, top
         self.x0, self.y0, span = box
         self.k = size / span
@@ -125,8 +125,9 @@ class _Pen:
         self.draw.text(self.at(p), words, fill=fill, anchor="mm", font=_font(size))
 
 
-def _piece(pen: _Pen, parts: list[dict[str, Any]], colour: str, *, faded: bool = False) -> None:
-    fill = COLOUR_HEX.get(colour, "#888888")
+def _piece(pen: _Pen, parts: list[PartView], colour: str | None, *,
+           faded: bool = False) -> None:
+    fill = COLOUR_HEX.get(colour, "#888888") if colour is not None else "#888888"
     if faded:  # a preview: lighter, drawn over the table
         r, g, b = (int(fill[i:i + 2], 16) for i in (1, 3, 5))
         fill = "#{:02x}{:02x}{:02x}".format(*((c + 255 * 2) // 3 for c in (r, g, b)))
@@ -147,14 +148,14 @@ def _piece(pen: _Pen, parts: list[dict[str, Any]], colour: str, *, faded: bool =
     pen.path([(sx + 2 * nx, sy + 2 * ny), (sx - 2 * nx, sy - 2 * ny)], OUTLINE, 0.4)
 
 
-def _snake(pen: _Pen, drawing: dict[str, Any], distance: float | None, font: int) -> None:
+def _snake(pen: _Pen, drawing: SnakeDrawing, distance: float | None, font: int) -> None:
     colour = drawing["colour"]
     for tile in drawing["tiles"]:
         _piece(pen, tile["parts"], tile["colour"])
     tail = drawing["tail"]
     if tail:
-        part = tail["parts"][0]
-        (sx, sy), (ex, ey) = part["line"]
+        part = tail["parts"][0]  # a line
+        (sx, sy), (ex, ey) = part["start"], part["end"]
         n = math.hypot(ex - sx, ey - sy) or 1
         nx, ny = -(ey - sy) / n, (ex - sx) / n
         pen.draw.polygon([pen.at((sx + 2 * nx, sy + 2 * ny)), pen.at((ex, ey)),
@@ -172,21 +173,22 @@ def _snake(pen: _Pen, drawing: dict[str, Any], distance: float | None, font: int
         pen.disc((x, 3.4), 0.55, "#ffffff")
         pen.disc((x, 3.5), 0.28, "#111111")
     if tail and distance is not None:
-        tip = tuple(tail["parts"][0]["end"])
+        tx, ty = tail["parts"][0]["end"]
+        tip = (tx, ty)
         pen.path([(0, 7), tip], RIBBON, 0.7)
         mid = ((tip[0]) / 2 + 1.5, (7 + tip[1]) / 2 + 1.5)
         pen.text(mid, f"{distance:.2f} cm", font, RIBBON)
 
 
-def previews_for(state: State, seat: int) -> list[dict[str, Any]]:
+def previews_for(state: State, seat: int) -> list[Preview]:
     """Both placements of the tile the seat is about to connect (the server's
     ``connect_preview``); none when the seat is not connecting."""
     if state.phase != "connect" or state.current != seat or state.finished:
         return []
-    return list(GAME.queries["connect_preview"](state, seat, {}))  # type: ignore[arg-type]
+    return GAME.connect_previews(state)
 
 
-def alt_text(view: dict[str, Any], names: list[str], previews: list[dict[str, Any]]) -> str:
+def alt_text(view: PlayerView, names: list[str], previews: list[Preview]) -> str:
     """The picture in words, for a mail client that shows no images."""
     said = []
     for i, drawing in enumerate(view["drawing"]):
@@ -204,7 +206,7 @@ def alt_text(view: dict[str, Any], names: list[str], previews: list[dict[str, An
 
 
 def table_picture(state: State, seat: int | None) -> Picture:
-    view = GAME.view(state, seat)
+    view = player_view(state, seat)
     names = list(state.players)
     previews = previews_for(state, seat) if seat is not None else []
     box = table_box(view, previews)
@@ -245,11 +247,12 @@ def table_picture(state: State, seat: int | None) -> Picture:
         _snake(pen, drawing, distance, 12 * s)
         for j, pop in enumerate(view.get("lollipops", [])):  # on top: touched or not
             hit = j in view.get("touched", [])
-            pen.disc(tuple(pop["centre"]), pop["radius"], "#ec407a" if hit else "#ffffff",
+            px, py = pop["centre"]
+            pen.disc((px, py), pop["radius"], "#ec407a" if hit else "#ffffff",
                      "#ad1457", 0.5)
         mine = view["mode"] == "lollipop" or i == seat
-        if previews and mine:
-            taken = view["taken"]
+        taken = view["taken"]
+        if previews and mine and taken is not None:  # previews are of the tile taken
             for p in previews:
                 for t in p["turned"]:
                     _piece(pen, t["parts"], t["colour"], faded=True)

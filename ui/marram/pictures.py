@@ -19,7 +19,10 @@ FOLDER = Path(__file__).resolve().parent / "data" / "pictures"
 
 
 def record_of(name: str) -> dict[str, Any]:
-    return json.loads((FOLDER / f"{name}.json").read_text())
+    record = json.loads((FOLDER / f"{name}.json").read_text())
+    if not isinstance(record, dict):
+        raise ValueError(f"the picture record {name!r} is not a JSON object")
+    return record
 
 
 @functools.cache

@@ -102,7 +102,9 @@ def page_extras(game: Game, state: GameState, you: int | None,
 def rules_page() -> tuple[str, dict[str, Any]]:
     """The rules in the project's own words, with the option sets read from the
     engine (size, eggs, target) and the mail notation."""
-    sets = [{"name": choice.value, "label": choice.label, "size": NAMED[choice.value].size,
-             "eggs": NAMED[choice.value].eggs, "target": NAMED[choice.value].target}
-            for choice in OPTION_SETS]
+    sets = []
+    for choice in OPTION_SETS:
+        pond = NAMED[str(choice.value)]  # the choices' values are NAMED's keys
+        sets.append({"name": choice.value, "label": choice.label, "size": pond.size,
+                     "eggs": pond.eggs, "target": pond.target})
     return "pond/rules.html", {"option_sets": sets, "repetitions": REPETITIONS}
