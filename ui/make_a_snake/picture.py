@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import math
 from functools import cache
+
 from PIL import Image, ImageDraw, ImageFont
 
 from engine.make_a_snake import GAME
