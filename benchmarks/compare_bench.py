@@ -75,6 +75,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -402,11 +403,17 @@ def read_line(process: subprocess.Popen, timeout: float, what: str) -> str:
 def start_clients(port: int, clients: int, games: int, seconds: float,
                   limit: int = 0) -> tuple[subprocess.Popen, float]:
     """Starts the clients; returns once they have set their matches up."""
-    process = subprocess.Popen(
-        ["node", str(PEER / "clients.js"), str(port), str(clients), str(games), str(seconds),
-         str(limit)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    # each wait of the set-up is bounded in clients.js (15 s); this bounds the whole
-    line = read_line(process, 60 + 2 * games, "no set-up")
+    config = {"base": f"http://127.0.0.1:{port}", "games": games, "clients": clients,
+              "seconds": seconds, "limit": limit, "connections": "shared",
+              "contended": False, "seed": 12345}
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "clients.json"
+        path.write_text(json.dumps(config))
+        process = subprocess.Popen(["node", str(PEER / "clients.js"), str(path)],
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        # each wait of the set-up is bounded in clients.js (15 s); this bounds the
+        # whole (the configuration is read before the first request)
+        line = read_line(process, 60 + 2 * games, "no set-up")
     if line.strip() != "ready":
         process.kill()
         process.wait()

@@ -1,6 +1,7 @@
-// The placement game boardgame.io plays in benchmarks/compare_bench.py: two
-// players place 100 square tiles on a grid, each tile's four edges coloured,
-// a tile only beside the board and only where every edge it touches matches.
+// The placement game boardgame.io plays in benchmarks/compare_bench.py and
+// benchmarks/fair_bench.py: two players place square tiles on a grid (100 unless
+// the match's setupData says {tiles: n}), each tile's four edges coloured, a
+// tile only beside the board and only where every edge it touches matches.
 // After each move the server checks it, scores it and works out every legal
 // placement of the player to move (G.legal): the work Marram does for a move
 // and for its view's legal actions.
@@ -8,7 +9,7 @@
 
 const { INVALID_MOVE } = require("boardgame.io/core");
 
-const TILES = 100;
+const TILES = 100; // a match's tiles unless its setupData says otherwise
 const HAND = 3;
 const COLOURS = 4;
 const STEPS = [[0, -1], [1, 0], [0, 1], [-1, 0]]; // the neighbours across edges N, E, S, W
@@ -79,13 +80,26 @@ const PlacementGame = {
   minPlayers: 2,
   maxPlayers: 2,
 
-  setup: ({ ctx, random }) => {
-    const bag = random.Shuffle([...Array(TILES).keys()]);
+  /** setupData: nothing, or {tiles: n}, the match's length (the first tile and
+   * every player's hand at least). */
+  validateSetupData: (setupData, numPlayers) => {
+    if (setupData === undefined || setupData.tiles === undefined) return undefined;
+    const least = 1 + HAND * (numPlayers || 2);
+    return Number.isInteger(setupData.tiles) && setupData.tiles >= least
+      ? undefined
+      : `tiles must be a whole number, at least ${least}`;
+  },
+
+  setup: ({ ctx, random }, setupData) => {
+    const tiles = (setupData && setupData.tiles) || TILES;
+    const bag = random.Shuffle([...Array(tiles).keys()]);
     const first = bag.pop();
     const board = { [key(0, 0)]: { tile: first, edges: tileEdges(first), by: null } };
     const hands = {};
     for (let p = 0; p < ctx.numPlayers; p++) hands[String(p)] = bag.splice(-HAND, HAND);
-    const G = { board, bag, hands, scores: Array(ctx.numPlayers).fill(0), passes: 0, legal: [] };
+    const G = {
+      tiles, board, bag, hands, scores: Array(ctx.numPlayers).fill(0), passes: 0, legal: [],
+    };
     G.legal = legalPlacements(board, hands["0"]);
     return G;
   },
@@ -122,7 +136,7 @@ const PlacementGame = {
 
   endIf: ({ G }) => {
     const placed = Object.keys(G.board).length;
-    if (placed >= TILES || G.passes >= 6) {
+    if (placed >= G.tiles || G.passes >= 6) {
       const best = Math.max(...G.scores);
       const winners = G.scores.flatMap((s, p) => (s === best ? [String(p)] : []));
       return winners.length === 1 ? { winner: winners[0] } : { draw: true };

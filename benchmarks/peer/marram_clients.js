@@ -57,8 +57,10 @@
 //
 // Prints ONE JSON line: moves, seconds, moves_per_s, move_p50_ms,
 // move_p95_ms, next_p50_ms, next_p95_ms, next_n, refused, refused_ok,
-// refused_codes, errors {"http_500": n, ...}, games_over, stalls, gets (GETs of a game while
-// playing), dropped (games left after three stalls), client_cpu_s.
+// refused_codes, errors {"http_500": n, ...}, games_over, stalls, gets (GETs
+// of a game while playing), reconnects (requests sent again on a fresh
+// connection: the server had closed the idle one), dropped (games left after
+// three stalls), client_cpu_s.
 "use strict";
 
 const crypto = require("node:crypto");
@@ -112,6 +114,7 @@ const figures = {
   errors: {},
   stalls: 0,
   gets: 0,
+  reconnects: 0,
 };
 
 function countError(kind) {
@@ -123,8 +126,20 @@ function keepAliveAgent() {
 }
 
 /** One HTTP request on `agent`; resolves {status, body (parsed JSON or null)},
- * or {status: 0, error} when no answer came (within WAIT_MS). */
-function request(origin, agent, method, path, token, payload) {
+ * or {status: 0, error} when no answer came (within WAIT_MS). A kept-alive
+ * connection the server closed as it was reused (its idle timeout) is
+ * replaced and the request sent once more (a move with the same idempotency
+ * key: at most once either way). */
+async function request(origin, agent, method, path, token, payload) {
+  const result = await requestOnce(origin, agent, method, path, token, payload);
+  if (result.status === 0 && result.reused && ["ECONNRESET", "EPIPE"].includes(result.error.code)) {
+    figures.reconnects++;
+    return requestOnce(origin, agent, method, path, token, payload);
+  }
+  return result;
+}
+
+function requestOnce(origin, agent, method, path, token, payload) {
   return new Promise((resolve) => {
     const body = payload === undefined ? null : Buffer.from(JSON.stringify(payload));
     const headers = { Accept: "application/json" };
@@ -151,7 +166,7 @@ function request(origin, agent, method, path, token, payload) {
       res.on("error", (error) => resolve({ status: 0, error }));
     });
     req.setTimeout(WAIT_MS, () => req.destroy(new Error(`no answer in ${WAIT_MS} ms`)));
-    req.on("error", (error) => resolve({ status: 0, error }));
+    req.on("error", (error) => resolve({ status: 0, error, reused: req.reusedSocket }));
     req.end(body);
   });
 }
@@ -499,9 +514,10 @@ async function move(game, found, random, contended) {
     ? [post(seat.agents[0]), post(seat.agents[1] || seat.agents[0])]
     : [post(seat.agents[0])]);
   figures.inFlight--;
-  const wins = results.filter((r) => r.status === 201);
+  // 200: a request sent again after its connection was lost, answered as first
+  const wins = results.filter((r) => r.status === 201 || r.status === 200);
   for (const result of results) {
-    if (result.status === 201) continue;
+    if (result.status === 201 || result.status === 200) continue;
     if (result.status === 409) {
       figures.refused++;
       const code = (result.body && result.body.code) || "none";
@@ -623,6 +639,7 @@ async function main() {
     games_over: games.filter((g) => g.over).length,
     stalls: figures.stalls,
     gets: figures.gets,
+    reconnects: figures.reconnects,
     dropped: games.filter((g) => g.dropped).length,
     client_cpu_s: (cpu.user + cpu.system) / 1e6,
   }) + "\n", () => process.exit(0)); // the streams, still open, would keep Node running
