@@ -14,19 +14,26 @@ from __future__ import annotations
 
 from django.contrib.messages.middleware import MessageMiddleware
 from django.contrib.messages.storage import default_storage
-from django.http import HttpRequest, HttpResponseBase
+from django.http import HttpRequest, HttpResponse
 from django.utils.functional import SimpleLazyObject, empty
+
+
+class _LazyStore(SimpleLazyObject):
+    """A request's store of notices, made when first used."""
+
+    _wrapped: object
+    """LazyObject's: ``empty`` until the store is made."""
 
 
 class LazyMessageMiddleware(MessageMiddleware):
     def process_request(self, request: HttpRequest) -> None:
-        request._messages = SimpleLazyObject(  # type: ignore[attr-defined]
+        # MessageMiddleware's own attribute, which HttpRequest does not declare
+        request._messages = _LazyStore(  # type: ignore[attr-defined]
             lambda: default_storage(request))
 
-    def process_response(self, request: HttpRequest, response: HttpResponseBase
-                         ) -> HttpResponseBase:
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
         store = getattr(request, "_messages", None)
         # type(), not isinstance: asking a lazy object its class would make the store
-        if type(store) is SimpleLazyObject and store._wrapped is empty:
+        if type(store) is _LazyStore and store._wrapped is empty:
             return response
         return super().process_response(request, response)

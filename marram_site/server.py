@@ -35,6 +35,7 @@ import os
 from granian import Granian
 from granian.constants import HTTPModes, Interfaces
 from granian.http import HTTP1Settings
+from granian.server import MPServer, MTServer
 
 APPLICATION = "marram_site.wsgi:serving_application"
 """A factory, called once in each worker before it serves (marram_site.wsgi)."""
@@ -48,7 +49,7 @@ def default_workers() -> int:
     return len(os.sched_getaffinity(0))
 
 
-def server(target: str = APPLICATION) -> Granian:
+def server(target: str = APPLICATION) -> MPServer | MTServer:
     """granian with the service's settings, read from the environment; ``target``
     another factory (a benchmark's, which wraps this one's)."""
     host, _, port = os.environ.get("MARRAM_WEB_BIND", "0.0.0.0:8000").rpartition(":")

@@ -54,7 +54,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 from urllib.parse import parse_qs
 
 import redis.asyncio as aioredis
@@ -191,7 +191,10 @@ class Hub:
         if self.notes is None:
             return None
         try:
-            found = await self.notes.hget(HOLDERS.format(game=game), str(seat))
+            # redis-py types a command's answer for its blocking and asyncio clients
+            # at once; this one's is awaited, to bytes or None
+            found = await cast("Awaitable[bytes | None]",
+                               self.notes.hget(HOLDERS.format(game=game), str(seat)))
         except (RedisError, OSError) as error:
             log.warning("could not read the holders of game %s (%s)", game, error)
             return None

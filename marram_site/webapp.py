@@ -51,10 +51,10 @@ def icon_png(size: int, maskable: bool = False) -> bytes:
         picture = Image.new("RGBA", (size, size), THEME_COLOUR)
         inner = round(size * MASKABLE_SAFE_ZONE * 0.7)  # the tile's corners inside the circle
         offset = (size - inner) // 2
-        tile = favicon.draw(favicon.DRAWN_PX * 2).resize((inner, inner), Image.LANCZOS)
+        tile = favicon.draw(favicon.DRAWN_PX * 2).resize((inner, inner), Image.Resampling.LANCZOS)
         picture.alpha_composite(tile, (offset, offset))
     else:
-        picture = favicon.draw(favicon.DRAWN_PX * 2).resize((size, size), Image.LANCZOS)
+        picture = favicon.draw(favicon.DRAWN_PX * 2).resize((size, size), Image.Resampling.LANCZOS)
     out = io.BytesIO()
     picture.save(out, format="PNG", optimize=True)
     return out.getvalue()

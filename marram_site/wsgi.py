@@ -11,6 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.wsgi import get_wsgi_application
+from django.http import HttpResponse
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "marram_site.settings")
 
@@ -71,7 +72,7 @@ def whole_answers(app: WSGIHandler) -> WSGIApplication:
     def serve(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         response = app(environ, start_response)
         drain_body(environ)
-        if response.streaming:
+        if not isinstance(response, HttpResponse):  # streamed (a file)
             return response
         content = response.content
         try:
