@@ -24,7 +24,7 @@ from chat.models import MAX_LENGTH, Message, Mute
 from games.errors import Forbidden, Invalid, NotFound, TryLater
 from games.models import Game, Seat
 from games.panels import panels_changed
-from notifications import emails, signing
+from notifications import emails, push, signing
 from notifications.models import Notification, Policy
 from notifications.selectors import mail_settings_get
 from notifications.services import notifications_queue
@@ -89,22 +89,27 @@ def _mail_the_others(game: Game, message: Message) -> None:
         user = seat.user
         if user is None or hasattr(user, "bot") or user.pk in muted:
             continue
+        row = push.words(Notification(user=user, game=game, seat=seat.index, kind=KIND,
+                                      dedup_key=f"chat:{message.pk}:{user.pk}"),
+                         f"{sender} in {emails.subject_stem(game)}", message.text)
         policy = mail_settings_get(user).policy
-        if policy in (Policy.OFF, Policy.DIGEST):
-            continue  # their policy: no mail for a chat line
+        if policy in (Policy.OFF, Policy.DIGEST):  # their policy: no mail for a chat line
+            if push.push_on():  # but its push, which their push settings decide on
+                row.status = Notification.Status.SKIPPED
+                row.note = "the player's policy: no mail for a chat line"
+                rows.append(row)
+            continue
         reply_to = (signing.reply_address(game.pk, seat.index, game.seq)
                     if seat.index is not None else "")
         context = {**emails.links(user_id=user.pk, game=game), "user": user, "sender": sender,
                    "text": message.text, "reply_to": reply_to}
-        rows.append(Notification(
-            user=user, game=game, seat=seat.index, kind=KIND,
-            dedup_key=f"chat:{message.pk}:{user.pk}",
-            # the game's subject stem first: its mail stays one conversation
-            subject=emails.subject_for(game, f"{sender} says "
-                                       f"{message.text.splitlines()[0][:60]}"),
-            body_text=render_to_string("chat/email/message.txt", context).strip() + "\n",
-            body_html=render_to_string("chat/email/message.html", context),
-            reply_to=reply_to))
+        # the game's subject stem first: its mail stays one conversation
+        row.subject = emails.subject_for(game, f"{sender} says "
+                                         f"{message.text.splitlines()[0][:60]}")
+        row.body_text = render_to_string("chat/email/message.txt", context).strip() + "\n"
+        row.body_html = render_to_string("chat/email/message.html", context)
+        row.reply_to = reply_to
+        rows.append(row)
     if rows:
         notifications_queue(rows)
 

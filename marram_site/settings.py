@@ -86,6 +86,11 @@ Environment variables:
   default. Without it a webhook whose host resolves to a loopback, private,
   link-local, multicast, reserved or unspecified address, or to one of the
   server's own, is refused (``notifications.webhook_http``).
+- ``MARRAM_VAPID_PRIVATE_KEY`` (or ``MARRAM_VAPID_KEY_FILE``) and
+  ``MARRAM_VAPID_SUBJECT``: the site's key for Web Push (``manage.py vapid_keys``
+  makes one) and the address push services may write to; push is off without a
+  key (``notifications.push``). Pushes go to the browsers' push services through
+  the same guard as webhooks, so ``MARRAM_WEBHOOK_ALLOWED_NETWORKS`` applies.
 - ``MARRAM_MAX_BODY_KIB``: the largest request body taken, in KiB (256); a larger
   one is a JSON 413 ``too_large``. nginx's ``client_max_body_size`` is filled in
   from the same variable, so the limit is one: nginx refuses a larger body itself
@@ -485,7 +490,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # other task goes to the default queue, "celery" (the worker service: -Q celery).
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 MARRAM_WEBHOOK_QUEUE = "webhooks"
-CELERY_TASK_ROUTES = {"notifications.tasks.webhook_deliver": {"queue": MARRAM_WEBHOOK_QUEUE}}
+# Push notifications on a queue of their own too (docker-compose.yml's push
+# service): a slow push service holds a push worker, never a mail worker.
+MARRAM_PUSH_QUEUE = "push"
+CELERY_TASK_ROUTES = {"notifications.tasks.webhook_deliver": {"queue": MARRAM_WEBHOOK_QUEUE},
+                      "notifications.tasks.push_deliver": {"queue": MARRAM_PUSH_QUEUE},
+                      "notifications.tasks.push_drain": {"queue": MARRAM_PUSH_QUEUE}}
 # The beat schedule is in marram_site/celery.py.
 # Draw the fly and frog in the move's own transaction (no task); see games.services.
 MARRAM_DRAW_INLINE = env_bool("MARRAM_DRAW_INLINE", default=False)
@@ -560,6 +570,18 @@ MARRAM_MAIL_INBOX_PAGE = env_bool("MARRAM_MAIL_INBOX_PAGE", default=True) and no
 # Where the development mail backend keeps the mail the outbox does not hold (the
 # password reset) for that page, which shows it by address (notifications.devmail).
 MARRAM_DEV_MAIL_DIR = env_str("MARRAM_DEV_MAIL_DIR", str(BASE_DIR / "dev-mail"))
+
+# --- Push notifications (notifications.push) -----------------------------------
+
+# The site's VAPID key (RFC 8292), which names it to the browsers' push services:
+# MARRAM_VAPID_PRIVATE_KEY, as `manage.py vapid_keys` prints it, or a PEM file,
+# MARRAM_VAPID_KEY_FILE, made on first use (./dev run's dev-vapid.pem). Neither:
+# the site sends no push, and its settings page says so.
+MARRAM_VAPID_PRIVATE_KEY = env_str("MARRAM_VAPID_PRIVATE_KEY")
+MARRAM_VAPID_KEY_FILE = env_str("MARRAM_VAPID_KEY_FILE")
+# Whom a push service writes to about the site's pushes: a mailto: or https: URL
+# (by default mailto: DEFAULT_FROM_EMAIL's address).
+MARRAM_VAPID_SUBJECT = env_str("MARRAM_VAPID_SUBJECT")
 
 # --- Production hardening -----------------------------------------------------
 

@@ -266,7 +266,8 @@ class BouncingAddress(models.Model):
 
 # ---------------------------------------------------------------- push (notifications.push)
 
-PUSH_ENDPOINT_MAX_LENGTH = 1000
+PUSH_ENDPOINT_MAX_LENGTH = WEBHOOK_URL_MAX_LENGTH
+"""An endpoint is checked as a webhook's address is (webhook_http.url_problem)."""
 PUSH_DEVICES_PER_PLAYER = 10
 
 

@@ -8,6 +8,7 @@ from django.db.models import QuerySet
 
 from games.models import Game, Seat
 from notifications.models import (
+    PUSH_KINDS,
     WEBHOOK_KINDS,
     BouncingAddress,
     GameVisit,
@@ -38,7 +39,7 @@ def games_waiting_for(user: AbstractBaseUser) -> list[Game]:
 
 
 def notifications_recent(user: AbstractBaseUser, limit: int = 20) -> QuerySet[Notification]:
-    return (Notification.objects.filter(user=user).exclude(kind__in=WEBHOOK_KINDS)
+    return (Notification.objects.filter(user=user).exclude(kind__in=(*WEBHOOK_KINDS, *PUSH_KINDS))
             .select_related("game")[:limit])
 
 

@@ -25,7 +25,9 @@ by the same code with the same retries: a call is made in place of a mail. But
 each call is its own task, ``webhook_deliver``, on a queue of its own
 (``webhooks``, with workers of its own): a receiver slow to answer holds a
 webhook worker (10 s at most, notifications.webhook_http), never a mail
-worker, and the drains of the outbox leave calls alone.
+worker, and the drains of the outbox leave calls alone. Pushes are rows of the
+outbox too, on a queue of their own (``push``), written and delivered as
+notifications.push says.
 
 A mail that fails for a reason a retry cannot cure (a header or an address that
 cannot be sent, a recipient the server refuses for good) ends as failed at once,
@@ -60,10 +62,11 @@ from games.models import Clock, Event, Game
 from games.seating import seat_players
 from games.store import Batch
 from games.tasks import enqueue, run_inline
-from notifications import board_mail, emails, mail_headers, signing, webhooks
+from notifications import board_mail, emails, mail_headers, push, signing, webhooks
 from notifications.mailsafe import address_problem, header_text, message_id_or_empty
 from notifications.mailtext import mail_text
 from notifications.models import (
+    PUSH_KINDS,
     WEBHOOK_KINDS,
     GameVisit,
     MailSettings,
@@ -105,6 +108,9 @@ SWEEP_LEASE = timedelta(minutes=5)
 completes (a worker lost with it), younger rows are reached first next time."""
 
 Kind, Status = Notification.Kind, Notification.Status
+APART = (*WEBHOOK_KINDS, *PUSH_KINDS)
+"""The rows delivered by tasks on queues of their own (webhook calls, pushes),
+never by the mail's drains."""
 
 
 # ---------------------------------------------------------------- enqueueing
@@ -123,6 +129,7 @@ def notifications_queue(rows: Sequence[Notification], *, may_exist: bool = False
     if writes is None:  # (a turn's mails, on ``writes``, leave out the bots' clocks)
         bots = seat_players().clockless(row.user_id for row in rows)
         rows = [row for row in rows if row.user_id not in bots]  # computers read no mail
+    rows = [*rows, *push.siblings(rows)]  # a push row beside each that has one
     for row in rows:
         row.message_id = row.message_id or make_msgid(domain=settings.REPLY_DOMAIN)
         _guard(row)
@@ -132,15 +139,17 @@ def notifications_queue(rows: Sequence[Notification], *, may_exist: bool = False
     elif may_exist:  # the rows written are those with the Message-IDs just made
         Notification.objects.bulk_create(rows, ignore_conflicts=True)
         rows = list(Notification.objects.filter(message_id__in=[row.message_id for row in rows])
-                    .only("pk", "message_id", "kind"))
+                    .only("pk", "message_id", "kind", "push_device"))
     else:
         Notification.objects.bulk_create(rows)
     if due:
         def deliver() -> None:  # once committed, every row has its id
             _deliver_after_commit([row.pk for row in rows if row.message_id in due
-                                   and row.kind not in WEBHOOK_KINDS])
+                                   and row.kind not in APART])
             _call_after_commit([row.pk for row in rows if row.message_id in due
                                 and row.kind in WEBHOOK_KINDS])
+            push.after_commit([row for row in rows if row.message_id in due
+                               and row.kind in PUSH_KINDS])
 
         if writes is not None:  # once the batch is written, whether in a transaction or not
             writes.after(deliver)
@@ -391,6 +400,8 @@ def notification_deliver(notification_id: int, *, now: datetime | None = None,
             return n.status
         if due_by is not None and n.next_attempt_at > due_by:
             return "not_due"
+        if n.kind in PUSH_KINDS:  # its own checks and send, the same retries (push.deliver)
+            return push.deliver(n, now)
         if n.kind == Kind.YOUR_TURN and n.attempts == 0 and not _turn_over(n):
             calls = webhooks.turn_calls(n)  # whatever becomes of the mail
             if calls:
@@ -475,7 +486,7 @@ def outbox_drain() -> dict[str, int]:
 
     by = timezone.now() + DRAIN_AHEAD
     due = list(Notification.objects.filter(status=Status.PENDING, next_attempt_at__lte=by)
-               .exclude(kind__in=WEBHOOK_KINDS)  # each its own task on the webhooks queue
+               .exclude(kind__in=APART)  # each its own task on its own queue
                .order_by("next_attempt_at", "pk").values_list("pk", flat=True)[:DRAIN_BATCH])
     done: Counter[str] = Counter()
     for pk in due:
@@ -491,8 +502,8 @@ def outbox_drain() -> dict[str, int]:
 
 
 def outbox_sweep(*, now: datetime | None = None, after: timedelta = SWEEP_AFTER) -> dict[str, int]:
-    """Enqueue the mails and webhook calls still pending (each call on its own
-    queue) and the chance draws still waiting (the games app's task): what a
+    """Enqueue the mails, webhook calls and pushes still pending (each call and
+    push on its own queue) and the chance draws still waiting (the games app's task): what a
     broker outage or a dead worker left behind. Safe to run at any time.
 
     The mails due longest are taken first, SWEEP_BATCH at a time, and each is put
@@ -508,13 +519,14 @@ def outbox_sweep(*, now: datetime | None = None, after: timedelta = SWEEP_AFTER)
                    .order_by("next_attempt_at", "pk").values_list("pk", "kind")[:SWEEP_BATCH])
         _put_back([pk for pk, _ in due], now)
     mailed = sum(enqueue(tasks.notification_deliver, pk)
-                 for pk, kind in due if kind not in WEBHOOK_KINDS)
+                 for pk, kind in due if kind not in APART)
     called = sum(enqueue(tasks.webhook_deliver, pk) for pk, kind in due if kind in WEBHOOK_KINDS)
+    pushed = sum(enqueue(tasks.push_deliver, pk) for pk, kind in due if kind in PUSH_KINDS)
     waiting = list(Game.objects.filter(status=Game.Status.RUNNING,
                                        projection__awaiting__kind="chance")
                    .values_list("pk", flat=True))
     drawn = sum(enqueue(game_tasks.resolve_chance, pk) for pk in waiting)
-    return {"mail": mailed, "webhooks": called, "chance": drawn}
+    return {"mail": mailed, "webhooks": called, "push": pushed, "chance": drawn}
 
 
 # ---------------------------------------------------------------- clocks and digests

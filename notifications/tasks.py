@@ -2,7 +2,8 @@
 
 Webhook calls (``webhook_deliver``) go to a queue of their own, ``webhooks``
 (settings.CELERY_TASK_ROUTES), which its own workers take (docker-compose.yml's
-``webhooks`` service); everything else to the default queue, ``celery``.
+``webhooks`` service); pushes (``push_deliver``, ``push_drain``) to ``push``
+(the ``push`` service); everything else to the default queue, ``celery``.
 
 Tasks are acknowledged after they run (CELERY_TASK_ACKS_LATE), so one a worker
 was running when it died is delivered again; every service here checks what is
@@ -14,7 +15,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from games.tasks import IDEMPOTENT
-from notifications import services
+from notifications import push, services
 
 
 @shared_task(**IDEMPOTENT)
@@ -28,6 +29,18 @@ def webhook_deliver(notification_id: int) -> str:
     its own so that it runs on the ``webhooks`` queue (settings.CELERY_TASK_ROUTES)
     and a slow receiver holds a webhook worker, never a mail worker."""
     return services.notification_deliver(notification_id)
+
+
+@shared_task(**IDEMPOTENT)
+def push_deliver(notification_id: int) -> str:
+    """A push row of the outbox (notifications.push): fanned out to its player's
+    devices, or sent to its device, on the ``push`` queue."""
+    return services.notification_deliver(notification_id)
+
+
+@shared_task(**IDEMPOTENT)
+def push_drain() -> dict[str, int]:
+    return push.push_drain()
 
 
 @shared_task(**IDEMPOTENT)

@@ -60,10 +60,16 @@ class CallRefused(ValueError):
     """A webhook call no retry can make: the address is not allowed, or the
     receiver refused the call for good."""
 
+    status: int | None = None
+    """The receiver's answer, when it gave one."""
+
 
 class CallFailed(OSError):
     """A webhook call that failed in a way time may cure (a 5xx, a 429, a receiver
     that did not answer in time)."""
+
+    status: int | None = None
+    """The receiver's answer, when it gave one."""
 
 
 # ---------------------------------------------------------------- which addresses
@@ -205,9 +211,10 @@ def post_json(url: str, body: bytes, headers: Mapping[str, str]) -> int:
         raise CallRefused(f"{said} to {answer.getheader('Location', '')[:100]!r}: redirects "
                           "are not followed; give the address it leads to")
     said += f": {excerpt.decode('utf-8', 'replace')[:100]}" if excerpt.strip() else ""
-    if status >= 500 or status in RETRY_STATUSES:
-        raise CallFailed(said)
-    raise CallRefused(said)
+    failure = (CallFailed(said) if status >= 500 or status in RETRY_STATUSES
+               else CallRefused(said))
+    failure.status = status
+    raise failure
 
 
 def _lookup_failed(host: str, error: socket.gaierror) -> str:

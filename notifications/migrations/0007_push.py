@@ -36,7 +36,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('name', models.CharField(help_text="The player's name for the device.", max_length=60)),
-                ('endpoint', models.CharField(max_length=1000, unique=True)),
+                ('endpoint', models.CharField(max_length=500, unique=True)),
                 ('p256dh', models.CharField(help_text="The device's P-256 public key (base64url), which messages are encrypted for.", max_length=100)),
                 ('auth', models.CharField(help_text='The authentication secret (base64url).', max_length=40)),
                 ('created_at', models.DateTimeField(auto_now_add=True)),

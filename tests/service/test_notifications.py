@@ -243,7 +243,8 @@ def test_a_failed_send_is_retried_later_and_gives_up_in_the_end(users, now, monk
     row.refresh_from_db()
     assert row.attempts == 1 and row.next_attempt_at == now.value + timedelta(minutes=2)
     assert "the server went away" in row.note
-    assert notes.outbox_sweep(after=timedelta(0)) == {"mail": 0, "webhooks": 0, "chance": 0}
+    assert notes.outbox_sweep(after=timedelta(0)) == {"mail": 0, "webhooks": 0, "push": 0,
+                                                       "chance": 0}
     # (not yet due)
     for _ in range(notes.MAX_ATTEMPTS - 1):
         notes.notification_deliver(row.pk)

@@ -131,4 +131,4 @@ def test_docker_compose_runs_a_worker_for_each_queue():
     queues = {name: service["command"][service["command"].index("-Q") + 1]
               for name, service in services.items()
               if service.get("command", [])[:4] == ["celery", "-A", "marram_site", "worker"]}
-    assert queues == {"worker": "celery", "webhooks": "webhooks"}
+    assert queues == {"worker": "celery", "webhooks": "webhooks", "push": "push"}
