@@ -12,7 +12,14 @@ from bots.models import Level
 from engine import registry
 from engine.errors import BadOptions
 from engine.protocol import read_options
-from games.forms import chosen_options, game_option_fields, games_words, option_field_name
+from games.forms import (
+    ChoiceOfGames,
+    choice_field,
+    chosen_options,
+    game_option_fields,
+    games_words,
+    option_field_name,
+)
 
 DEFAULT_LEVEL = "medium"
 
@@ -49,20 +56,19 @@ class PlayComputerForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         games = registry.games()
-        self.fields["game"].choices = [(g.key, g.title) for g in games]
-        self.fields["game"].initial = registry.default().key
+        game = choice_field(self, "game")
+        game.choices = [(g.key, g.title) for g in games]
+        game.initial = registry.default().key
         self.fields.update(game_option_fields(games))
         self.computer_fields = computer_fields()
         for n, name in enumerate(self.computer_fields, 1):
-            field = forms.ChoiceField(
+            self.fields[name] = ChoiceOfGames(
                 label=f"Computer player {n}", required=n == 1,
                 choices=LEVEL_CHOICES if n == 1 else [("", "None"), *LEVEL_CHOICES],
                 initial=DEFAULT_LEVEL if n == 1 else "",
-                help_text="; ".join(str(label) for label in Level.labels) if n == 1 else "")
-            # shown for the games that seat this many computers beside the player
-            field.games = games_words(  # type: ignore[attr-defined]
-                g.key for g in games if max(g.seat_counts) > n)
-            self.fields[name] = field
+                help_text="; ".join(str(label) for label in Level.labels) if n == 1 else "",
+                # shown for the games that seat this many computers beside the player
+                games=games_words(g.key for g in games if max(g.seat_counts) > n))
         self.fields["rated"] = rated_field()
 
     @staticmethod
@@ -72,7 +78,8 @@ class PlayComputerForm(forms.Form):
                           for o in g.options_declared), *computer_fields(), "rated"]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         key = data.get("game")
         if not key:
             return data

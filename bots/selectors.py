@@ -22,4 +22,8 @@ def bot_seats(game: Game | int, seats: Iterable[int] | None = None) -> dict[int,
     rows = Seat.objects.filter(game=game, index__isnull=False, user__bot__isnull=False)
     if seats is not None:
         rows = rows.filter(index__in=list(seats))
-    return {s.index: s.user.bot for s in rows.select_related("user__bot")}
+    held: dict[int, Bot] = {}
+    for s in rows.select_related("user__bot"):
+        if s.index is not None and s.user is not None:  # always: the query asks for both
+            held[s.index] = s.user.bot
+    return held

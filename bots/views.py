@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 from bots import services
 from bots.forms import PlayComputerForm
 from games import throttles
+from games.auth import page_user
 from games.bodies import form_post
 from games.errors import ServiceError
 
@@ -21,8 +22,9 @@ from games.errors import ServiceError
 def play_computer(request: HttpRequest) -> HttpResponse:
     form = PlayComputerForm(request.POST)
     if not form.is_valid():
-        problems = "; ".join(f"{name}: {' '.join(errors)}" if name != "__all__"
-                             else " ".join(errors) for name, errors in form.errors.items())
+        problems = "; ".join(f"{name}: {' '.join(map(str, errors))}" if name != "__all__"
+                             else " ".join(map(str, errors))
+                             for name, errors in form.errors.items())
         return render(request, "games/refused.html",
                       {"message": f"That game cannot be started: {problems}"}, status=400)
     if refused := throttles.check(throttles.GameCreateThrottle, request):
@@ -30,7 +32,7 @@ def play_computer(request: HttpRequest) -> HttpResponse:
                       {"message": refused[:1].upper() + refused[1:] + "."}, status=429)
     data = form.cleaned_data
     try:
-        game = services.play_the_computer(user=request.user, game=data["game"],
+        game = services.play_the_computer(user=page_user(request), game=data["game"],
                                           options=data["options"], levels=data["levels"],
                                           rated=data["rated"])
     except ServiceError as e:

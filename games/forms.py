@@ -7,8 +7,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django import forms
-from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import UserCreationForm, UsernameField
+from django.contrib.auth.models import User
 from django.core.validators import validate_email
 
 from engine import registry
@@ -19,13 +19,14 @@ from games.seating import seat_players
 MAX_INVITES = 20
 
 
-class SignUpForm(UserCreationForm):
+class SignUpForm(UserCreationForm[User]):
     email = forms.EmailField(
         help_text="For invitations and, if you like, to be told when it is your turn.")
 
-    class Meta(UserCreationForm.Meta):
-        model = get_user_model()
+    class Meta:  # UserCreationForm.Meta's, with the address
+        model = User
         fields = ("username", "email")
+        field_classes = {"username": UsernameField}
 
 
 class EmailChangeForm(forms.Form):
@@ -37,24 +38,24 @@ class EmailChangeForm(forms.Form):
         label="Your password", strip=False, help_text="To confirm that it is you.",
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
 
-    def __init__(self, user, *args, **kwargs) -> None:
+    def __init__(self, user: User, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
 
     def clean_password(self) -> str:
-        password = self.cleaned_data["password"]
+        password: str = self.cleaned_data["password"]
         if not self.user.check_password(password):
             raise forms.ValidationError("That is not your password: try again.")
         return password
 
 
-class EmailListField(forms.CharField):
+class EmailListField(forms.Field):
     """Email addresses separated by commas, spaces or new lines."""
 
     widget = forms.Textarea(attrs={"rows": 2})
 
-    def to_python(self, value: str | None) -> list[str]:
-        text = super().to_python(value) or ""
+    def to_python(self, value: Any) -> list[str]:
+        text = "" if value in self.empty_values else str(value).strip()
         return [part for part in re.split(r"[\s,;]+", text) if part]
 
     def validate(self, value: list[str]) -> None:
@@ -85,6 +86,23 @@ def games_words(keys: Iterable[str]) -> str:
     return " ".join(keys)
 
 
+class ChoiceOfGames(forms.ChoiceField):
+    """A choice that belongs to some games of a new-game form: ``games``
+    (``games_words``), which form_fields.html writes as the field's ``data-games``."""
+
+    def __init__(self, *, games: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.games = games
+
+
+def choice_field(form: forms.BaseForm, name: str) -> forms.ChoiceField:
+    """The form's field ``name``, which it declares a choice."""
+    field = form.fields[name]
+    if not isinstance(field, forms.ChoiceField):
+        raise TypeError(f"the field {name!r} is not a choice")
+    return field
+
+
 class ChoicesByGame(forms.RadioSelect):
     """Radio buttons each marked (``data-games``) with the games it is a choice
     of: the seat counts of each game."""
@@ -107,12 +125,11 @@ def game_option_fields(games: Iterable[AnyGame]) -> dict[str, forms.Field]:
     fields: dict[str, forms.Field] = {}
     for g in games:
         for option in g.options_declared:
-            field = forms.ChoiceField(
+            fields[option_field_name(g.key, option.name)] = ChoiceOfGames(
                 label=option.label, required=False, widget=forms.RadioSelect,
                 choices=[(str(c.value), c.label) for c in option.choices],
-                initial=str(option.default), help_text=option.help)
-            field.games = games_words([g.key])  # type: ignore[attr-defined]
-            fields[option_field_name(g.key, option.name)] = field
+                initial=str(option.default), help_text=option.help,
+                games=games_words([g.key]))
     return fields
 
 
@@ -153,12 +170,14 @@ class GameCreateForm(forms.Form):
                 if option.name in data:
                     data[option_field_name(default.key, option.name)] = data[option.name]
         super().__init__(data, *args, **kwargs)
-        self.fields["game"].choices = [(g.key, g.title) for g in games]
-        self.fields["game"].initial = default.key
+        game = choice_field(self, "game")
+        game.choices = [(g.key, g.title) for g in games]
+        game.initial = default.key
         counts = sorted({n for g in games for n in g.seat_counts})
-        seats = self.fields["seats"]
+        seats = choice_field(self, "seats")
         seats.choices = [(n, str(n)) for n in counts]
         seats.initial = min(default.seat_counts)
+        assert isinstance(seats.widget, ChoicesByGame)  # as declared
         seats.widget.games_of = {str(n): games_words(g.key for g in games if n in g.seat_counts)
                                  for n in counts}
         # the options right after the choice of game
@@ -178,7 +197,8 @@ class GameCreateForm(forms.Form):
                 *seat_players().create_fields()]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         key = data.get("game")
         if not key:
             return data
