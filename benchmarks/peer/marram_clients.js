@@ -50,8 +50,9 @@
 // "game_finished"); anything else is counted in errors.
 //
 // Every wait is bounded: a game that has no view that can act 15 s after it
-// was due counts a stall and is read again by a GET as each of its seats; a
-// game with three stalls in a row is left. A GET also settles a game whose
+// was due counts a stall (its move has no "next player can act" time) and is
+// read again by a GET as each of its seats; a game with three stalls in a row
+// is left. A GET also settles a game whose
 // seats' streams have all passed the last move with no seat to move there
 // (the game ended, or the server awaits itself again).
 //
@@ -398,8 +399,8 @@ class Game {
     }
   }
 
-  /** Resolves true when a view can act (or the game settled), false after WAIT_MS. */
-  wait() {
+  /** Resolves true when a view can act (or the game settled), false after `ms`. */
+  wait(ms) {
     if (this.actable() !== null || this.over || this.settled()) return Promise.resolve(true);
     return new Promise((done) => {
       this.waiter = {
@@ -407,7 +408,7 @@ class Game {
         timer: setTimeout(() => {
           this.waiter = null;
           done(false);
-        }, WAIT_MS),
+        }, ms),
       };
     });
   }
@@ -439,8 +440,9 @@ class Game {
     }
   }
 
-  /** The view to move from, and its seat; null once the game is over or left. */
-  async turn() {
+  /** The view to move from, and its seat; null once the game is over or left,
+   * or when the load ends (`deadline`, or `done()`) while the game waits. */
+  async turn(deadline, done) {
     if (this.seats.every((s) => s.view === null)) await this.readAll();
     // each round waits (WAIT_MS at most) or reads the game: a few are plenty
     for (let rounds = 0; rounds < TURN_ROUNDS; rounds++) {
@@ -450,17 +452,18 @@ class Game {
         this.stallsInRow = 0;
         return found;
       }
-      if (await this.wait()) {
+      if (done()) return null;
+      if (await this.wait(Math.max(1, Math.min(WAIT_MS, deadline - now())))) {
         if (this.actable() === null && !this.over) {
-          debug("settled", this.id, this.since, this.quietSeq,
-            this.seats.map((s) => [s.seqSeen, s.view && s.view.seq,
-              s.view && JSON.stringify(s.view.game.projection.awaiting)]));
+          debug("settled", this.id, this.since, this.quietSeq);
           await this.readAll();
         }
         continue;
       }
+      if (done()) return null; // the load ended while the game waited: no stall
       figures.stalls++;
       this.stallsInRow++;
+      this.next = null; // when the next player could have acted is not known
       debug("stall", this.id, this.since);
       if (this.stallsInRow >= STALLS_TO_DROP) {
         this.dropped = true;
@@ -610,12 +613,12 @@ async function main() {
     while (live.length > 0 && !done()) {
       for (const game of [...live]) {
         if (done()) break;
-        const found = await game.turn();
+        const found = await game.turn(deadline, done);
+        if (done()) break;
         if (found === null || found.view.seq >= config.target) {
           live.splice(live.indexOf(game), 1);
           continue;
         }
-        if (done()) break;
         await move(game, found, random, config.contended);
       }
     }
