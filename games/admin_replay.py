@@ -9,12 +9,11 @@ that differs from the stored projection (the logic of ``manage.py verify_game``)
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin, messages
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import path, reverse
+from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from games.management.commands.verify_game import game_problems
@@ -31,7 +30,7 @@ def _game(object_id: str) -> Game:
     return game
 
 
-def urls(model_admin: admin.ModelAdmin) -> list:
+def urls(model_admin: admin.ModelAdmin[Game]) -> list[URLPattern]:
     """The replay URLs, for GameAdmin.get_urls."""
     site = model_admin.admin_site
     name = f"{model_admin.model._meta.app_label}_{model_admin.model._meta.model_name}_replay"
@@ -62,7 +61,8 @@ def urls(model_admin: admin.ModelAdmin) -> list:
 
 
 @admin.action(description="Verify: replay from zero and compare with the stored outcome")
-def verify(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: Any) -> None:
+def verify(model_admin: admin.ModelAdmin[Game], request: HttpRequest,
+           queryset: QuerySet[Game]) -> None:
     for game in queryset.order_by("pk"):
         problems = game_problems(game)
         link = reverse("admin:games_game_replay", args=[game.pk])

@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponseBase
 from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
 
@@ -121,16 +121,16 @@ def _form_problem(request: HttpRequest, fields: frozenset[str]) -> tuple[int, st
 
 
 def form_post(*fields: str, more: Callable[[], Iterable[str]] | None = None
-              ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+              ) -> Callable[[Callable[..., HttpResponseBase]], Callable[..., HttpResponseBase]]:
     """A page view whose POST is a form with these fields (and the CSRF token, and
     those ``more()`` names when the request comes: the lobby's depend on the games
     registered) at most; anything else is answered with a page saying what is
     wrong, before the view runs, so nothing changes."""
     fixed = frozenset({"csrfmiddlewaretoken", *fields})
 
-    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    def decorate(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
         @wraps(view)
-        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
             if request.method == "POST":
                 allowed = fixed if more is None else fixed | frozenset(more())
                 problem = _form_problem(request, allowed)

@@ -44,11 +44,19 @@ def in_words(seconds: int) -> str:
     return f"{seconds} second{'s' if seconds != 1 else ''}"
 
 
+class Refused(exceptions.Throttled):
+    """A request over a limit: DRF's Throttled, with the seconds to wait in ``wait``
+    (which DRF's own __init__ sets and its Retry-After header is made from; the
+    stubs leave it out)."""
+
+    wait: int | None
+
+
 class _Throttle(SimpleRateThrottle):
     refusal = "too many requests"
 
     def get_rate(self) -> str | None:
-        return settings.MARRAM_THROTTLE_RATES.get(self.scope)
+        return None if self.scope is None else settings.MARRAM_THROTTLE_RATES.get(self.scope)
 
     def parse_rate(self, rate: str | None) -> tuple[int | None, int | None]:
         return parse_rate(rate)
@@ -64,7 +72,7 @@ class _Throttle(SimpleRateThrottle):
         # DRF's own refusal says only "Request was throttled": say what, and when
         # to try again (in words, and in the Retry-After header DRF adds from .wait).
         wait = max(math.ceil(self.wait() or 1), 1)
-        refused = exceptions.Throttled(detail=f"{self.refusal}: try again in {in_words(wait)}")
+        refused = Refused(detail=f"{self.refusal}: try again in {in_words(wait)}")
         refused.wait = wait
         raise refused
 

@@ -14,13 +14,15 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.forms import BaseForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.views.decorators.http import require_http_methods
-from rest_framework.exceptions import Throttled
+from django.views.generic.edit import FormView
 
 from games import services, throttles
+from games.auth import page_user
 from games.errors import ServiceError
 from games.forms import EmailChangeForm
 
@@ -28,10 +30,11 @@ from games.forms import EmailChangeForm
 @login_required
 @require_http_methods(["GET", "POST"])
 def email_change(request: HttpRequest) -> HttpResponse:
-    form = EmailChangeForm(request.user, request.POST or None)
+    user = page_user(request)
+    form = EmailChangeForm(user, request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            address = services.user_email_change(user=request.user,
+            address = services.user_email_change(user=user,
                                                  email=form.cleaned_data["email"])
         except ServiceError as e:
             form.add_error("email", e.message[:1].upper() + e.message[1:] + ".")
@@ -42,12 +45,11 @@ def email_change(request: HttpRequest) -> HttpResponse:
                   status=400 if form.is_bound else 200)
 
 
-class RefusedIs400:
+class RefusedIs400(FormView[BaseForm]):
     """A refused form is a 400, shown again with why, as every form of the site's."""
 
-    def form_invalid(self, form: Any) -> HttpResponse:
-        return self.render_to_response(  # type: ignore[attr-defined]
-            self.get_context_data(form=form), status=400)  # type: ignore[attr-defined]
+    def form_invalid(self, form: BaseForm) -> HttpResponse:
+        return self.render_to_response(self.get_context_data(form=form), status=400)
 
 
 class PasswordChangeView(RefusedIs400, auth_views.PasswordChangeView):
@@ -65,10 +67,10 @@ class PasswordResetView(RefusedIs400, auth_views.PasswordResetView):
     email_template_name = "accounts/password_reset_mail.txt"
     success_url = reverse_lazy("pages:password-reset-sent")
 
-    def form_valid(self, form: Any) -> HttpResponse:
+    def form_valid(self, form: BaseForm) -> HttpResponse:
         try:
             throttles.PasswordResetThrottle().allow_request(self.request, None)
-        except Throttled as refused:
+        except throttles.Refused as refused:
             form.add_error(None, f"{str(refused.detail)[:1].upper()}{str(refused.detail)[1:]}.")
             answer = self.render_to_response(self.get_context_data(form=form), status=429)
             answer["Retry-After"] = str(refused.wait)

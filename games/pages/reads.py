@@ -9,10 +9,10 @@ import json
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.paginator import Page, Paginator
 from django.db.models import (
     Case,
@@ -30,8 +30,10 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce, Concat
 from django.urls import reverse
 from django.utils import timezone
+from django_stubs_ext import WithAnnotations
 
 from engine import registry
+from engine.protocol import AnyGame
 from games.clocks import clock_remaining
 from games.models import Clock, Event, Game, Seat, Vacation
 from games.pages.standings import final_standings
@@ -102,13 +104,13 @@ class Listed:
     @property
     def score_rows(self) -> list[dict[str, Any]]:
         """Each seated player with their letter, score, and whether they are to play."""
-        seats = [s for s in self.players if s.index is not None]
-        names = [s.name for s in seats]
+        seats = [(s.index, s) for s in self.players if s.index is not None]
+        names = [s.name for _, s in seats]
         scores = self.scores
-        return [{"seat": s.index, "name": s.name, "letter": seat_letter(names, s.index),
-                 "score": scores[s.index] if s.index < len(scores) else 0,
-                 "you": s.index == self.seat, "to_move": s.index == self.waiting_for}
-                for s in seats]
+        return [{"seat": i, "name": s.name, "letter": seat_letter(names, i),
+                 "score": scores[i] if i < len(scores) else 0,
+                 "you": i == self.seat, "to_move": i == self.waiting_for}
+                for i, s in seats]
 
     @property
     def winners(self) -> list[str]:
@@ -117,6 +119,19 @@ class Listed:
 
 
 SECTIONS = ("your_turn", "their_turn", "open", "finished")
+
+
+class _InOrder(TypedDict):
+    """What _my_games_in_order annotates each game with."""
+
+    last_event_at: datetime | None
+    my_seat: int | None
+    waiting_for: str | None
+    my_mark: str
+    since: datetime
+    section: int
+    waited_since: datetime | None
+    moved_at: datetime | None
 
 
 @dataclass
@@ -129,7 +144,7 @@ class MyGames:
     finished: list[Listed] = field(default_factory=list)
     totals: dict[str, int] = field(default_factory=dict)
     """How many games each section has over every page."""
-    page: Page | None = None
+    page: Page[WithAnnotations[Game, _InOrder]] | None = None
 
 
 def _last_event_at() -> Subquery:
@@ -138,7 +153,7 @@ def _last_event_at() -> Subquery:
     )
 
 
-def _listed(game: Game, user: AbstractBaseUser) -> Listed:
+def _listed(game: Game, user: User) -> Listed:
     awaited = awaited_seats(game)
     seat = seat_index_of(game, user)
     waiting_for = seat if seat in awaited else (awaited[0] if awaited else None)
@@ -146,7 +161,7 @@ def _listed(game: Game, user: AbstractBaseUser) -> Listed:
     return Listed(game, seat, waiting_for, since, user.pk)
 
 
-def _my_games_in_order(user: AbstractBaseUser) -> QuerySet[Game]:
+def _my_games_in_order(user: User) -> QuerySet[WithAnnotations[Game, _InOrder]]:
     """The user's games in the order the page lists them, sorted by the database so
     that a page is a slice: those waiting for the user (longest waiting first), those
     waiting for others (latest move first), open games, finished games (newest
@@ -171,7 +186,7 @@ def _my_games_in_order(user: AbstractBaseUser) -> QuerySet[Game]:
     )
 
 
-def my_games(user: AbstractBaseUser, number: int | str = 1) -> MyGames:
+def my_games(user: User, number: int | str = 1) -> MyGames:
     """A page of the user's games, those waiting for them first (see
     _my_games_in_order); InvalidPage for a page that does not exist."""
     games = _my_games_in_order(user)
@@ -185,7 +200,7 @@ def my_games(user: AbstractBaseUser, number: int | str = 1) -> MyGames:
     return mine
 
 
-def your_turn_count(user: AbstractBaseUser) -> int:
+def your_turn_count(user: User | AnonymousUser) -> int:
     """How many running games wait for the user's move or guess: one COUNT over
     the index of awaited seats (a player may sit in hundreds of running games,
     and every read of a game page asks). Only a running game's seats are ever
@@ -195,16 +210,17 @@ def your_turn_count(user: AbstractBaseUser) -> int:
     return Seat.objects.filter(user=user, awaited=True).count()
 
 
-def listed(games, user: AbstractBaseUser) -> list[Listed]:
+def listed(games: QuerySet[Game], user: User) -> list[Listed]:
     return [_listed(g, user) for g in games.annotate(last_event_at=_last_event_at())]
 
 
-def listed_page(games: QuerySet[Game], user: AbstractBaseUser, number: int | str) -> Page:
-    """One page of a list of games, as Listed; InvalidPage for a page that does not
-    exist."""
+def listed_page(games: QuerySet[Game], user: User, number: int | str
+                ) -> tuple[list[Listed], Page[Game]]:
+    """One page of a list of games: its games as Listed, and the page (for the links
+    to the others); InvalidPage for a page that does not exist."""
     page = Paginator(games, settings.MARRAM_LIST_PAGE_SIZE).page(number)
-    page.object_list = listed(page.object_list, user)
-    return page
+    assert isinstance(page.object_list, QuerySet)  # a page of a QuerySet is a slice of it
+    return listed(page.object_list, user), page
 
 
 # ---------------------------------------------------------------- the games
@@ -280,7 +296,7 @@ def clock_text(days_per_move: int, seconds_left: float | None, *,
 
 
 def move_clock(game: Game, now: datetime | None = None,
-               user: AbstractBaseUser | None = None) -> dict[str, Any] | None:
+               user: User | None = None) -> dict[str, Any] | None:
     """The time left to the seat the game waits for (the user's, when several are
     awaited and theirs is one), from its clock (kept by the
     notifications app: a time bank per seat), and that in words (``text``); just
@@ -301,8 +317,8 @@ def move_clock(game: Game, now: datetime | None = None,
     now = now or timezone.now()
     left = clock_remaining(clock, now)
     if left is not None:
-        away = Vacation.objects.filter(user_id=clock.user_id, starts_at__lte=now,
-                                       ends_at__gt=now).exists()
+        away = clock.user_id is not None and Vacation.objects.filter(
+            user_id=clock.user_id, starts_at__lte=now, ends_at__gt=now).exists()
         answer["seconds_left"] = int(left.total_seconds())
         answer["running"] = clock.started_at is not None
         answer["text"] = clock_text(game.days_per_move, left.total_seconds(), on_vacation=away)
@@ -331,12 +347,13 @@ class ResignOutcome:
                 f"{others} play on without you.")
 
 
-def resign_outcome(game: Game, user: AbstractBaseUser) -> ResignOutcome | None:
+def resign_outcome(game: Game, user: User) -> ResignOutcome | None:
     """What the user's resigning would do; None if they cannot resign (no seat, not
     running, or already resigned)."""
     if game.status != Game.Status.RUNNING:
         return None
-    seats = sorted((s for s in game.seats.all() if s.index is not None), key=lambda s: s.index)
+    seats = sorted((s for s in game.seats.all() if s.index is not None),
+                   key=lambda s: s.index or 0)
     if not any(s.user_id == user.pk and not s.resigned for s in seats):
         return None
     return ResignOutcome([s.name for s in seats if s.user_id != user.pk and not s.resigned])
@@ -364,14 +381,14 @@ def last_move(game: Game, you: int | None,
     return None
 
 
-def _notation(rules: Any, action: dict[str, Any]) -> str:
+def _notation(rules: AnyGame, action: dict[str, Any]) -> str:
     try:
         return rules.format_action(action)
     except ValueError:  # NotationError: an action the notation does not write
         return json.dumps(action)
 
 
-def page_state(game: Game, user: AbstractBaseUser) -> dict[str, Any]:
+def page_state(game: Game, user: User) -> dict[str, Any]:
     """What the game page draws: the API's answer for the game (``GET
     /api/games/{id}/``) with the players' names, what the game awaits of whom,
     the move clock, the last move of another player, what the game's UI adds
@@ -386,7 +403,8 @@ def page_state(game: Game, user: AbstractBaseUser) -> dict[str, Any]:
         "fairness": game_fairness(game),
         **view,
     }
-    seats = sorted((s for s in game.seats.all() if s.index is not None), key=lambda s: s.index)
+    seats = sorted((s for s in game.seats.all() if s.index is not None),
+                   key=lambda s: s.index or 0)
     answer["players"] = [s.name for s in seats]
     state = answer.get("state")
     if state is not None:
@@ -452,7 +470,7 @@ def _computers_to_move(answer: dict[str, Any], seats: list[Seat]) -> set[int]:
     """The seats the game awaits that computers hold (no query when the game
     awaits nobody else than the user)."""
     awaited = {t["seat"] for t in answer.get("tasks") or ()} - {answer.get("you")}
-    users = {s.index: s.user_id for s in seats if s.index in awaited}
+    users = {s.index: s.user_id for s in seats if s.index is not None and s.index in awaited}
     if not users:
         return set()
     computers = seat_players().computers(users.values())

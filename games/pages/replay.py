@@ -62,7 +62,7 @@ def replay_index(game: Game, *, seat: int | None = None,
     """Every step's event in words and the scores after it: what the step list
     and the chart need. ``seat``: the viewer's seat in the game, if any."""
     rules = rules_of(game)
-    state = rules.start(game.config)
+    state = rules.start(game.started_config())
     players = _players(rules, state)
     read = _reader(game, rules, seat, staff)
     steps: list[dict[str, Any]] = [
@@ -99,7 +99,7 @@ def replay_step(game: Game, at: int, *, seat: int | None = None,
     """The game after its first ``at`` events (clamped to the events there are),
     as the viewer (``seat``, None for anyone not playing; staff) may see it."""
     rules = rules_of(game)
-    start = rules.start(game.config)
+    start = rules.start(game.started_config())
     rows = _rows(game, stop=max(0, min(at, game.seq)))
     replay = replay_events(rules, start, [row["payload"] for row in rows])
     shown = len(rows) if replay.error_index is None else replay.error_index

@@ -12,8 +12,9 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.paginator import InvalidPage
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -26,6 +27,7 @@ from rest_framework.authentication import SessionAuthentication
 from engine import registry
 from games import live, services, throttles
 from games.api import GameActions
+from games.auth import page_user
 from games.bodies import form_post
 from games.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 from games.forms import GameCreateForm, InviteForm, SignUpForm
@@ -167,13 +169,13 @@ class LoginView(auth_views.LoginView):
         return self.render_to_response(self.get_context_data(form=form), status=400)
 
 
-def login_view(*fields: str, **options: Any) -> Callable[..., HttpResponse]:
+def login_view(*fields: str, **options: Any) -> Callable[..., HttpResponseBase]:
     """The sign-in page (the site's, or the browsable API's with its template and
     its named submit button in ``fields``)."""
     return form_post("username", "password", "next", *fields)(LoginView.as_view(**options))
 
 
-def logout_view(**options: Any) -> Callable[..., HttpResponse]:
+def logout_view(**options: Any) -> Callable[..., HttpResponseBase]:
     return form_post()(auth_views.LogoutView.as_view(**options))
 
 
@@ -204,7 +206,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 raise Invalid(refused, code="throttled")
             # the game and its invitations: both, or neither
             game = seat_players().game_create(
-                user=request.user, game=data["game"], options=data["options"],
+                user=page_user(request), game=data["game"], options=data["options"],
                 seats=data["seats"], days_per_move=data["days_per_move"],
                 invite=data["emails"], url_for=invitation_url,
                 extra={name: data[name] for name in form.extra_fields})
@@ -221,20 +223,21 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 messages.success(request, f"Game {game.pk} is open{invited}. It starts when "
                                  "every seat is taken.")
             return redirect("pages:game", game.pk)
-    open_games = game_list(user=request.user, which="open")
+    user = page_user(request)
+    open_games = game_list(user=user, which="open")
     try:
-        page = reads.listed_page(open_games, request.user, request.GET.get("page", 1))
+        games, page = reads.listed_page(open_games, user, request.GET.get("page", 1))
     except InvalidPage:
         return _no_such_page(request)
     return render(request, "games/lobby.html",
-                  {"form": form, "games": page.object_list, "page": page}, status=status)
+                  {"form": form, "games": games, "page": page}, status=status)
 
 
 @login_required
 @require_GET
 def my_games(request: HttpRequest) -> HttpResponse:
     try:
-        mine = reads.my_games(request.user, request.GET.get("page", 1))
+        mine = reads.my_games(page_user(request), request.GET.get("page", 1))
     except InvalidPage:
         return _no_such_page(request)
     return render(request, "games/my_games.html", {"mine": mine, "page": mine.page})
@@ -243,12 +246,13 @@ def my_games(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def finished_games(request: HttpRequest) -> HttpResponse:
-    finished = game_list(user=request.user, which="finished")
+    user = page_user(request)
+    finished = game_list(user=user, which="finished")
     try:
-        page = reads.listed_page(finished, request.user, request.GET.get("page", 1))
+        games, page = reads.listed_page(finished, user, request.GET.get("page", 1))
     except InvalidPage:
         return _no_such_page(request)
-    return render(request, "games/finished.html", {"games": page.object_list, "page": page})
+    return render(request, "games/finished.html", {"games": games, "page": page})
 
 
 # ---------------------------------------------------------------- one game
@@ -262,12 +266,13 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
 
 def _game_page(request: HttpRequest, game: Game, invite_form: InviteForm,
                status: int = 200) -> HttpResponse:
-    game_mail().game_viewed(game=game, user=request.user)
-    you = seat_index_of(game, request.user)
-    state = reads.page_state(game, request.user) if game.is_started else None
-    seated = any(s.user_id == request.user.pk for s in game.seats.all())
+    user = page_user(request)
+    game_mail().game_viewed(game=game, user=user)
+    you = seat_index_of(game, user)
+    state = reads.page_state(game, user) if game.is_started else None
+    seated = any(s.user_id == user.pk for s in game.seats.all())
     return render(request, "games/game.html", {
-        **_panels_context(game, request.user),
+        **_panels_context(game, user),
         "you": you,
         "seated": seated,
         "seats": sorted(game.seats.all(), key=lambda s: (s.index is None, s.index or 0)),
@@ -276,16 +281,16 @@ def _game_page(request: HttpRequest, game: Game, invite_form: InviteForm,
         "player_rows": reads.player_rows(state) if state else [],
         "invite_form": invite_form,
         "invite_links": [invitation_url(i.token)
-                         for i in invitation_links(game, request.user)]
+                         for i in invitation_links(game, user)]
         if seated and game.status == Game.Status.OPEN else [],
-        "invitations": game_invitations(game, request.user)
+        "invitations": game_invitations(game, user)
         if seated and game.status == Game.Status.OPEN else [],
         # a player's page is sent its views, when it is their move
-        "stream_url": _stream_url(game, request.user),
+        "stream_url": _stream_url(game, user),
     }, status=status)
 
 
-def _stream_url(game: Game, user: Any) -> str:
+def _stream_url(game: Game, user: User) -> str:
     """The page's stream ("" when there is none): the user's, and their seat's
     while they hold it; a finished game's too, for its chat and rematch."""
     return live.stream_url(game, user) if game.is_started else ""
@@ -296,7 +301,7 @@ def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
     """A fresh address of the page's stream (``{"url": null}`` when there is
     none): what the page asks for when its stream ended (its token's life is
     over, or its seat changed hands)."""
-    response = JsonResponse({"url": _stream_url(game_get(game_id), request.user) or None})
+    response = JsonResponse({"url": _stream_url(game_get(game_id), page_user(request)) or None})
     patch_cache_control(response, private=True, no_store=True)
     return response
 
@@ -307,13 +312,14 @@ def game_panels(request: HttpRequest, game_id: int) -> HttpResponse:
     as the page draws them now, with the panels seq they were drawn at: what an
     open page reads when its game ends and when the panels seq passes its own."""
     game = game_get(game_id)
-    html = render_to_string("games/panels.html", _panels_context(game, request.user), request)
+    html = render_to_string("games/panels.html", _panels_context(game, page_user(request)),
+                            request)
     response = JsonResponse({"panels": game.panels_seq, "html": html})
     patch_cache_control(response, private=True, no_store=True)
     return response
 
 
-def _panels_context(game: Game, user: Any) -> dict[str, Any]:
+def _panels_context(game: Game, user: User) -> dict[str, Any]:
     """What the parts of the page drawn beside the game's record are drawn from."""
     return {"game": game, "ui": ui_for(game.game), "can_replay": _may_replay(game, user),
             "resign": reads.resign_outcome(game, user)}
@@ -322,15 +328,16 @@ def _panels_context(game: Game, user: Any) -> dict[str, Any]:
 @_json_read
 def game_state(request: HttpRequest, game_id: int) -> HttpResponse:
     game = game_get(game_id)
-    game_mail().game_viewed(game=game, user=request.user)  # the page polls this
+    user = page_user(request)
+    game_mail().game_viewed(game=game, user=user)  # the page polls this
     if not game.is_started:
         raise Conflict("the game has not started", code="game_not_running", status=game.status)
-    response = JsonResponse(reads.page_state(game, request.user))
+    response = JsonResponse(reads.page_state(game, user))
     patch_cache_control(response, private=True, no_cache=True)  # revalidated: ETag, 304
     return response
 
 
-def seat_view(game: Game, user: Any) -> bytes:
+def seat_view(game: Game, user: User) -> bytes:
     """What the page's ``state.json`` would give the player now: what the page's
     stream is sent when it is their move (games.live). Where this process made
     the seat a view at an earlier seq (the answer to their last move, say), the
@@ -354,7 +361,7 @@ class GameActionsPage(GameActions):
     authentication_classes = [SessionAuthentication]
 
     @staticmethod
-    def answer_view(game: Game, user: Any) -> dict[str, Any]:
+    def answer_view(game: Game, user: User) -> dict[str, Any]:
         game_mail().game_viewed(game=game, user=user)  # a visit, as a GET of state.json is
         return reads.page_state(game, user)
 
@@ -368,7 +375,7 @@ class GameActionsPage(GameActions):
 @form_post()
 def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
     def join() -> None:
-        joined = services.game_join(game=game_id, user=request.user)
+        joined = services.game_join(game=game_id, user=page_user(request))
         if joined.status == Game.Status.RUNNING:
             messages.info(request, "Every seat is taken: the game has started.")
 
@@ -380,7 +387,7 @@ def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 @form_post()
 def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
-    if _attempt(request, lambda: services.game_leave(game=game_id, user=request.user),
+    if _attempt(request, lambda: services.game_leave(game=game_id, user=page_user(request)),
                 "You left the game."):
         return redirect("pages:lobby")
     return redirect("pages:game", game_id)
@@ -397,7 +404,7 @@ def game_invite(request: HttpRequest, game_id: int) -> HttpResponse:
     if refused := throttles.check(throttles.InviteThrottle, request):
         messages.error(request, _sentence(refused))
         return redirect("pages:game", game_id)
-    _attempt(request, lambda: services.game_invite(game=game_id, user=request.user,
+    _attempt(request, lambda: services.game_invite(game=game_id, user=page_user(request),
                                                    emails=emails, url_for=invitation_url),
              f"Invited {', '.join(emails)}.")
     return redirect("pages:game", game_id)
@@ -411,8 +418,8 @@ def game_invite_link(request: HttpRequest, game_id: int) -> HttpResponse:
     if refused := throttles.check(throttles.InviteThrottle, request):
         messages.error(request, _sentence(refused))
         return redirect("pages:game", game_id)
-    _attempt(request, lambda: services.game_invite(game=game_id, user=request.user, emails=[],
-                                                   url_for=invitation_url),
+    _attempt(request, lambda: services.game_invite(game=game_id, user=page_user(request),
+                                                   emails=[], url_for=invitation_url),
              "Here is a link to pass on: it gives a seat to the first person who takes it.")
     return redirect("pages:game", game_id)
 
@@ -423,7 +430,8 @@ def game_invite_link(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_resign(request: HttpRequest, game_id: int) -> HttpResponse:
     """GET asks to confirm, saying what resigning does in this game; POST resigns."""
     game = _game_or_404(game_id)
-    outcome = reads.resign_outcome(game, request.user)
+    user = page_user(request)
+    outcome = reads.resign_outcome(game, user)
     if request.method == "GET":
         if outcome is None:
             messages.info(request, "You cannot resign from this game: you have no seat in it "
@@ -431,7 +439,7 @@ def game_resign(request: HttpRequest, game_id: int) -> HttpResponse:
             return redirect("pages:game", game_id)
         return render(request, "games/resign.html", {"game": game, "outcome": outcome})
     try:
-        result = services.game_resign(game=game_id, user=request.user)
+        result = services.game_resign(game=game_id, user=user)
     except ServiceError as e:
         messages.error(request, _sentence(e.message))
     else:
@@ -450,17 +458,18 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         "game", "created_by", "invitee", "accepted_by").first()
     if found is None:
         raise Http404("there is no such invitation")
+    user = page_user(request)
     if request.method == "POST":
-        _attempt(request, lambda: services.invitation_accept(token=token, user=request.user),
+        _attempt(request, lambda: services.invitation_accept(token=token, user=user),
                  "You have a seat in this game.")
         return redirect("pages:game", found.game_id)
     game = _game_or_404(found.game_id)
     # what a click would do, said before it: a used invitation, someone else's
-    refusal = services.invitation_refusal(found, request.user) \
-        if found.accepted_by_id != request.user.pk else ""
+    refusal = services.invitation_refusal(found, user) \
+        if found.accepted_by_id != user.pk else ""
     return render(request, "games/invitation.html", {
         "invitation": found, "game": game, "refusal": _sentence(refusal) if refusal else "",
-        "seated": any(s.user_id == request.user.pk for s in game.seats.all())})
+        "seated": any(s.user_id == user.pk for s in game.seats.all())})
 
 
 # ---------------------------------------------------------------- replays
@@ -469,7 +478,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
 REPLAY_REFUSED = "only finished games, and the running games you play in, can be replayed"
 
 
-def _may_replay(game: Game, user: Any) -> bool:
+def _may_replay(game: Game, user: User) -> bool:
     """Finished games for everyone signed in; running games for their players."""
     if game.status == Game.Status.FINISHED:
         return True
@@ -480,7 +489,7 @@ def _may_replay(game: Game, user: Any) -> bool:
 @require_GET
 def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game_or_404(game_id)
-    if not _may_replay(game, request.user):
+    if not _may_replay(game, page_user(request)):
         return render(request, "games/forbidden.html", {"message": _sentence(REPLAY_REFUSED)},
                       status=403)
     return render(request, "games/replay.html", {
@@ -495,7 +504,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
 @_json_read
 def game_replay_steps(request: HttpRequest, game_id: int) -> HttpResponse:
     game = game_get(game_id)
-    if not _may_replay(game, request.user):
+    if not _may_replay(game, page_user(request)):
         raise Forbidden(REPLAY_REFUSED)
     return replay_json(request, game, staff=False)
 
@@ -504,7 +513,7 @@ def replay_json(request: HttpRequest, game: Game, *, staff: bool) -> JsonRespons
     """?at=N: the game after N events; without it, the list of every step. Each
     as the user knew it: the view of their seat (staff: everything)."""
     at = request.GET.get("at")
-    seat = None if staff else seat_index_of(game, request.user)
+    seat = None if staff else seat_index_of(game, page_user(request))
     if at is None:
         return JsonResponse(replay.replay_index(game, seat=seat, staff=staff))
     try:

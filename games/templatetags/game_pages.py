@@ -1,9 +1,11 @@
 """Template helpers of the pages."""
 
 from datetime import datetime
+from typing import Any
 
 from django import template
 from django.conf import settings
+from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.timesince import timesince
 
@@ -20,18 +22,23 @@ def site_name() -> str:
 
 
 @register.simple_tag(takes_context=True)
-def your_turn(context) -> int:
-    """How many games wait for the signed-in user (for the navigation badge)."""
-    request = context.get("request")
+def your_turn(context: template.Context) -> int:
+    """How many games wait for the signed-in user (for the navigation badge),
+    counted once a request."""
+    request: HttpRequest | None = context.get("request")
     if request is None:
         return 0
-    if not hasattr(request, "_your_turn_count"):
-        request._your_turn_count = your_turn_count(request.user)
-    return request._your_turn_count
+    counted: int | None = getattr(request, "_your_turn_count", None)
+    if counted is None:
+        counted = your_turn_count(request.user)
+        # kept on the request for the page's other uses of the tag: an attribute of
+        # this tag's own, which HttpRequest does not declare
+        request._your_turn_count = counted  # type: ignore[attr-defined]
+    return counted
 
 
 @register.simple_tag
-def game_notations(key: str | None = None) -> list[dict]:
+def game_notations(key: str | None = None) -> list[dict[str, Any]]:
     """Some moves in each game's notation for replies by mail, with the game's
     title and rules page (the one game ``key``'s when it is given)."""
     return [card for card in game_cards(pictures=False)
