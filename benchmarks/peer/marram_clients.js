@@ -453,7 +453,8 @@ class Game {
         return found;
       }
       if (done()) return null;
-      if (await this.wait(Math.max(1, Math.min(WAIT_MS, deadline - now())))) {
+      // (past the deadline by a little: a timer may fire a millisecond early)
+      if (await this.wait(Math.min(WAIT_MS, Math.max(0, deadline - now()) + 20))) {
         if (this.actable() === null && !this.over) {
           debug("settled", this.id, this.since, this.quietSeq);
           await this.readAll();
