@@ -127,6 +127,7 @@ def worker_config() -> dict[str, object]:
         "cachePrefix": CACHE_PREFIX,
         "staticPrefix": static(""),
         "offline": offline_url,
+        "icon": reverse("app-icon", args=[ICON_SIZES[0]]),  # a push's notification's
         "precache": [offline_url, *(static(name) for name in SHELL),
                      *(icon["src"] for icon in icon_urls())],
     }

@@ -5,7 +5,11 @@ Mail is shown, not written: a pending row can be sent now or dropped, nothing mo
 
 from django.contrib import admin, messages
 
-from notifications import bounces, services
+from notifications import (
+    bounces,
+    push_admin,  # noqa: F401  (the push devices' admin, registered there)
+    services,
+)
 from notifications.models import (
     BouncingAddress,
     GameVisit,
@@ -23,7 +27,7 @@ class NotificationAdmin(admin.ModelAdmin):
                     "next_attempt_at", "sent_at", "note"]
     list_filter = ["status", "kind"]
     search_fields = ["user__username", "to_email", "dedup_key", "message_id"]
-    raw_id_fields = ["user", "game", "webhook"]
+    raw_id_fields = ["user", "game", "webhook", "push_device"]
     readonly_fields = [f.name for f in Notification._meta.fields]
     actions = ["deliver_now"]
 

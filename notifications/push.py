@@ -49,6 +49,7 @@ from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives import serialization
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.urls import reverse
@@ -251,7 +252,7 @@ def device_add(*, user: AbstractBaseUser, subscription: Any, name: str) -> PushS
         raise Invalid(problem, code="bad_subscription", field="subscription")
     name = " ".join(str(name or "").split())[:NAME_MAX] or "A device"
     with transaction.atomic():  # one player's additions one at a time
-        type(user).objects.select_for_update().filter(pk=user.pk).first()
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         found = PushSubscription.objects.filter(endpoint=endpoint).first()
         if found is None and PushSubscription.objects.filter(user=user).count() \
                 >= PUSH_DEVICES_PER_PLAYER:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from notifications import mailbox_views, provider_events, providers, views
+from notifications import mailbox_views, provider_events, providers, push_views, views
 
 app_name = "notifications"
 
@@ -20,4 +20,11 @@ urlpatterns = [
     path("mail/<id:mail_id>/board.png", mailbox_views.mail_board, name="mailbox-board"),
     path("notifications/unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("settings/notifications/", views.mail_settings, name="settings"),
+    # push notifications (notifications.push): the settings page's devices and kinds,
+    # and a game's page open on a device
+    path("settings/notifications/push/devices/", push_views.device_add, name="push-devices"),
+    path("settings/notifications/push/devices/<id:device_id>/", push_views.device_change,
+         name="push-device"),
+    path("settings/notifications/push/kinds/", push_views.kinds, name="push-kinds"),
+    path("push/open/", push_views.page_open, name="push-open"),
 ]

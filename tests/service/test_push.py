@@ -18,6 +18,7 @@ import json
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 
 from chat.models import Mute
 from chat.services import chat_post
@@ -27,9 +28,15 @@ from games.models import Clock, Invitation
 from notifications import push
 from notifications import services as notes
 from notifications.emails import duration_words
-from notifications.models import MailSettings, Notification, Policy, PushSubscription
+from notifications.models import (
+    MailSettings,
+    Notification,
+    Policy,
+    PushPageOpen,
+    PushSubscription,
+)
 from ratings.services import game_invite_users, rematch_offer
-from tests.service.conftest import dealt_from, json_strings, make_user, start_game
+from tests.service.conftest import dealt_from, json_strings, make_user, signed_in, start_game
 from tests.service.mail_kit import freeze_time, play_turn
 from tests.service.push_kit import PushService, push_service
 
@@ -340,3 +347,90 @@ def test_the_same_browser_subscribed_again_is_the_same_device(service):
     again = push.device_add(user=bob, subscription=subscription, name="bob's")
     assert again.pk == first.pk and again.user == bob and again.name == "Ann's phone"
     assert PushSubscription.objects.count() == 1
+
+
+# ---------------------------------------------------------------- the settings page
+
+
+def post_json(client: Client, url: str, data: object):
+    return client.post(url, json.dumps(data), content_type="application/json")
+
+
+def test_the_settings_page_subscribes_lists_renames_switches_and_removes_devices(service, key):
+    ann, bob = make_user("ann"), make_user("bob")
+    pages = signed_in(ann)
+    page = pages.get("/settings/notifications/").content.decode()
+    assert "Turn on push on this device" in page and f'data-key="{key}"' in page
+    assert "No device takes push yet." in page
+    subscription = service.subscribe("phone")
+    added = post_json(pages, "/settings/notifications/push/devices/",
+                      {"subscription": subscription, "name": "Chrome on Android"})
+    assert added.status_code == 201
+    number = added.json()["id"]
+    assert added.json() == {"id": number, "name": "Chrome on Android"}
+    refused = post_json(pages, "/settings/notifications/push/devices/",
+                        {"subscription": {**subscription, "endpoint": "http://10.0.0.1/p"}})
+    assert refused.status_code == 400 and refused.json()["code"] == "bad_subscription"
+    page = pages.get("/settings/notifications/").content.decode()
+    assert 'value="Chrome on Android"' in page and subscription["endpoint"] not in page
+    device_url = f"/settings/notifications/push/devices/{number}/"
+    renamed = pages.post(device_url, {"action": "rename", "name": "Phone"})
+    assert renamed.status_code == 302 and renamed.url == "/settings/notifications/#push"
+    assert PushSubscription.objects.get().name == "Phone"
+    # bob can neither rename nor remove it, nor mark a game open on it
+    for action in ("rename", "remove"):
+        assert signed_in(bob).post(device_url, {"action": action, "name": "x"}).status_code == 404
+    game = start_game([ann, bob])
+    assert post_json(signed_in(bob), "/push/open/",
+                     {"device": number, "game": game.pk, "open": True}).status_code == 204
+    assert not PushPageOpen.objects.exists()
+    assert post_json(pages, "/push/open/",
+                     {"device": number, "game": game.pk, "open": True}).status_code == 204
+    assert PushPageOpen.objects.get().device_id == number
+    # the kinds: those checked on, the others off
+    pages.post("/settings/notifications/push/kinds/", {"kinds": ["push_turn", "push_chat"]})
+    assert push.kinds_off(ann.pk) == set(push.LABELS) - {"push_turn", "push_chat"}
+    page = pages.get("/settings/notifications/").content.decode()
+    assert 'value="push_turn" checked' in page and 'value="push_rematch">' in page
+    removed = pages.post(device_url, {"action": "remove"})
+    assert removed.status_code == 302 and not PushSubscription.objects.exists()
+
+
+def test_the_push_forms_need_a_signed_in_player_and_the_csrf_token(service):
+    ann = make_user("ann")
+    device = push.device_add(user=ann, subscription=service.subscribe("p"), name="p")
+    for url in ("/settings/notifications/push/devices/", "/push/open/",
+                f"/settings/notifications/push/devices/{device.pk}/",
+                "/settings/notifications/push/kinds/"):
+        assert Client().post(url, {}).status_code == 302, url  # to the sign-in page
+        strict = Client(enforce_csrf_checks=True)
+        strict.force_login(ann)
+        assert strict.post(url, {"action": "remove"}).status_code == 403, url
+    assert PushSubscription.objects.exists()
+
+
+def test_without_a_key_the_settings_page_says_so_and_takes_no_device(settings):
+    settings.MARRAM_VAPID_PRIVATE_KEY = settings.MARRAM_VAPID_KEY_FILE = ""
+    ann = make_user("ann")
+    page = signed_in(ann).get("/settings/notifications/").content.decode()
+    assert "This site sends no push notifications" in page and "push-on" not in page
+    refused = post_json(signed_in(ann), "/settings/notifications/push/devices/",
+                        {"subscription": {"endpoint": "https://push.example/1"}})
+    assert refused.status_code == 409 and refused.json()["code"] == "push_off"
+
+
+def test_the_admin_shows_each_players_devices_with_counts_and_never_an_endpoint(service,
+                                                                                admin_client):
+    ann, bob = make_user("ann"), make_user("bob")
+    phone = device(service, ann, "phone")
+    service.status["phone"] = 503
+    start_game([ann, bob], seed=SEED)
+    deliver_due()
+    listed = admin_client.get("/admin/notifications/pushsubscription/").content.decode()
+    assert "phone" in listed and 'class="field-pending">1<' in listed
+    changed = admin_client.get(
+        f"/admin/notifications/pushsubscription/{phone.pk}/change/").content.decode()
+    for page in (listed, changed):
+        assert phone.endpoint not in page and phone.p256dh not in page and phone.auth not in page
+    outbox = admin_client.get("/admin/notifications/notification/?kind=push_turn").content
+    assert phone.endpoint.encode() not in outbox

@@ -4,11 +4,15 @@
 // server where the page was given one, else polling), the parts of the page the
 // server draws beside the game (its links, the end's rating changes and rematch,
 // resigning, the fair-chance line, the chat: games/panels.py) read again when
-// they change, and errors in words. A game's own module (its board and move UI)
-// draws the state and calls submit.
+// they change, the header's count of the games waiting for the player (as the
+// server counts it with each state), the page's being open told to the site for
+// push (games/open_page.js), and errors in words. A game's own module (its board
+// and move UI) draws the state and calls submit.
 //
-// The pure parts (newKey, outcome, submission, applyChanges) are exported for the
-// unit tests (tests/js/client.test.js).
+// The pure parts (newKey, outcome, submission, applyChanges, showWaiting) are
+// exported for the unit tests (tests/js/client.test.js).
+
+import { watchOpen } from "./open_page.js";
 
 /** A fresh idempotency key: a random UUID. */
 export function newKey(crypto = globalThis.crypto) {
@@ -112,6 +116,46 @@ export function replacePanels(doc, html, Parser = globalThis.DOMParser) {
   }
 }
 
+/** ``holder``'s count badge (games/templates/games/base.html) showing ``count``, or
+ * none for 0; ``title`` its tooltip, ``words`` what a screen reader hears after it. */
+function setBadge(doc, holder, count, words, title = "") {
+  let badge = holder.querySelector(".badge");
+  if (!count) {
+    if (badge) badge.remove();
+    return;
+  }
+  if (!badge) {
+    badge = doc.createElement("span");
+    badge.className = "badge";
+    if (!/\s$/.test(holder.textContent)) holder.append(" ");
+    holder.append(badge);
+  }
+  if (title) badge.title = title;
+  const hidden = doc.createElement("span");
+  hidden.className = "visually-hidden";
+  hidden.textContent = words;
+  badge.replaceChildren(String(count), hidden);
+}
+
+/**
+ * The header's count of the games waiting for the player (``count``, as the
+ * server counted it with the page's latest state): on the "My games" link (its
+ * address ``myGamesUrl``) and on the phone's Menu button. Nothing for a count the
+ * page was not given.
+ */
+export function showWaiting(count, myGamesUrl, doc = document) {
+  if (!Number.isInteger(count) || count < 0) return;
+  const games = `${count} game${count === 1 ? "" : "s"}`;
+  const link = [...doc.querySelectorAll(".site-header a")]
+    .find((a) => a.getAttribute("href") === myGamesUrl);
+  if (link) {
+    setBadge(doc, link, count, " waiting for you",
+      `${games} wait${count === 1 ? "s" : ""} for you`);
+  }
+  const toggle = doc.getElementById("nav-toggle");
+  if (toggle) setBadge(doc, toggle, count, ` ${games} waiting for you`);
+}
+
 /**
  * The client of one game page. ``root`` carries the URLs (data-state-url,
  * data-actions-url, data-events-url, data-poll-ms, data-panels-url with the
@@ -134,6 +178,8 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
     streamUrl: root.dataset.streamUrl || "",
     streamRenewUrl: root.dataset.streamRenewUrl || "",
     panelsUrl: root.dataset.panelsUrl || "",
+    myGamesUrl: root.dataset.myGamesUrl || "",
+    openUrl: root.dataset.openUrl || "",
   };
   const csrf = document.querySelector('meta[name="csrf-token"]');
   // the state as the server last gave it (the page's own may be drawn on): what
@@ -186,6 +232,7 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
     const before = getPage()?.status;
     served = { seq: page.seq, state: structuredClone(page.state ?? null) };
     onState(page, keep);
+    showWaiting(page.your_turn_count, cfg.myGamesUrl);
     // the game ended (or began) under the page: what is drawn beside it changed too
     if (before !== undefined && page.status !== before) readPanels();
   }
@@ -370,6 +417,7 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
     document.addEventListener("visibilitychange", () => {
       if (!document.hidden) poll();
     });
+    watchOpen({ url: cfg.openUrl, gameId: getPage()?.game?.id, fetcher });
     if (cfg.streamUrl && EventSourceClass) return listen(cfg.streamUrl);
     pollEvery();
     return null;
