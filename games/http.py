@@ -6,7 +6,8 @@ Kept apart from the views: DRF imports these while its own views module loads.
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import IO, Any
 
 import orjson
 from django.conf import settings
@@ -14,6 +15,8 @@ from django.core.exceptions import RequestDataTooBig
 from rest_framework import exceptions, renderers, status
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.parsers import JSONParser
+from rest_framework.renderers import BaseRenderer
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils import encoders
 
@@ -39,7 +42,8 @@ class BoundedJSONParser(JSONParser):
     DATA_UPLOAD_MAX_MEMORY_SIZE (which Django applies to forms but not to a body
     read as a stream)."""
 
-    def parse(self, stream, media_type=None, parser_context=None):
+    def parse(self, stream: IO[Any], media_type: str | None = None,
+              parser_context: Mapping[str, Any] | None = None) -> Any:  # any JSON document
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         request = (parser_context or {}).get("request")
         declared = request.META.get("CONTENT_LENGTH") if request is not None else None
@@ -83,7 +87,8 @@ class FastJSONRenderer(renderers.JSONRenderer):
     """DRF's JSON renderer on orjson: a game's state is tens of kilobytes, and
     encoding it with the standard library was a large part of a GET."""
 
-    def render(self, data, accepted_media_type=None, renderer_context=None):
+    def render(self, data: Any, accepted_media_type: str | None = None,
+               renderer_context: Mapping[str, Any] | None = None) -> bytes:
         if data is None:
             return b""
         return json_bytes(data)
@@ -98,14 +103,17 @@ class JSONFirstNegotiation(DefaultContentNegotiation):
 
     _PLAIN_ACCEPT = frozenset({"*/*", "application/json"})
 
-    def select_renderer(self, request, renderers, format_suffix=None):
-        first = renderers[0] if renderers else None
+    def select_renderer(self, request: Request, renderers: Iterable[BaseRenderer],
+                        format_suffix: str | None = None) -> tuple[BaseRenderer, str]:
+        first = next(iter(renderers), None)
         if (first is not None and first.media_type == "application/json"
                 and not format_suffix
                 and request.META.get("HTTP_ACCEPT", "*/*").strip() in self._PLAIN_ACCEPT
                 and self.settings.URL_FORMAT_OVERRIDE not in request.query_params):
             return first, first.media_type
-        return super().select_renderer(request, renderers, format_suffix)
+        chosen: tuple[BaseRenderer, str] = super().select_renderer(request, renderers,
+                                                                   format_suffix)
+        return chosen
 
 
 def _first_problem(detail: Any, path: str = "") -> tuple[str, str]:

@@ -70,21 +70,22 @@ def hashing_slot() -> Iterator[None]:
         slots.release()
 
 
-class _Guarded:
-    """Mixed into a Django hasher: checks counted and bounded, hashing bounded."""
+class _Guarded(hashers.BasePasswordHasher):
+    """Mixed into a Django hasher (before it: ``class X(_Guarded, hashers.X)``):
+    checks counted and bounded, hashing bounded."""
 
     def verify(self, password: str, encoded: str) -> bool:
         def check() -> bool:
             if len(password) > MAX_PASSWORD_LENGTH:
                 return False
             with hashing_slot():
-                return bool(super(_Guarded, self).verify(password, encoded))  # type: ignore[misc]
+                return bool(super(_Guarded, self).verify(password, encoded))
 
         return signin.checked(check)
 
     def encode(self, password: str, salt: str, *args: Any, **kwargs: Any) -> str:
         with hashing_slot():
-            return str(super().encode(password, salt, *args, **kwargs))  # type: ignore[misc]
+            return str(super().encode(password, salt, *args, **kwargs))
 
 
 class PBKDF2PasswordHasher(_Guarded, hashers.PBKDF2PasswordHasher):
@@ -103,7 +104,8 @@ class BCryptSHA256PasswordHasher(_Guarded, hashers.BCryptSHA256PasswordHasher):
     pass
 
 
-class ScryptPasswordHasher(_Guarded, hashers.ScryptPasswordHasher):
+# django-stubs 5.2.9 has no ScryptPasswordHasher, which Django has had since 4.0
+class ScryptPasswordHasher(_Guarded, hashers.ScryptPasswordHasher):  # type: ignore[name-defined,misc]
     pass
 
 

@@ -7,7 +7,7 @@ import inspect
 import json
 import random
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from drf_spectacular.extensions import (
     OpenApiSerializerExtension,
@@ -18,6 +18,10 @@ from engine import registry
 from engine.fairness import draw_event
 from engine.protocol import AnyGame
 
+if TYPE_CHECKING:
+    from drf_spectacular.openapi import AutoSchema
+    from drf_spectacular.utils import Direction
+
 
 class StrictSerializerSchema(OpenApiSerializerExtension):
     """A body of a StrictSerializer takes no field it does not define: the schema
@@ -26,10 +30,11 @@ class StrictSerializerSchema(OpenApiSerializerExtension):
     target_class = "games.serializers.StrictSerializer"
     match_subclasses = True
 
-    def map_serializer(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+    def map_serializer(self, auto_schema: AutoSchema, direction: Direction) -> dict[str, Any]:
         from games.serializers import StrictSerializer
 
-        schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
+        schema: dict[str, Any] = auto_schema._map_serializer(self.target, direction,
+                                                             bypass_extensions=True)
         schema["additionalProperties"] = False
         if schema.get("description") == inspect.getdoc(StrictSerializer):
             del schema["description"]  # the base class's, not the endpoint's
@@ -42,7 +47,8 @@ class ActionFieldSchema(OpenApiSerializerFieldExtension):
 
     target_class = "games.serializers.ActionField"
 
-    def map_serializer_field(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+    def map_serializer_field(self, auto_schema: AutoSchema, direction: Direction
+                             ) -> dict[str, Any]:
         return action_schema()
 
 
@@ -109,6 +115,17 @@ def action_examples(key: str) -> dict[str, dict[str, Any]]:
     return found
 
 
+def _action_types(game: AnyGame) -> list[str]:
+    """The types of the game's actions: its action fields', else its action
+    schema's enumerated ``type``, else its event types."""
+    if game.action_fields:
+        return list(game.action_fields)
+    properties = (game.action_schema or {}).get("properties")
+    kind = properties.get("type") if isinstance(properties, dict) else None
+    enum = kind.get("enum") if isinstance(kind, dict) else None
+    return [str(t) for t in (enum if isinstance(enum, list) else game.event_types)]
+
+
 def games_description() -> str:
     """The games of this server and their actions, each with an example from its
     legal actions, in Markdown: what the API's documentation says of them."""
@@ -116,9 +133,7 @@ def games_description() -> str:
              "own: a move (`POST /api/games/{id}/actions/`) sends one as `action`, and "
              "`legal_actions` in `GET /api/games/{id}/` lists those you may send now.", ""]
     for game in registry.games():
-        types = list(game.action_fields) if game.action_fields else [
-            str(t) for t in (game.action_schema or {}).get("properties", {})
-            .get("type", {}).get("enum", game.event_types)]
+        types = _action_types(game)
         examples = action_examples(game.key)
         lines.append(f"- **{game.title}** (`{game.key}`): "
                      + ", ".join(f"`{t}`" for t in types) + "; for example "

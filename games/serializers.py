@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import copy
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -16,12 +16,22 @@ from engine import registry
 from engine.bots import LEVELS as BOT_LEVELS
 from games.models import Event, Game, Seat
 
+if TYPE_CHECKING:  # games.services imports this module
+    from games.services import ActionResult, Invited
 
-class StrictSerializer(serializers.Serializer):
+AnyField = serializers.Field[Any, Any, Any, Any]
+"""A field of any kind."""
+
+Shape = dict[str, object]
+"""What a body or an answer that a serializer only describes (for the schema, or to
+validate a body) would be given as an instance: the JSON object itself."""
+
+
+class StrictSerializer(serializers.Serializer[Shape]):
     """A serializer that names and refuses any field it does not define, and takes
     only a string for a text field (DRF would read 12 as "12")."""
 
-    def get_fields(self) -> dict[str, serializers.Field]:
+    def get_fields(self) -> dict[str, AnyField]:
         """The declared fields, copied for this serializer to bind (``_copied``)."""
         return {name: _copied(field) for name, field in self._declared_fields.items()}
 
@@ -42,7 +52,7 @@ class StrictSerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
-def _copied(field: serializers.Field) -> serializers.Field:
+def _copied(field: AnyField) -> AnyField:
     """A declared field's copy for one serializer. DRF rebuilds every field from
     its arguments (``deepcopy``): a move's body took 131 µs of CPU to validate so,
     83 µs with these copies (benchmarks/request_bench.py). A field
@@ -100,7 +110,7 @@ class SignupSerializer(StrictSerializer):
         return attrs
 
 
-class SignedUpSerializer(serializers.Serializer):
+class SignedUpSerializer(serializers.Serializer[Shape]):
     id = serializers.IntegerField()
     username = serializers.CharField()
     token = serializers.CharField()
@@ -244,7 +254,7 @@ class ActionSubmitSerializer(StrictSerializer):
         "submission is answered with the whole state.",
     )
 
-    def validate_seq(self, value: Any) -> int:
+    def validate_seq(self, value: int) -> int:
         if isinstance(self.initial_data.get("seq"), (bool, str, float)):
             raise serializers.ValidationError("seq must be an integer")
         return value
@@ -259,7 +269,7 @@ class QuerySerializer(StrictSerializer):
                                  help_text="The query's arguments, by name.")
 
 
-class RecordImportSerializer(serializers.Serializer):
+class RecordImportSerializer(serializers.Serializer[Shape]):
     """A game record (of any game this server plays) with "fairness": {"seed", "commitment"}."""
 
     def to_internal_value(self, data: Any) -> Any:
@@ -284,7 +294,7 @@ def _when(moment: datetime | None) -> str | None:
 # machinery costs more than the rest of the request.
 
 
-class SeatSerializer(serializers.ModelSerializer):
+class SeatSerializer(serializers.ModelSerializer[Seat]):
     username = serializers.CharField(allow_null=True)
     seat = serializers.IntegerField(source="index", allow_null=True)
 
@@ -296,7 +306,7 @@ class SeatSerializer(serializers.ModelSerializer):
         return {
             "seat": seat.index,
             "name": seat.name,
-            "username": seat.user.get_username() if seat.user_id else None,
+            "username": seat.user.get_username() if seat.user is not None else None,
             "resigned": seat.resigned,
             "joined_at": _when(seat.joined_at),
         }
@@ -312,7 +322,7 @@ GAME_FIELDS = frozenset({
     "players", "projection"})
 
 
-class GameSerializer(serializers.ModelSerializer):
+class GameSerializer(serializers.ModelSerializer[Game]):
     """A game as lists show it; never the seed or the config (hidden orders). Each
     option is also given at the top level, as the API gave them before it served
     several games."""
@@ -381,7 +391,7 @@ def game_json(game: Game) -> dict[str, Any]:
 _GAME = GameSerializer()
 
 
-class EventSerializer(serializers.ModelSerializer):
+class EventSerializer(serializers.ModelSerializer[Event]):
     """An event as players see it: the record's event, who sent it, and when.
     Chance events exist only once drawn, so every stored event may be shown."""
 
@@ -400,7 +410,7 @@ class EventSerializer(serializers.ModelSerializer):
             "seq": event.seq,
             "type": event.type,
             "event": event.payload if shown is None else shown,
-            "actor": event.actor.get_username() if event.actor_id else None,
+            "actor": event.actor.get_username() if event.actor is not None else None,
             "created_at": _when(event.created_at),
         }
 
@@ -409,7 +419,7 @@ _EVENT = EventSerializer()
 """Whose ``to_representation`` shows each event of a move (see ``_SEAT``)."""
 
 
-class ActionResultSerializer(serializers.Serializer):
+class ActionResultSerializer(serializers.Serializer["ActionResult"]):
     seq = serializers.IntegerField(help_text="The game's seq after this action.")
     status = serializers.CharField(help_text="The game's status after this action.")
     awaiting = serializers.DictField(help_text="Whom or what the game awaits now: "
@@ -421,7 +431,7 @@ class ActionResultSerializer(serializers.Serializer):
                                         "before: this is the first answer, nothing new was "
                                         "written.")
 
-    def to_representation(self, result: Any) -> dict[str, Any]:
+    def to_representation(self, result: ActionResult) -> dict[str, Any]:
         event = _EVENT
         return {
             "seq": result.seq,
@@ -432,7 +442,7 @@ class ActionResultSerializer(serializers.Serializer):
         }
 
 
-def action_result_json(result: Any) -> dict[str, Any]:
+def action_result_json(result: ActionResult) -> dict[str, Any]:
     """A move's answer without its view, as ``ActionResultSerializer`` shows it
     (see ``game_json``)."""
     return _ACTION_RESULT.to_representation(result)
@@ -441,7 +451,7 @@ def action_result_json(result: Any) -> dict[str, Any]:
 _ACTION_RESULT = ActionResultSerializer()
 
 
-class GameStateSerializer(serializers.Serializer):
+class GameStateSerializer(serializers.Serializer[Shape]):
     """The game as the asking user sees it (GET /api/games/{id}/); only describes
     the answer, which api builds."""
 
@@ -477,7 +487,7 @@ class ActionAnswerSerializer(ActionResultSerializer):
                                 "mover now: no GET need follow a move.")
 
 
-class InvitedSerializer(serializers.Serializer):
+class InvitedSerializer(serializers.Serializer["Invited"]):
     email = serializers.EmailField(source="invitation.email", allow_blank=True)
     token = serializers.CharField(source="invitation.token")
     url = serializers.CharField()

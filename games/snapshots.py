@@ -82,7 +82,7 @@ def game_snapshot_latest(game: Game, rules: AnyGame) -> tuple[int, Any] | None:
         return None
     seq, data = row
     try:
-        return seq, restore(rules, game.config, data)
+        return seq, restore(rules, game.started_config(), data)
     except SnapshotError as e:
         states.snapshots_refused += 1
         logger.warning("game %s: snapshot at seq %s passed over for a replay: %s",
@@ -148,7 +148,8 @@ def _difference(seq: int, stored: Any, replayed: dict[str, Any]) -> str:
         if stored.get(key) != replayed[key]:
             return (f"snapshot at seq {seq}: {key} {stored.get(key)!r}, this engine writes "
                     f"{replayed[key]!r} (manage.py rebuild_snapshots)")
-    state = stored.get("state") if isinstance(stored.get("state"), dict) else {}
+    held = stored.get("state")
+    state = held if isinstance(held, dict) else {}
     fields = sorted(k for k in set(state) | set(replayed["state"])
                     if state.get(k) != replayed["state"].get(k))
     return f"snapshot at seq {seq} differs from the replay in: {', '.join(fields)}"

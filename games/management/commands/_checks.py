@@ -1,6 +1,8 @@
 """What the commands that check one game share (Django skips modules named _*)."""
 
-from django.core.management.base import BaseCommand, CommandError
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.models import Game
 
@@ -10,7 +12,7 @@ class GameCheckCommand(BaseCommand):
 
     failed = "problem(s)"
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("game_id", type=int)
 
     def problems(self, game: Game) -> list[str]:
@@ -19,7 +21,7 @@ class GameCheckCommand(BaseCommand):
     def passed(self, game: Game) -> str:
         raise NotImplementedError
 
-    def handle(self, *args, game_id: int, **options):
+    def handle(self, *args: Any, game_id: int, **options: Any) -> None:
         game = Game.objects.filter(pk=game_id).first()
         if game is None:
             raise CommandError(f"there is no game {game_id}")

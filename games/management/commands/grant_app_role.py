@@ -14,9 +14,11 @@ after each migration that adds a table (it is idempotent: it revokes first).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db.backends.utils import CursorWrapper
 
 from games.models import Event
 
@@ -27,7 +29,7 @@ READ_WRITE = "SELECT, INSERT, UPDATE, DELETE"
 APPEND_ONLY = "SELECT, INSERT"
 
 
-def app_role_problem(cursor, role: str) -> str | None:
+def app_role_problem(cursor: CursorWrapper, role: str) -> str | None:
     """Why ``role`` must not be the app's role, or None if it may."""
     cursor.execute("SELECT rolsuper FROM pg_roles WHERE rolname = %s", [role])
     row = cursor.fetchone()
@@ -83,7 +85,7 @@ class Command(BaseCommand):
         parser.add_argument("role", help="the role the app connects as (it must own nothing)")
         parser.add_argument("--database", default=DEFAULT_DB_ALIAS)
 
-    def handle(self, *args, **options) -> None:
+    def handle(self, *args: Any, **options: Any) -> None:
         statements = app_role_grant(options["role"], options["database"])
         tables = sum(1 for s in statements if s.startswith("GRANT SELECT"))
         self.stdout.write(f"granted {options['role']} its privileges on {tables} tables "

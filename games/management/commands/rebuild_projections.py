@@ -3,7 +3,9 @@ scores, whose turn, winners; which seats have resigned and which the game
 awaits) by replaying their events from zero; all started games unless ids are
 given. Each game it changes is named with what changed."""
 
-from django.core.management.base import BaseCommand, CommandError
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.errors import Invalid
 from games.models import Game
@@ -13,10 +15,10 @@ from games.services import projection_rebuild
 class Command(BaseCommand):
     help = __doc__
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("game_ids", nargs="*", type=int)
 
-    def handle(self, *args, game_ids: list[int], **options):
+    def handle(self, *args: Any, game_ids: list[int], **options: Any) -> None:
         games = Game.objects.exclude(config=None).order_by("pk")
         if game_ids:
             games = games.filter(pk__in=game_ids)

@@ -2,7 +2,9 @@
 their events from zero: one at every MARRAM_SNAPSHOT_EVERY events, the old ones
 replaced. All started games, or the one given with --game."""
 
-from django.core.management.base import BaseCommand, CommandError
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from engine.errors import IllegalAction
 from games.models import Game
@@ -12,10 +14,10 @@ from games.snapshots import game_snapshots_rebuild, snapshot_every
 class Command(BaseCommand):
     help = __doc__
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--game", type=int, dest="game_id", help="only this game's")
 
-    def handle(self, *args, game_id: int | None = None, **options):
+    def handle(self, *args: Any, game_id: int | None = None, **options: Any) -> None:
         games = Game.objects.exclude(config=None).order_by("pk")
         if game_id is not None:
             games = games.filter(pk=game_id)

@@ -1,6 +1,8 @@
 """Demo data for `./dev run`: ann and bob (password "marram-demo") in a running
 two-player Classic game a few moves in. Running it again changes nothing."""
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
@@ -17,7 +19,7 @@ MOVES = 4
 class Command(BaseCommand):
     help = __doc__
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         User = get_user_model()
         with transaction.atomic():
             users = {}
@@ -45,6 +47,7 @@ class Command(BaseCommand):
                 seat = wait.tasks[0].seat
                 action = rules.legal_actions(state, seat)[0]
                 mover = game.seats.get(index=seat).user
+                assert mover is not None  # ann's or bob's seat
                 services.action_submit(game=game, user=mover, action=action,
                                        expected_seq=game.seq)
         self.stdout.write(f"demo: game {game.pk} for ann and bob (password {PASSWORD!r})")

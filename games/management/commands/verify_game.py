@@ -34,7 +34,7 @@ def game_problems(game: Game) -> list[str]:
             problems.append("the game has events but no config")
         return problems
     replay = game_replay(game)
-    if replay.error is not None:
+    if replay.error is not None and replay.error_index is not None:  # set together
         problems.append(f"event {replay.error_index} ({rows[replay.error_index][2]}) is refused "
                         f"by the engine: {replay.error.code}: {replay.error.message}")
         return problems
