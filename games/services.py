@@ -251,7 +251,7 @@ def _seat_of(game: Game, user: AbstractBaseUser) -> Seat:
 
 def _check_running(game: Game) -> None:
     if game.status == Game.Status.FINISHED:
-        raise GameFinished("the game is over: fetch its record at /record/")
+        raise GameFinished("the game is over: fetch its record at /record/", seq=game.seq)
     if game.status != Game.Status.RUNNING:
         raise Conflict(
             f"the game is {game.status}: moves begin once every seat is taken",

@@ -173,8 +173,9 @@ def test_a_finished_game_is_a_409(setup):
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     before = Event.objects.count()
-    response = post_action(client_for(ann), game, {"seq": game.seq, "action": PLACE})
-    assert_error(response, 409, "game_finished")
+    response = post_action(client_for(ann), game, {"seq": game.seq - 1, "action": PLACE})
+    # the refusal says where the game ended, as a stale move's says where it is
+    assert assert_error(response, 409, "game_finished")["seq"] == game.seq
     assert_error(client_for(ann).post(f"/api/games/{game.pk}/resign/"), 409, "game_finished")
     claims = client_for(ann).get(f"/api/games/{game.pk}/claims/",
                                  {"action": json.dumps(PLACE)})
