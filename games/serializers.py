@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import copy
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -15,9 +15,7 @@ from rest_framework import serializers
 from engine import registry
 from engine.bots import LEVELS as BOT_LEVELS
 from games.models import Event, Game, Seat
-
-if TYPE_CHECKING:  # games.services imports this module
-    from games.services import ActionResult, Invited
+from games.services import ActionResult, Invited
 
 AnyField = serializers.Field[Any, Any, Any, Any]
 """A field of any kind."""
@@ -419,7 +417,7 @@ _EVENT = EventSerializer()
 """Whose ``to_representation`` shows each event of a move (see ``_SEAT``)."""
 
 
-class ActionResultSerializer(serializers.Serializer["ActionResult"]):
+class ActionResultSerializer(serializers.Serializer[ActionResult]):
     seq = serializers.IntegerField(help_text="The game's seq after this action.")
     status = serializers.CharField(help_text="The game's status after this action.")
     awaiting = serializers.DictField(help_text="Whom or what the game awaits now: "
@@ -487,7 +485,7 @@ class ActionAnswerSerializer(ActionResultSerializer):
                                 "mover now: no GET need follow a move.")
 
 
-class InvitedSerializer(serializers.Serializer["Invited"]):
+class InvitedSerializer(serializers.Serializer[Invited]):
     email = serializers.EmailField(source="invitation.email", allow_blank=True)
     token = serializers.CharField(source="invitation.token")
     url = serializers.CharField()
