@@ -352,21 +352,6 @@ function render() {
   if (connecting() && (!preview || preview.seq !== page.seq)) loadPreview();
 }
 
-/** The header's "My games" badge: how many games wait for the player, as counted
- * by the server with the page's latest state. */
-function updateBadge(count) {
-  const link = [...document.querySelectorAll(".site-header a")]
-    .find((a) => a.getAttribute("href") === root.dataset.myGamesUrl);
-  if (!link || count === undefined || count === null) return;
-  const old = link.querySelector(".badge");
-  if (old) old.remove();
-  if (count) {
-    link.append(h("span", { class: "badge", title: `${count} game${count === 1 ? "" : "s"} `
-      + `wait${count === 1 ? "s" : ""} for you` }, String(count),
-    h("span", { class: "visually-hidden" }, " waiting for you")));
-  }
-}
-
 // ---------------------------------------------------------------- choosing
 
 function choose(choice) {
@@ -404,7 +389,6 @@ const client = createClient({
     // the game moved on: a choice is kept only while it is still a legal action
     if (moved && !(keep && actionFor(chosen))) chosen = null;
     render();
-    updateBadge(page.your_turn_count);
   },
   onError: (words) => {
     els.error.textContent = words;

@@ -20,7 +20,7 @@ import { drawnView, loadDrawings } from "./drawings.js";
 import { movedTile, posText, samePos } from "./moves.js";
 import {
   creatureLines, h, renderLog, renderPlayers, renderSince, scorePreviewLines,
-  tileSvg, updateTurnBadge,
+  tileSvg,
 } from "./panels.js";
 
 const root = document.getElementById("game");
@@ -28,7 +28,6 @@ const cfg = {
   // the game's "claims" query at its own address (/api/games/{id}/claims/)
   claimsUrl: root.dataset.namedQueryUrl.replace(/NAME\/$/, "claims/"),
   previewUrl: root.dataset.previewUrl,
-  myGamesUrl: root.dataset.myGamesUrl,
 };
 const svg = document.getElementById("board");
 const els = {
@@ -502,7 +501,6 @@ function renderStatus() {
   setText(els.status, text);
   els.status.classList.toggle("your-turn", legal().length > 0);
   document.title = `${legal().length ? "Your turn · " : ""}Game ${page.game.id} · Marram`;
-  updateTurnBadge(cfg.myGamesUrl, page.your_turn_count);
   setText(els.lastMove, sinceSummary());
   const lines = creatureLines(st().creatures, players());
   els.creatures.replaceChildren(...lines.map((t) => h("li", {}, t)));

@@ -189,27 +189,3 @@ export function scorePreviewLines(preview, players, you) {
   if (preview.ends_game) lines.push("It ends the game.");
   return lines;
 }
-
-/**
- * The header's "My games" badge (games/templates/games/base.html): how many games
- * wait for the player, as the server counted them with the page's latest state.
- */
-export function updateTurnBadge(myGamesUrl, count) {
-  if (!myGamesUrl || count === undefined || count === null) return;
-  const link = [...document.querySelectorAll(".site-header a")]
-    .find((a) => a.getAttribute("href") === myGamesUrl);
-  if (!link) return;
-  let badge = link.querySelector(".badge");
-  if (!count) {
-    if (badge) badge.remove();
-    return;
-  }
-  if (!badge) {
-    badge = h("span", { class: "badge" });
-    if (!/\s$/.test(link.textContent)) link.append(" ");
-    link.append(badge);
-  }
-  const games = `${count} game${count === 1 ? "" : "s"}`;
-  badge.title = `${games} wait${count === 1 ? "s" : ""} for you`;
-  badge.replaceChildren(String(count), h("span", { class: "visually-hidden" }, " waiting for you"));
-}
