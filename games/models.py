@@ -111,6 +111,11 @@ class Game(models.Model):
             raise ValueError(f"game {self.pk} has not started: it has no config yet")
         return config
 
+    def config_players(self) -> list[str]:
+        """The players' names in the record's config, by seat ([] before the start)."""
+        players = (self.config or {}).get("players")
+        return [str(n) for n in players] if isinstance(players, list) else []
+
     def save(self, *args: Any, **kwargs: Any) -> None:
         """Insert a new game; write a stored one only field by field, in a
         transaction (where the writer holds the row locked: games.services).

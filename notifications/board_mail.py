@@ -85,10 +85,13 @@ def picture_for(n: Notification) -> tuple[str, bytes] | None:
     cid = picture_cid(bound.game_id, bound.seq, bound.seat)
     if f"cid:{cid}" not in n.body_html:
         return None
-    draw = ui_for(n.game.game).mail_picture
+    game = n.game
+    if game is None:  # never: the mail has a game_id
+        return None
+    draw = ui_for(game.game).mail_picture
     if draw is None:
         return None
-    return cid, draw(state_at(n.game, bound.seq), bound.seat)
+    return cid, draw(state_at(game, bound.seq), bound.seat)
 
 
 class MailWithPictures(EmailMultiAlternatives):
@@ -96,6 +99,10 @@ class MailWithPictures(EmailMultiAlternatives):
     ``(content id, PNG bytes)``). Its subject is folded as RFC 2047 asks, from
     the Subject line itself: Django's starts an encoded subject on the next line,
     which a reader unfolds with a space in front of it."""
+
+    metadata: dict[str, str]
+    """What anymail sends the provider with the mail (its own attribute's name), when
+    set."""
 
     def __init__(self, *args: Any, related: list[tuple[str, bytes]] | None = None,
                  **kwargs: Any) -> None:
@@ -105,13 +112,15 @@ class MailWithPictures(EmailMultiAlternatives):
     def message(self) -> Any:
         msg = super().message()
         if "Subject" in msg:  # folded from the header's own line, with no leading space
-            charset = "us-ascii" if self.subject.isascii() else (
+            subject = str(self.subject)
+            charset = "us-ascii" if subject.isascii() else (
                 self.encoding or settings.DEFAULT_CHARSET)
-            msg.replace_header("Subject", Header(self.subject, charset, header_name="Subject"))
+            msg.replace_header("Subject", Header(subject, charset, header_name="Subject"))
         return msg
 
     def _create_alternatives(self, msg: Any) -> Any:
-        msg = super()._create_alternatives(msg)
+        # Django's own hook, which django-stubs leaves out: msg is its MIME message
+        msg = super()._create_alternatives(msg)  # type: ignore[misc]
         if not (self.related and self.alternatives):
             return msg
         parts = msg.get_payload()

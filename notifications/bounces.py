@@ -169,8 +169,9 @@ def bounce_record(message: Message, raw: bytes, recipient: str, *, null_sender: 
     mail to its address once it bounces for good. 'hard', 'soft', 'suspended'
     (hard, and the address gets no more mail), 'duplicate' or 'ignored'."""
     now = now or timezone.now()
-    row = (Notification.objects.filter(pk=signing.bounce_id(recipient))
-           .select_related("user").first())
+    row_id = signing.bounce_id(recipient)
+    row = (Notification.objects.filter(pk=row_id).select_related("user").first()
+           if row_id is not None else None)
     if row is None:
         logger.info("a bounce to %s names no mail of ours", recipient)
         return "ignored"

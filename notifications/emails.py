@@ -41,7 +41,7 @@ def duration_words(left: timedelta) -> str:
 
 
 def _names(game: Game) -> list[str]:
-    return [str(n) for n in (game.config or {}).get("players") or []]
+    return game.config_players()
 
 
 def _history(game: Game) -> tuple[list[Event], Any]:
@@ -50,7 +50,8 @@ def _history(game: Game) -> tuple[list[Event], Any]:
     written without the game's lock)."""
     events = list(Event.objects.filter(game=game, seq__lt=game.seq).order_by("seq"))
     rules = rules_of(game)
-    replay = replay_events(rules, rules.start(game.config), [e.payload for e in events])
+    replay = replay_events(rules, rules.start(game.started_config()),
+                           [e.payload for e in events])
     return events, replay.state
 
 
@@ -85,6 +86,8 @@ def _turn_context(n: Notification, game: Game, now: datetime) -> dict[str, Any]:
     events, state = _history(game)
     names = _names(game)
     seat = n.seat
+    if seat is None:
+        raise ValueError(f"a {n.kind} mail is to a seat; row {n.pk} names none")
     rules = rules_of(game)
     yours = seat in rules.awaiting(state).players
     clock = Clock.objects.filter(game=game, seat=seat).first()
@@ -109,7 +112,18 @@ def render_notification(n: Notification, now: datetime) -> None:
     game, user = n.game, n.user
     context: dict[str, Any] = {"user": user, **links(user_id=n.user_id, game=game)}
     kind = n.kind
-    if kind in (Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER):
+    if kind == Notification.Kind.DIGEST:
+        if user is None:
+            raise ValueError(f"a digest is a player's; row {n.pk} names none")
+        waiting = games_waiting_for(user)
+        context["games"] = [{"id": g.pk, "title": g.title, "url": game_url(g.pk),
+                             "scores": g.projection.get("scores", [])} for g in waiting]
+        template = "digest"
+        subject = (f"{settings.MARRAM_SITE_NAME}: {len(waiting)} "
+                   f"game{'s' if len(waiting) != 1 else ''} wait for you")
+    elif game is None:
+        raise ValueError(f"a {kind} mail without a game is written when it is queued")
+    elif kind in (Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER):
         context.update(_turn_context(n, game, now))
         context["reminder"] = kind == Notification.Kind.REMINDER
         template = "turn"
@@ -132,13 +146,6 @@ def render_notification(n: Notification, now: datetime) -> None:
                        chat_reply=_chat_reply(n))
         template, subject = "game_over", subject_for(game, "the game is over")
         n.reply_to = context["chat_reply"]
-    elif kind == Notification.Kind.DIGEST:
-        waiting = games_waiting_for(user)
-        context["games"] = [{"id": g.pk, "title": g.title, "url": game_url(g.pk),
-                             "scores": g.projection.get("scores", [])} for g in waiting]
-        template = "digest"
-        subject = (f"{settings.MARRAM_SITE_NAME}: {len(waiting)} "
-                   f"game{'s' if len(waiting) != 1 else ''} wait for you")
     else:
         raise ValueError(f"a {kind} mail is written when it is queued")
     n.subject = subject

@@ -35,7 +35,7 @@ from email.utils import parseaddr
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
@@ -74,7 +74,7 @@ class _Refusal(Exception):
     address was mailed to (None: nobody); ``stranger`` when the mail came from
     another address than theirs."""
 
-    def __init__(self, code: str, message: str, *, player: AbstractBaseUser | None = None,
+    def __init__(self, code: str, message: str, *, player: User | None = None,
                  stranger: bool = False) -> None:
         super().__init__(message)
         self.code, self.message = code, message
@@ -153,8 +153,8 @@ def inbound_reply_handle(
 def _refusal_answer(record: InboundMail, refusal: _Refusal, subject: str) -> bool:
     """Mail the refusal to the player the reply address was mailed to, unless
     that is nobody or too many went out this hour; whether it was mailed."""
-    player = refusal.player
-    if player is None:
+    player, game = refusal.player, record.game
+    if player is None or game is None:  # (the game is known once the player is: _play)
         return False
     since = timezone.now() - timedelta(hours=1)
     by_sender = InboundMail.objects.filter(sender=record.sender, outcome=Outcome.REFUSED,
@@ -165,7 +165,6 @@ def _refusal_answer(record: InboundMail, refusal: _Refusal, subject: str) -> boo
         logger.info("refusal of %s not mailed: %s refusals an hour at most", record.message_id,
                     ANSWERS_PER_HOUR)
         return False
-    game = record.game
     if refusal.stranger:  # their subject and text are not repeated to the player
         title = rules_of(game).title
         _answer(record, f"{title} game {game.pk}: a mail to your reply address was not played",
@@ -236,7 +235,7 @@ def _play(record: InboundMail, sender: str, text: str) -> dict[str, Any]:
         raise _Refusal(error.code, error.message, player=player) from None
     # played by mail: a page seen before is no sign that the player is looking now
     game_visit_forget(user_id=player.pk, game_id=game.pk)
-    names = [str(n) for n in game.config["players"]]
+    names = game.config_players()
     played, *after = result.events
     state = board_mail.state_at(game, result.seq)
     yours = bound.seat in rules.awaiting(state).players

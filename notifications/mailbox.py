@@ -25,7 +25,7 @@ from datetime import datetime
 from email.utils import format_datetime, make_msgid
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 
 from games.errors import Invalid, NotFound
@@ -77,7 +77,7 @@ def _shown(outbox: list[Notification], kept: list[devmail.KeptMail]) -> list[Sho
     return shown[:SHOWN]
 
 
-def mailbox_shown(user: AbstractBaseUser) -> list[ShownMail]:
+def mailbox_shown(user: User) -> list[ShownMail]:
     """What the user's mail box shows, newest first: the outbox's mail to them
     (``mailbox_mails``) and what the development backend kept for their address."""
     return _shown(list(mailbox_mails(user)[:SHOWN]), devmail.kept_mails(_address(user)))
@@ -97,11 +97,11 @@ def mailbox_shown_to(address: str) -> list[ShownMail]:
     return _shown(list(outbox[:SHOWN]), devmail.kept_mails(address))
 
 
-def _address(user: AbstractBaseUser) -> str:
+def _address(user: User) -> str:
     return (getattr(user, "email", "") or "").strip()
 
 
-def mailbox_mails(user: AbstractBaseUser) -> QuerySet[Notification]:
+def mailbox_mails(user: User) -> QuerySet[Notification]:
     """The mail sent to the user's address, newest first: theirs, and answers to
     a mail from that address that found no account."""
     address = _address(user)
@@ -112,14 +112,14 @@ def mailbox_mails(user: AbstractBaseUser) -> QuerySet[Notification]:
             .order_by("-sent_at", "-pk"))
 
 
-def mailbox_mail_get(user: AbstractBaseUser, mail_id: int) -> Notification:
+def mailbox_mail_get(user: User, mail_id: int) -> Notification:
     found = mailbox_mails(user).filter(pk=mail_id).select_related("game").first()
     if found is None:
         raise NotFound(f"you have no mail {mail_id}", code="no_such_mail")
     return found
 
 
-def mailbox_replies(user: AbstractBaseUser) -> QuerySet[InboundMail]:
+def mailbox_replies(user: User) -> QuerySet[InboundMail]:
     """What the site received from the user's address, newest first."""
     address = _address(user).lower()
     if not address:
@@ -139,7 +139,7 @@ def reply_quote(mail: Notification) -> str:
     return f"\n\nOn {when}, {settings.DEFAULT_FROM_EMAIL} wrote:\n{quoted}\n"
 
 
-def mailbox_reply_send(*, user: AbstractBaseUser, mail: Notification, to: str, subject: str,
+def mailbox_reply_send(*, user: User, mail: Notification, to: str, subject: str,
                        text: str) -> inbound.InboundResult:
     """Send the user's reply to ``to``, as a mail from their address arriving at
     the site: through the inbound path, like any reply."""

@@ -13,13 +13,14 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from games.auth import page_user
 from games.bodies import form_post
 from games.errors import Invalid, NotFound, ServiceError
-from notifications import board_mail, mailbox
+from notifications import board_mail, inbound, mailbox
 from notifications.models import InboundMail, Notification
 
 Outcome = InboundMail.Outcome
@@ -39,11 +40,11 @@ class ReplyForm(forms.Form):
                   "quoted mail.")
 
 
-def _inbox_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+def _inbox_page(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
     """Off (404) unless the setting is on; signed-in players only."""
 
     @wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if not mailbox.mailbox_enabled():
             raise Http404("there is no mail page here")
         return login_required(view)(request, *args, **kwargs)
@@ -53,7 +54,7 @@ def _inbox_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
 
 def _mail_or_404(request: HttpRequest, mail_id: int) -> Notification:
     try:
-        return mailbox.mailbox_mail_get(request.user, mail_id)
+        return mailbox.mailbox_mail_get(page_user(request), mail_id)
     except NotFound as e:
         raise Http404(e.message) from None
 
@@ -65,12 +66,12 @@ def mail_list(request: HttpRequest) -> HttpResponse:
     if not mailbox.mailbox_enabled():
         raise Http404("there is no mail page here")
     by_address = mailbox.mailbox_by_address_enabled()
+    form = AddressForm(request.GET if "to" in request.GET else None)
     page = {"from_address": settings.DEFAULT_FROM_EMAIL, "by_address": by_address,
-            "address_form": AddressForm(request.GET if "to" in request.GET else None)}
+            "address_form": form}
     if "to" in request.GET:
         if not by_address:
             raise Http404("mail is read by address only where no mail leaves the machine")
-        form = page["address_form"]
         if not form.is_valid():
             return render(request, "notifications/mailbox.html", page, status=400)
         try:
@@ -106,7 +107,7 @@ def mail_reply(request: HttpRequest, mail_id: int) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         try:
-            result = mailbox.mailbox_reply_send(user=request.user, mail=mail, to=data["to"],
+            result = mailbox.mailbox_reply_send(user=page_user(request), mail=mail, to=data["to"],
                                                 subject=data["subject"], text=data["text"])
         except ServiceError as e:
             form.add_error(None, e.message[:1].upper() + e.message[1:] + ".")
@@ -117,7 +118,7 @@ def mail_reply(request: HttpRequest, mail_id: int) -> HttpResponse:
                   status=400)
 
 
-def _say(request: HttpRequest, result: Any) -> None:
+def _say(request: HttpRequest, result: inbound.InboundResult) -> None:
     if result.outcome == Outcome.PLAYED:
         messages.success(request, f"Sent. The site played {result.message}; its answer is "
                          "below.")

@@ -42,6 +42,10 @@ from email import policy
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
 from email.utils import getaddresses, parseaddr
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # lxml is imported where an HTML body is read
+    from lxml.html import HtmlElement
 
 # "On Tue, 3 Jun 2025, ann <ann@example.org> wrote:" and its cousins in other
 # languages: the line a mail client writes above the quoted text. The verb may be
@@ -208,18 +212,19 @@ _HTML_QUOTE_HEADS = ("//*[@id='divRplyFwdMsg']", "//*[@id='appendonsend']",
                      "//*[@id='x_divRplyFwdMsg']")
 
 
-def _cut_from(element) -> None:
+def _cut_from(element: HtmlElement) -> None:
     """Remove ``element`` and everything after it in the document."""
-    node = element
-    while node is not None and node.getparent() is not None:
-        parent = node.getparent()
+    node: HtmlElement | None = element
+    while node is not None and (parent := node.getparent()) is not None:
         for following in list(node.itersiblings()):
             parent.remove(following)
         node = parent
-    element.getparent().remove(element)
+    parent = element.getparent()
+    if parent is not None:  # (the callers cut only an element in the document)
+        parent.remove(element)
 
 
-def html_tree(html: str):
+def html_tree(html: str) -> HtmlElement | None:
     """The HTML's tree, or None for an empty or unparsable document."""
     from lxml import etree
     from lxml.html import document_fromstring
@@ -249,7 +254,8 @@ def html_reply_text(html: str) -> str:
         for element in tree.xpath(path):
             if element.getparent() is not None:
                 element.getparent().remove(element)
-    return Inscriptis(tree).get_text()
+    text: str = Inscriptis(tree).get_text()
+    return text
 
 
 # ---------------------------------------------------------------- the body
@@ -288,10 +294,11 @@ def _text_parts(message: Message) -> tuple[Message | None, Message | None]:
         part = stack.pop(0)
         kind = part.get_content_type()
         if part.is_multipart():
+            parts = [p for p in part.get_payload() if isinstance(p, Message)]  # all are
             if kind in ("multipart/signed", "multipart/encrypted"):
-                stack[:0] = part.get_payload()[:1]  # the signed part, not the signature
+                stack[:0] = parts[:1]  # the signed part, not the signature
             else:
-                stack[:0] = part.get_payload()
+                stack[:0] = parts
             continue
         if kind.startswith("message/"):
             continue

@@ -18,6 +18,8 @@ from django.db import models
 VACATION_DAYS_PER_YEAR = 14
 WEBHOOKS_PER_PLAYER = 3
 WEBHOOK_URL_MAX_LENGTH = 500
+SUBJECT_LENGTH = 200
+"""The longest subject a mail is written with (one header line)."""
 
 
 class Policy(models.TextChoices):
@@ -99,7 +101,7 @@ class Notification(models.Model):
     )
     kind = models.CharField(max_length=16, choices=Kind.choices)
     dedup_key = models.CharField(max_length=200, unique=True)
-    subject = models.CharField(max_length=200, blank=True)
+    subject = models.CharField(max_length=SUBJECT_LENGTH, blank=True)
     body_text = models.TextField(blank=True)
     body_html = models.TextField(blank=True)
     message_id = models.CharField(max_length=200, unique=True)

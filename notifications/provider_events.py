@@ -35,7 +35,7 @@ from typing import Any
 from anymail.signals import AnymailTrackingEvent, EventType, RejectReason, tracking
 from django.contrib.auth import get_user_model
 from django.dispatch import receiver
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponseBase
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 
@@ -64,7 +64,7 @@ _MAIL_OFF = {EventType.COMPLAINED, EventType.UNSUBSCRIBED}
 
 
 @csrf_exempt
-def provider_events(request: HttpRequest, provider: str) -> HttpResponse:
+def provider_events(request: HttpRequest, provider: str) -> HttpResponseBase:
     """The provider's post of events about our mail, handed to anymail's view."""
     return provider_post(request, provider, TRACKING, "events are taken from")
 

@@ -26,8 +26,9 @@ from anymail.exceptions import AnymailConfigurationError, AnymailImproperlyInsta
 from anymail.signals import inbound
 from django.conf import settings
 from django.dispatch import receiver
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.utils.module_loading import import_string
+from django.views import View
 from django.views.decorators.csrf import csrf_exempt
 
 from notifications.inbound import inbound_mail_handle
@@ -70,7 +71,7 @@ def _view_arguments(provider: str) -> dict[str, Any]:
 
 
 @functools.cache
-def _view_class(path: str) -> type:
+def _view_class(path: str) -> type[View]:
     """Anymail's view of that import path. It warns when made without a shared
     secret in the ANYMAIL settings; this one is always given its Basic auth as it
     is made (``basic_auth``), so the warning would be wrong."""
@@ -79,13 +80,13 @@ def _view_class(path: str) -> type:
 
 
 @csrf_exempt
-def provider_inbound(request: HttpRequest, provider: str) -> HttpResponse:
+def provider_inbound(request: HttpRequest, provider: str) -> HttpResponseBase:
     """The provider's post of a mail to us, handed to anymail's view for it."""
     return provider_post(request, provider, PROVIDERS, "mail is taken from")
 
 
 def provider_post(request: HttpRequest, provider: str, views: dict[str, str],
-                  taken: str) -> HttpResponse:
+                  taken: str) -> HttpResponseBase:
     """A provider's post, handed to anymail's view for it among ``views`` (by the
     provider's name in the URL), with the checks every post gets: the shared
     secret set, the provider known and set up."""

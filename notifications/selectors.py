@@ -3,7 +3,9 @@ them. Nothing here writes."""
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from dataclasses import dataclass
+
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
 from games.models import Game, Seat
@@ -18,7 +20,7 @@ from notifications.models import (
 )
 
 
-def mail_settings_get(user: AbstractBaseUser) -> MailSettings:
+def mail_settings_get(user: User) -> MailSettings:
     """The player's settings; the defaults (unsaved) if they never chose."""
     found = MailSettings.objects.filter(user=user).first()
     return found if found is not None else MailSettings(user=user)
@@ -28,7 +30,7 @@ def game_visit_get(*, user_id: int, game_id: int) -> GameVisit | None:
     return GameVisit.objects.filter(user_id=user_id, game_id=game_id).first()
 
 
-def games_waiting_for(user: AbstractBaseUser) -> list[Game]:
+def games_waiting_for(user: User) -> list[Game]:
     """Running games that wait for the user, oldest turn first."""
     seats = Seat.objects.filter(user=user, resigned=False, game__status=Game.Status.RUNNING)
     waiting = [
@@ -38,21 +40,30 @@ def games_waiting_for(user: AbstractBaseUser) -> list[Game]:
     return sorted(waiting, key=lambda game: game.pk)
 
 
-def notifications_recent(user: AbstractBaseUser, limit: int = 20) -> QuerySet[Notification]:
+def notifications_recent(user: User, limit: int = 20) -> QuerySet[Notification]:
     return (Notification.objects.filter(user=user).exclude(kind__in=(*WEBHOOK_KINDS, *PUSH_KINDS))
             .select_related("game")[:limit])
 
 
-def webhooks_with_calls(user: AbstractBaseUser, calls: int = 5) -> list[Webhook]:
-    """The player's webhooks, each with ``recent`` (its latest calls, pending,
-    made or failed, newest first) and ``last_success`` (its latest call made, or
-    None)."""
-    found = list(Webhook.objects.filter(user=user))
-    for webhook in found:
+@dataclass(frozen=True)
+class WebhookCalls:
+    """A webhook of the player's with its latest calls."""
+
+    webhook: Webhook
+    recent: list[Notification]
+    """Its latest calls, pending, made or failed, newest first."""
+    last_success: Notification | None
+    """Its latest call made."""
+
+
+def webhooks_with_calls(user: User, calls: int = 5) -> list[WebhookCalls]:
+    """The player's webhooks, each with its latest calls."""
+    found = []
+    for webhook in Webhook.objects.filter(user=user):
         rows = Notification.objects.filter(webhook=webhook).select_related("game")
-        webhook.recent = list(rows[:calls])  # type: ignore[attr-defined]
-        webhook.last_success = (  # type: ignore[attr-defined]
-            rows.filter(status=Notification.Status.SENT).order_by("-sent_at").first())
+        found.append(WebhookCalls(
+            webhook, list(rows[:calls]),
+            rows.filter(status=Notification.Status.SENT).order_by("-sent_at").first()))
     return found
 
 

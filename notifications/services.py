@@ -50,7 +50,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.utils import timezone
@@ -67,6 +67,7 @@ from notifications.mailsafe import address_problem, header_text, message_id_or_e
 from notifications.mailtext import mail_text
 from notifications.models import (
     PUSH_KINDS,
+    SUBJECT_LENGTH,
     WEBHOOK_KINDS,
     GameVisit,
     MailSettings,
@@ -230,7 +231,7 @@ def _guard(row: Notification) -> None:
     address that cannot be valid is written as failed, never to be sent. (A
     player's own address is checked as their mail is sent.)"""
     if row.subject:
-        row.subject = header_text(row.subject, Notification._meta.get_field("subject").max_length)
+        row.subject = header_text(row.subject, SUBJECT_LENGTH)
     row.in_reply_to = message_id_or_empty(row.in_reply_to)
     if row.user_id is None and row.status == Status.PENDING:
         problem = address_problem(row.to_email)
@@ -274,7 +275,10 @@ def turn_mails_queue(game: Game, events: Sequence[Event], change: ClockChange,
 
 
 def _turn_over(n: Notification) -> bool:
-    """Whether the turn a row speaks of (its game, seat and seq) is over."""
+    """Whether the turn a row speaks of (its game, seat and seq) is over (a row of
+    no game's seat speaks of no turn)."""
+    if n.game_id is None or n.seat is None:
+        return True
     clock = Clock.objects.filter(game_id=n.game_id, seat=n.seat).first()
     return clock is None or not clock.running or clock.started_seq != n.seq
 
@@ -286,42 +290,48 @@ def _skip_reason(n: Notification, now: datetime) -> str:
         if not reason and n.kind == Kind.WEBHOOK_TURN and _turn_over(n):
             reason = "that turn is over"
         return reason
-    if not (n.user.email if n.user_id is not None else n.to_email):
+    user = n.user
+    address = user.email if user is not None else n.to_email
+    if not address:
         return "no address to send it to"
-    bouncing = bouncing_address_get(n.user.email if n.user_id is not None else n.to_email)
+    bouncing = bouncing_address_get(address)
     if bouncing is not None:  # (notifications.bounces)
         return f"mail to {bouncing.address} bounces since {bouncing.since:%Y-%m-%d}"
-    if n.user_id is None or n.kind in (Kind.REPLY_PLAYED, Kind.REPLY_REFUSED):
+    if user is None or n.kind in (Kind.REPLY_PLAYED, Kind.REPLY_REFUSED):
         return ""  # an answer to a mail the player sent us
-    policy = mail_settings_get(n.user).policy
+    policy = mail_settings_get(user).policy
     if policy == Policy.OFF:
         return "the player has turned mail off"
     if n.kind in (Kind.YOUR_TURN, Kind.REMINDER) and _turn_over(n):
         return "that turn is over"
-    if n.kind == Kind.DIGEST and not games_waiting_for(n.user):
+    if n.kind == Kind.DIGEST and not games_waiting_for(user):
         return "no game waits for the player"
     if n.kind != Kind.YOUR_TURN:
         return ""
     if policy == Policy.DIGEST:
         return "the player reads a daily digest instead"
-    visit = game_visit_get(user_id=n.user_id, game_id=n.game_id)
+    game_id = n.game_id
+    if game_id is None:  # never: a turn is a game's (its turn would be over above)
+        return "the mail names no game"
+    visit = game_visit_get(user_id=user.pk, game_id=game_id)
     if visit is not None and visit.seen_at > now - LOOKING_NOW:
         return "the player is looking at the game"
     if policy == Policy.UNTIL_VISIT:
-        last = (Notification.objects.filter(user_id=n.user_id, game_id=n.game_id,
+        last = (Notification.objects.filter(user_id=user.pk, game_id=game_id,
                                             kind=Kind.YOUR_TURN, status=Status.SENT)
                 .order_by("-sent_at").first())
         if last is None:
             return ""
-        visited = visit is not None and visit.seen_at > last.sent_at
-        played = Event.objects.filter(game_id=n.game_id, actor_id=n.user_id,
+        visited = (visit is not None and last.sent_at is not None
+                   and visit.seen_at > last.sent_at)
+        played = Event.objects.filter(game_id=game_id, actor_id=user.pk,
                                       seq__gte=last.seq).exists()
         if not (visited or played):
             return "no visit since the last mail"
     return ""
 
 
-def next_turn_mail(user: AbstractBaseUser) -> str:
+def next_turn_mail(user: User) -> str:
     """What tells the player of their next turn, by their policy, once they have
     just moved by mail (so that no visit of theirs holds a mail back): "turn" (a
     mail, unless they are looking at the game then), "digest" (their daily
@@ -353,7 +363,7 @@ def _message(n: Notification, now: datetime | None = None) -> EmailMultiAlternat
         "X-Auto-Response-Suppress": "OOF, AutoReply",
         "List-Id": mail_headers.list_id(),
     }
-    if n.game_id is not None:  # one conversation per game in the player's mail client
+    if n.game is not None:  # one conversation per game in the player's mail client
         headers.update(mail_headers.thread_headers(n.game, now))
     if n.in_reply_to:
         headers["In-Reply-To"] = n.in_reply_to
@@ -362,8 +372,8 @@ def _message(n: Notification, now: datetime | None = None) -> EmailMultiAlternat
             filter(None, [headers.get("References", ""), answered, n.in_reply_to])))
         headers["Auto-Submitted"] = "auto-replied"
     if n.user is not None:
-        headers["List-Unsubscribe"] = (f"<{emails.unsubscribe_url(n.user_id)}>, "
-                                       f"<mailto:{signing.unsubscribe_address(n.user_id)}"
+        headers["List-Unsubscribe"] = (f"<{emails.unsubscribe_url(n.user.pk)}>, "
+                                       f"<mailto:{signing.unsubscribe_address(n.user.pk)}"
                                        "?subject=unsubscribe>")
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     if n.reply_to:
@@ -376,7 +386,7 @@ def _message(n: Notification, now: datetime | None = None) -> EmailMultiAlternat
         to=[to], reply_to=[n.reply_to] if n.reply_to else None, headers=headers,
     )
     # a provider names the row again in its events of this mail (provider_events)
-    message.metadata = {MAIL_METADATA_KEY: str(n.pk)}  # type: ignore[attr-defined]
+    message.metadata = {MAIL_METADATA_KEY: str(n.pk)}
     if n.body_html:
         message.attach_alternative(n.body_html, "text/html")
         picture = board_mail.picture_for(n)  # the board the HTML shows, inline
@@ -412,7 +422,7 @@ def notification_deliver(notification_id: int, *, now: datetime | None = None,
             n.save(update_fields=["status", "note"])
             return n.status
         problem = "" if n.webhook_id is not None else address_problem(
-            n.user.email if n.user_id is not None else n.to_email)
+            n.user.email if n.user is not None else n.to_email)
         if problem:
             n.status, n.note = Status.FAILED, f"not sent: {problem}"[:200]
             n.save(update_fields=["status", "note"])
@@ -576,7 +586,7 @@ VISIT_WRITE_EVERY = 30.0
 _visits_written: dict[tuple[int, int], float] = {}
 
 
-def game_visit_record(*, user: AbstractBaseUser, game: Game, now: datetime | None = None) -> None:
+def game_visit_record(*, user: User, game: Game, now: datetime | None = None) -> None:
     """The player has the game in front of them (one statement, an upsert)."""
     GameVisit.objects.bulk_create(
         [GameVisit(user=user, game=game, seen_at=now or timezone.now())],
@@ -584,7 +594,7 @@ def game_visit_record(*, user: AbstractBaseUser, game: Game, now: datetime | Non
     )
 
 
-def game_viewed_note(*, user: AbstractBaseUser, game: Game) -> None:
+def game_viewed_note(*, user: User, game: Game) -> None:
     """Record a player loading a game, at most every VISIT_WRITE_EVERY seconds per
     process, so that reading a game (polled by the page) rarely writes. Nothing is
     lost by it: a "your turn" mail goes only to a player not seen for two minutes
@@ -612,12 +622,12 @@ def game_viewed_forget() -> None:
     _visits_written.clear()
 
 
-def mail_settings_update(*, user: AbstractBaseUser, **fields: Any) -> MailSettings:
+def mail_settings_update(*, user: User, **fields: Any) -> MailSettings:
     found, _ = MailSettings.objects.update_or_create(user=user, defaults=fields)
     return found
 
 
-def webhook_test_send(*, user: AbstractBaseUser, webhook_id: Any,
+def webhook_test_send(*, user: User, webhook_id: Any,
                       now: datetime | None = None) -> bool:
     """Queue a test call to a webhook of the player's: False if one was already
     queued this minute (NotFound for anyone else's webhook)."""
@@ -627,7 +637,7 @@ def webhook_test_send(*, user: AbstractBaseUser, webhook_id: Any,
         return bool(notifications_queue([call], may_exist=True))
 
 
-def mail_unsubscribe(*, token: str) -> AbstractBaseUser | None:
+def mail_unsubscribe(*, token: str) -> User | None:
     """Turn all mail off for the user a signed unsubscribe token names; None if the
     token is not valid."""
     user_id = signing.unsubscribe_token_read(token)

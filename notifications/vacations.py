@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import F, Sum
 from django.utils import timezone
 
@@ -19,7 +19,7 @@ def _year_bounds(year: int) -> tuple[datetime, datetime]:
     return (datetime(year, 1, 1, tzinfo=tz), datetime(year + 1, 1, 1, tzinfo=tz))
 
 
-def vacation_left(user: AbstractBaseUser, *, on: date | datetime) -> timedelta:
+def vacation_left(user: User, *, on: date | datetime) -> timedelta:
     """Vacation time left in the calendar year of ``on``: the allowance less every
     vacation begun that year (planned length, or actual if stopped early)."""
     start, end = _year_bounds(on.year)
@@ -28,12 +28,12 @@ def vacation_left(user: AbstractBaseUser, *, on: date | datetime) -> timedelta:
     return max(timedelta(days=mail_settings_get(user).vacation_days_per_year) - taken, timedelta(0))
 
 
-def vacation_current(user: AbstractBaseUser, now: datetime) -> Vacation | None:
+def vacation_current(user: User, now: datetime) -> Vacation | None:
     return Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now).first()
 
 
 def vacation_start(
-    *, user: AbstractBaseUser, days: int | None = None, now: datetime | None = None
+    *, user: User, days: int | None = None, now: datetime | None = None
 ) -> Vacation:
     """Stop the player's clocks from now for ``days`` (by default all the days left
     this year)."""
@@ -49,7 +49,7 @@ def vacation_start(
     return Vacation.objects.create(user=user, starts_at=now, ends_at=now + length)
 
 
-def vacation_stop(*, user: AbstractBaseUser, now: datetime | None = None) -> Vacation | None:
+def vacation_stop(*, user: User, now: datetime | None = None) -> Vacation | None:
     """End the current vacation now; the days not used are kept."""
     now = now or timezone.now()
     current = vacation_current(user, now)

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import hmac
+from email.message import EmailMessage
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -16,6 +18,7 @@ from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
+from games.auth import page_user
 from games.bodies import form_post, json_parse
 from games.errors import NotFound, ServiceError
 from games.pages.reads import time_words
@@ -83,12 +86,13 @@ def mail_inbound(request: HttpRequest) -> JsonResponse:
                          "message": result.message})
 
 
-def _webhook_message(data: dict):
+def _webhook_message(data: dict[str, Any]) -> EmailMessage:
     """The message the JSON webhook's fields make (as anymail makes a provider's)."""
     from anymail.inbound import AnymailInboundMessage
 
     if isinstance(data.get("raw"), str):
-        return AnymailInboundMessage.parse_raw_mime(data["raw"])
+        parsed: EmailMessage = AnymailInboundMessage.parse_raw_mime(data["raw"])
+        return parsed
     headers = data.get("headers") or []
     if isinstance(headers, dict):
         headers = list(headers.items())
@@ -107,7 +111,7 @@ def _webhook_message(data: dict):
                       ("To", "recipient")):
         if name.lower() not in names and data.get(key):
             headers.append((name, header_text(data[key], 2000)))
-    message = AnymailInboundMessage.construct(
+    message: EmailMessage = AnymailInboundMessage.construct(
         headers=headers, text=data.get("text") or None, html=data.get("html") or None)
     flowed = _flowed_params(original_type)
     if flowed and data.get("text"):
@@ -120,9 +124,11 @@ def _webhook_message(data: dict):
 
 def _flowed_params(content_type: str) -> dict[str, str]:
     """format=flowed and delsp of a text/plain Content-Type, if it has them."""
-    from email.headerregistry import HeaderRegistry
+    from email.headerregistry import ContentTypeHeader, HeaderRegistry
 
     header = HeaderRegistry()("content-type", content_type or "text/plain")
+    if not isinstance(header, ContentTypeHeader):  # what the registry makes of the name
+        return {}
     params = {k.lower(): str(v).lower() for k, v in header.params.items()}
     if header.content_type != "text/plain" or params.get("format") != "flowed":
         return {}
@@ -151,7 +157,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @form_post("action", "policy", "days", "url", "format", "webhook")
 def mail_settings(request: HttpRequest) -> HttpResponse:
-    user, now = request.user, timezone.now()
+    user, now = page_user(request), timezone.now()
     current = mail_settings_get(user)
     policy_form = PolicyForm(initial={"policy": current.policy})
     vacation_form = VacationForm()
@@ -212,7 +218,7 @@ def _webhook_action(request: HttpRequest, form: WebhookForm) -> bool:
     """Carry out the settings page's webhook ``action``: True if it was done (with
     a message saying so); False to show the page again, refused. Another player's
     webhook is a 404."""
-    action, user, number = request.POST["action"], request.user, request.POST.get("webhook")
+    action, user, number = request.POST["action"], page_user(request), request.POST.get("webhook")
     try:
         if action == "webhook_add":
             if not form.is_valid():

@@ -23,7 +23,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.urls import reverse
 
@@ -40,7 +40,7 @@ Kind = Notification.Kind
 # ---------------------------------------------------------------- the player's webhooks
 
 
-def webhook_add(*, user: AbstractBaseUser, url: str, format: str) -> Webhook:
+def webhook_add(*, user: User, url: str, format: str) -> Webhook:
     """A new webhook of the player's; Invalid if the address cannot be one (or is
     refused as it is written), Conflict past WEBHOOKS_PER_PLAYER or for an
     address they already have."""
@@ -62,7 +62,7 @@ def webhook_add(*, user: AbstractBaseUser, url: str, format: str) -> Webhook:
         return Webhook.objects.create(user=user, url=url, format=format)
 
 
-def webhook_get(*, user: AbstractBaseUser, webhook_id: Any) -> Webhook:
+def webhook_get(*, user: User, webhook_id: Any) -> Webhook:
     """The player's own webhook of that id; NotFound for anyone else's."""
     try:
         found = Webhook.objects.filter(user=user, pk=int(webhook_id)).first()
@@ -73,12 +73,12 @@ def webhook_get(*, user: AbstractBaseUser, webhook_id: Any) -> Webhook:
     return found
 
 
-def webhook_remove(*, user: AbstractBaseUser, webhook_id: Any) -> None:
+def webhook_remove(*, user: User, webhook_id: Any) -> None:
     """Remove a webhook of the player's, with its calls still to make."""
     webhook_get(user=user, webhook_id=webhook_id).delete()
 
 
-def webhook_switch(*, user: AbstractBaseUser, webhook_id: Any, enabled: bool) -> Webhook:
+def webhook_switch(*, user: User, webhook_id: Any, enabled: bool) -> Webhook:
     """Turn a webhook of the player's on or off; calls waiting while it is off
     are not made."""
     webhook = webhook_get(user=user, webhook_id=webhook_id)
@@ -93,6 +93,8 @@ def webhook_switch(*, user: AbstractBaseUser, webhook_id: Any, enabled: bool) ->
 def turn_calls(mail: Notification) -> list[Notification]:
     """The calls a "your turn" mail row asks for: one to each webhook of its
     player that is on (none to a player without a webhook)."""
+    if mail.user_id is None:  # a turn mail is a player's
+        return []
     return [Notification(
         user_id=mail.user_id, game_id=mail.game_id, seat=mail.seat, seq=mail.seq,
         kind=Kind.WEBHOOK_TURN, webhook=webhook,

@@ -22,11 +22,12 @@ from __future__ import annotations
 import logging
 import signal
 import threading
+from typing import Any
 
 from aiosmtpd.smtp import SMTP, Envelope, Session
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 from django.db import InterfaceError, OperationalError, close_old_connections
 
 from notifications import signing
@@ -93,11 +94,11 @@ def listener(host: str, port: int) -> SkimmingController:
 class Command(BaseCommand):
     help = "Receive move replies by SMTP and play them."
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--host", default="127.0.0.1")
         parser.add_argument("--port", type=int, default=8025)
 
-    def handle(self, *args, host: str, port: int, **options) -> None:
+    def handle(self, *args: Any, host: str, port: int, **options: Any) -> None:
         stop = threading.Event()
         for signum in (signal.SIGINT, signal.SIGTERM):
             signal.signal(signum, lambda *_: stop.set())
