@@ -50,7 +50,7 @@ from urllib.parse import urlsplit
 from cryptography.hazmat.primitives import serialization
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -95,8 +95,9 @@ SOURCES = {
     Kind.INVITATION: Kind.PUSH_INVITATION,  # or a rematch: source_kind
 }
 """The outbox rows a push goes with: the kind of each's push."""
-TTL = {Kind.PUSH_TURN: 3 * 86400, Kind.PUSH_CLOCK: 86400, Kind.PUSH_GAME_OVER: 7 * 86400,
-       Kind.PUSH_CHAT: 86400, Kind.PUSH_INVITATION: 7 * 86400, Kind.PUSH_REMATCH: 7 * 86400}
+TTL: dict[str, int] = {Kind.PUSH_TURN: 3 * 86400, Kind.PUSH_CLOCK: 86400,
+                       Kind.PUSH_GAME_OVER: 7 * 86400, Kind.PUSH_CHAT: 86400,
+                       Kind.PUSH_INVITATION: 7 * 86400, Kind.PUSH_REMATCH: 7 * 86400}
 """Seconds a push service keeps a message for a device that is off (RFC 8030's TTL):
 no longer than the message is of use."""
 URGENT = (Kind.PUSH_TURN, Kind.PUSH_CLOCK)
@@ -232,7 +233,7 @@ def _key_problem(p256dh: str, auth: str) -> str:
     return ""
 
 
-def device_add(*, user: AbstractBaseUser, subscription: Any, name: str) -> PushSubscription:
+def device_add(*, user: User, subscription: Any, name: str) -> PushSubscription:
     """Keep a browser's push subscription (PushSubscription.toJSON()'s shape:
     ``endpoint`` and ``keys`` with ``p256dh`` and ``auth``) as a device of the
     player's; the same endpoint again is the same device (its keys renewed, and
@@ -244,7 +245,7 @@ def device_add(*, user: AbstractBaseUser, subscription: Any, name: str) -> PushS
         raise Invalid("a subscription has an endpoint and keys", field="subscription")
     endpoint, keys = subscription.get("endpoint"), subscription["keys"]
     p256dh, auth = keys.get("p256dh"), keys.get("auth")
-    if not all(isinstance(v, str) for v in (endpoint, p256dh, auth)):
+    if not (isinstance(endpoint, str) and isinstance(p256dh, str) and isinstance(auth, str)):
         raise Invalid("a subscription has an endpoint and keys p256dh and auth",
                       field="subscription")
     problem = endpoint_problem(endpoint) or _key_problem(p256dh, auth)
@@ -266,7 +267,7 @@ def device_add(*, user: AbstractBaseUser, subscription: Any, name: str) -> PushS
         return found
 
 
-def device_get(*, user: AbstractBaseUser, device_id: Any) -> PushSubscription:
+def device_get(*, user: User, device_id: Any) -> PushSubscription:
     """The player's own device of that id; NotFound for anyone else's."""
     try:
         found = PushSubscription.objects.filter(user=user, pk=int(device_id)).first()
@@ -277,7 +278,7 @@ def device_get(*, user: AbstractBaseUser, device_id: Any) -> PushSubscription:
     return found
 
 
-def device_rename(*, user: AbstractBaseUser, device_id: Any, name: str) -> PushSubscription:
+def device_rename(*, user: User, device_id: Any, name: str) -> PushSubscription:
     device = device_get(user=user, device_id=device_id)
     name = " ".join(str(name or "").split())[:NAME_MAX]
     if not name:
@@ -287,7 +288,7 @@ def device_rename(*, user: AbstractBaseUser, device_id: Any, name: str) -> PushS
     return device
 
 
-def device_remove(*, user: AbstractBaseUser, device_id: Any) -> None:
+def device_remove(*, user: User, device_id: Any) -> None:
     """Remove a device of the player's; its pushes still to send are not sent."""
     device_get(user=user, device_id=device_id).delete()
 
@@ -298,14 +299,14 @@ def kinds_off(user_id: Any) -> set[str]:
     return set(found or [])
 
 
-def kinds_set(*, user: AbstractBaseUser, on: Sequence[str]) -> set[str]:
+def kinds_set(*, user: User, on: Sequence[str]) -> set[str]:
     """Switch on the kinds ``on`` and off every other; the kinds off."""
     off = sorted(set(LABELS) - set(on))
     PushSettings.objects.update_or_create(user=user, defaults={"off": off})
     return set(off)
 
 
-def page_open(*, user: AbstractBaseUser, device_id: Any, game_id: Any, open: bool,
+def page_open(*, user: User, device_id: Any, game_id: Any, open: bool,
               now: datetime | None = None) -> bool:
     """A game's page on a device of the player's says it is open and in view
     (``open``), or no longer: while it is, no push about that game goes to that
@@ -443,10 +444,11 @@ def deliver(n: Notification, now: datetime) -> str:
         with transaction.atomic():  # a savepoint: a failure leaves the row to update
             send(n, now)
     except Exception as error:  # whatever it is, it ends in the row
-        gone = isinstance(error, CallRefused) and error.status in (404, 410)
+        status = error.status if isinstance(error, CallRefused) else None
+        gone = status in (404, 410)
         _delivery_failed(n, error, now)
         if gone:
-            n.note = f"the device's subscription is gone ({error.status}): device removed"
+            n.note = f"the device's subscription is gone ({status}): device removed"
     else:
         n.status, n.sent_at, n.note = Status.SENT, now, ""
         PushSubscription.objects.filter(pk=n.push_device_id).update(last_push_at=now)
@@ -463,8 +465,8 @@ def fan_out(n: Notification, now: datetime) -> str:
     sent; delete it where the player has no device or has switched its kind off."""
     from notifications.services import notifications_queue
 
-    devices = list(PushSubscription.objects.filter(user_id=n.user_id).values_list("pk",
-                                                                                  flat=True))
+    devices = list(PushSubscription.objects.filter(user_id=n.user_id).values_list(
+        "pk", flat=True)) if n.user_id is not None else []
     if not devices or n.kind in kinds_off(n.user_id):
         n.delete()
         return "gone"
@@ -559,7 +561,7 @@ def _game_words(n: Notification, game: Game, now: datetime) -> dict[str, str]:
         said = f"{_and(winners)} won." if winners else "Nobody won."
         return {"title": f"{title} is over", "body": f"{said} The final standings are on "
                 "the game's page."}
-    clock = Clock.objects.filter(game=game, seat=n.seat).first()
+    clock = Clock.objects.filter(game=game, seat=n.seat).first() if n.seat is not None else None
     left = clocks.clock_remaining(clock, now) if clock is not None else None
     time_left = f"{duration_words(left)} left" if left is not None else "no time limit"
     if n.kind == Kind.PUSH_CLOCK:

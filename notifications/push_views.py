@@ -5,6 +5,8 @@ saying it is open and in view on a device (JSON, from the page's script)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -13,6 +15,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from games.auth import page_user
 from games.bodies import form_post, json_parse
 from games.errors import Invalid, NotFound, ServiceError
 from notifications import push
@@ -28,7 +31,7 @@ def _back() -> HttpResponse:
     return redirect(reverse(SETTINGS_PUSH) + "#push")
 
 
-def _json(request: HttpRequest) -> dict:
+def _json(request: HttpRequest) -> dict[str, Any]:
     data = json_parse(request.body, limit=settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
     if not isinstance(data, dict):
         raise Invalid("the body is a JSON object")
@@ -42,7 +45,7 @@ def device_add(request: HttpRequest) -> JsonResponse:
     kept (201, its id and name), or the JSON problem."""
     try:
         data = _json(request)
-        device = push.device_add(user=request.user, subscription=data.get("subscription"),
+        device = push.device_add(user=page_user(request), subscription=data.get("subscription"),
                                  name=str(data.get("name") or ""))
     except ServiceError as error:
         return _refused(error)
@@ -58,11 +61,11 @@ def device_change(request: HttpRequest, device_id: int) -> HttpResponse:
     action = request.POST.get("action", "")
     try:
         if action == "rename":
-            device = push.device_rename(user=request.user, device_id=device_id,
+            device = push.device_rename(user=page_user(request), device_id=device_id,
                                         name=request.POST.get("name", ""))
             messages.success(request, f"The device is now called {device.name}.")
         elif action == "remove":
-            push.device_remove(user=request.user, device_id=device_id)
+            push.device_remove(user=page_user(request), device_id=device_id)
             messages.success(request, "The device is removed: it gets no more pushes.")
         else:
             messages.error(request, "Nothing was changed: rename or remove the device.")
@@ -78,7 +81,7 @@ def device_change(request: HttpRequest, device_id: int) -> HttpResponse:
 @form_post("kinds")
 def kinds(request: HttpRequest) -> HttpResponse:
     """The kinds of push switched on: those checked (``kinds``), every other off."""
-    push.kinds_set(user=request.user, on=request.POST.getlist("kinds"))
+    push.kinds_set(user=page_user(request), on=request.POST.getlist("kinds"))
     messages.success(request, "Your push settings are saved.")
     return _back()
 
@@ -93,6 +96,6 @@ def page_open(request: HttpRequest) -> HttpResponse:
         data = _json(request)
     except ServiceError as error:
         return _refused(error)
-    push.page_open(user=request.user, device_id=data.get("device"), game_id=data.get("game"),
+    push.page_open(user=page_user(request), device_id=data.get("device"), game_id=data.get("game"),
                    open=data.get("open") is not False)
     return HttpResponse(status=204)
