@@ -18,7 +18,7 @@ import gzip
 import re
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.cache import patch_vary_headers
 
 MIN_LENGTH = 1024
@@ -33,16 +33,17 @@ class JSONCompressionMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         response = self.get_response(request)
-        if (response.streaming or response.status_code not in (200, 201)
+        if (not isinstance(response, HttpResponse)  # streamed
+                or response.status_code not in (200, 201)
                 or response.has_header("Content-Encoding")
                 or not response.get("Content-Type", "").startswith("application/json")
-                or len(response.content) < MIN_LENGTH):  # type: ignore[attr-defined]
+                or len(response.content) < MIN_LENGTH):
             return response
         patch_vary_headers(response, ("Accept-Encoding",))
         if not _ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")):
             return response
-        packed = gzip.compress(response.content, compresslevel=1, mtime=0)  # type: ignore[attr-defined]
-        response.content = packed  # type: ignore[attr-defined]
+        packed = gzip.compress(response.content, compresslevel=1, mtime=0)
+        response.content = packed
         response["Content-Length"] = str(len(packed))
         response["Content-Encoding"] = "gzip"
         etag = response.get("ETag")

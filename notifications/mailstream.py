@@ -203,6 +203,7 @@ class SkimmingSMTP(SMTP):
             await self.push("554 5.6.0 The message could not be read; it will not be accepted")
             return
         self.envelope.content = self.envelope.original_content = content
+        # an attribute of this listener's own, which aiosmtpd's Envelope does not declare
         self.envelope.size = skimmer.size  # type: ignore[attr-defined]
         status = await self._call_handler_hook("DATA")
         self._set_post_data_state()

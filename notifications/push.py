@@ -345,6 +345,7 @@ def source_kind(row: Notification) -> str | None:
 def words(row: Notification, title: str, body: str) -> Notification:
     """Give an outbox row the words of its push (a chat line's), which its writer
     knows and the row does not keep; the row."""
+    # carried to ``siblings`` on the unsaved row: Notification has no such field
     row.push_words = {"title": title, "body": body}  # type: ignore[attr-defined]
     return row
 
