@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.animals_on_board import GAME, State
+from engine.animals_on_board import GAME, AnimalsOnBoard, State
 from ui.animals_on_board.board_picture import board_picture, draw_view
 from ui.animals_on_board.species import name_of
 
 SAMPLE_MOVES = 6
 
 
-def sample_moves(state: Any, seat: int) -> list[str]:
+def sample_moves(state: State, seat: int) -> list[str]:
     """A few legal moves: every keep, else a take of each group the seat can pay
     for and a one-tile split of each group (the full list of splits is long)."""
     actions = GAME.legal_actions(state, seat)
@@ -25,7 +25,7 @@ def sample_moves(state: Any, seat: int) -> list[str]:
     return [GAME.format_action(a) for a in picked]
 
 
-def turn_details(rules: Any, state: State, seat: int) -> dict[str, Any]:
+def turn_details(rules: AnimalsOnBoard, state: State, seat: int) -> dict[str, Any]:
     """The mail's parts (notifications/email/board.txt and .html): no hand; the
     seat's own tiles (its three at the start, else its ark) said with the picture."""
     view = GAME.view(state, seat)
@@ -51,5 +51,5 @@ def turn_details(rules: Any, state: State, seat: int) -> dict[str, Any]:
     }
 
 
-def picture(state: Any, seat: int) -> bytes:
+def picture(state: State, seat: int) -> bytes:
     return board_picture(state, seat).png

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.make_a_snake import MakeASnake
+from engine.make_a_snake.state import State
 from ui.make_a_snake.picture import table_picture
 
 
-def turn_details(rules: Any, state: Any, seat: int) -> dict[str, Any]:
+def turn_details(rules: MakeASnake, state: State, seat: int) -> dict[str, Any]:
     drawn = table_picture(state, seat)
     connecting = state.phase == "connect"
     return {
@@ -26,5 +28,5 @@ def turn_details(rules: Any, state: Any, seat: int) -> dict[str, Any]:
     }
 
 
-def picture(state: Any, seat: int) -> bytes:
+def picture(state: State, seat: int) -> bytes:
     return table_picture(state, seat).png

@@ -4,18 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.marram import GameState, Marram
+from engine.marram.events import MarramEvent
 from ui.marram.board_picture import board_picture, layout
 
 SAMPLE_MOVES = 8
 
 
-def sample_moves(rules: Any, state: Any, seat: int) -> list[str]:
+def sample_moves(rules: Marram, state: GameState, seat: int) -> list[str]:
     """A few legal moves in the notation, spread over every tile in the hand (and
     the flips) and over each one's places: the first ones would all be one tile at
     one place."""
-    groups: dict[str, list[dict[str, Any]]] = {}
+    groups: dict[str, list[MarramEvent]] = {}
     for action in rules.legal_actions(state, seat):
-        groups.setdefault(action.get("tile") or action["type"], []).append(action)
+        tile = action.get("tile")  # a place's or a flip's
+        groups.setdefault(tile if isinstance(tile, str) and tile else action["type"],
+                          []).append(action)
     quota = dict.fromkeys(groups, 0)
     while sum(quota.values()) < min(SAMPLE_MOVES, sum(map(len, groups.values()))):
         for key, actions in groups.items():  # one more for each group, in turn
@@ -25,7 +29,7 @@ def sample_moves(rules: Any, state: Any, seat: int) -> list[str]:
             for key, actions in groups.items() for i in range(quota[key])]
 
 
-def turn_details(rules: Any, state: Any, seat: int) -> dict[str, Any]:
+def turn_details(rules: Marram, state: GameState, seat: int) -> dict[str, Any]:
     plan = layout(state, seat)
     return {
         "hand": list(state.hands[seat]),
@@ -44,5 +48,5 @@ def turn_details(rules: Any, state: Any, seat: int) -> dict[str, Any]:
     }
 
 
-def picture(state: Any, seat: int) -> bytes:
+def picture(state: GameState, seat: int) -> bytes:
     return board_picture(state, seat).png

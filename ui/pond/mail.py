@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.pond import GAME
+from engine.pond import GAME, GameState, PondGame
 from ui.pond.board_picture import alt_text, board_picture, layout
 
 SAMPLE_MOVES = 6
 
 
-def sample_moves(state: Any, seat: int) -> list[str]:
+def sample_moves(state: GameState, seat: int) -> list[str]:
     """A few legal actions in the notation: eggs and moves in turn, each spread
     over the list (the first ones would all be eggs in the north row)."""
     groups: dict[str, list[Any]] = {}
@@ -26,14 +26,14 @@ def sample_moves(state: Any, seat: int) -> list[str]:
     return [GAME.format_action(a) for a in picked[:SAMPLE_MOVES]]
 
 
-def pond_rows(state: Any) -> list[str]:
+def pond_rows(state: GameState) -> list[str]:
     """The pond in letters with its coordinates: ``e t f`` light, ``E T F`` dark."""
     size = state.pond.size
     head = "    " + " ".join(str(x) for x in range(size))
     return [head, *(f"{y:>2}  " + " ".join(row) for y, row in enumerate(state.board.rows()))]
 
 
-def turn_details(rules: Any, state: Any, seat: int) -> dict[str, Any]:
+def turn_details(rules: PondGame, state: GameState, seat: int) -> dict[str, Any]:
     plan = layout(state, seat)
     return {
         "moves": sample_moves(state, seat),
@@ -44,5 +44,5 @@ def turn_details(rules: Any, state: Any, seat: int) -> dict[str, Any]:
     }
 
 
-def picture(state: Any, seat: int) -> bytes:
+def picture(state: GameState, seat: int) -> bytes:
     return board_picture(state, seat).png
