@@ -84,7 +84,9 @@ side's. The groups are read before a phase's moves and after its work is done:
 - refused and accepted submissions, errors (any answer not expected), stalls,
   mails the sink received;
 - the side's standing cost: its server group's CPU a second with nothing asked of
-  it (measured for 2 s after it starts), which every window pays.
+  it (measured for 2 s after it starts), which every window pays;
+- Marram's server CPU a move by service (web, stream, each Celery worker, beat,
+  Redis), from /proc: live processes only, so it can fall short of the group's.
 
 Not counted in either side, and shown apart: the mail sink (it stands for the
 mail provider), and this process (it prepares Marram's games outside the
@@ -158,12 +160,13 @@ over the runs with its range (min-max) on both sides, the ratio Marram /
 boardgame.io and the issue's targets: total CPU a move <= 0.8x (hot and cold),
 moves per server core-second >= 1.25x, one client's p50 "next player can act"
 no worse (<= 1.0x). ``--json`` writes every run's figures; ``--side`` runs one
-side alone (to check it). A game and run take 4-6 minutes on the 2-core
-machine, most of it set-up (Marram's games, boardgame.io's matches through its
-lobby) and waiting for the cold phase's caches to age: the default 4 games x 5
-runs about 1.5 to 2 hours. Each side-run's logs (servers, workers, clients)
-are kept in the directory printed at the start when they hold a traceback, an
-error or a 5xx, or with ``--keep-logs``.
+side alone (to check it). A run of Pond takes about 2.5 minutes on the 2-core
+machine, Make-a-snake's (a draw after most moves) about twice that, most of it
+setting up (Marram's games, boardgame.io's matches through its lobby): the
+default, 4 games x 5 runs, about an hour, more when other work shares the
+machine. Each side-run's logs (servers, workers, clients) are kept in the
+directory printed at the start when they hold a traceback, an error or a 5xx,
+or with ``--keep-logs``.
 """
 
 from __future__ import annotations
@@ -185,7 +188,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -539,6 +542,18 @@ class Sample:
     by_core: dict[str, list[int]]
     busy: dict[int, float]
     mails: int
+    parts: dict[str, float]
+    """CPU seconds of each of the side's services, live processes only (from /proc)."""
+
+
+def tree_cpu(pid: int) -> float:
+    """CPU seconds of a process and its live descendants, from /proc."""
+    total = sb.process_cpu(pid)
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(OSError):
+                total += sum(tree_cpu(int(c)) for c in (task / "children").read_text().split())
+    return total
 
 
 @dataclass
@@ -554,11 +569,13 @@ class Bench:
     peer_url: str
     redis_url: str
     workdir: Path
-    errors: list[str] = field(default_factory=list)
+    redis_pid: int = 0
+    parts: Callable[[], dict[str, float]] = dict
+    """The running side's services' CPU (MarramStack.parts), for the breakdown."""
 
     def sample(self) -> Sample:
         return Sample(time.monotonic(), self.cgroups.usage(), self.cgroups.usage_by_core(),
-                      core_busy(), self.sink.count())
+                      core_busy(), self.sink.count(), self.parts())
 
     def tidy(self, database_url: str) -> float:
         """Vacuum, analyse and checkpoint a side's database before its phase; the
@@ -733,6 +750,8 @@ def phase_figures(result: dict, before: Sample, after: Sample, group: str,
         "window_s": round(window, 2),
         "others_percent": round(100 * max(busy - ours, 0.0)
                                 / max(window * len(server_cores), 1e-9), 1),
+        "server_parts_ms": {name: round((after.parts[name] - spent) * 1000 / per_move, 3)
+                            for name, spent in before.parts.items() if name in after.parts},
     }
 
 
@@ -847,6 +866,12 @@ class MarramStack:
         elif "celery" in argv:
             marker = " ready." if "worker" in argv else "beat: Starting"
             self.waits.append(lambda: self._wait_log(name, marker))
+
+    def parts(self) -> dict[str, float]:
+        """Each service's CPU seconds (its live processes), and Redis's."""
+        parts = {name: tree_cpu(process.pid) for name, process in self.processes.items()}
+        parts["redis"] = sb.process_cpu(self.bench.redis_pid)
+        return parts
 
     def _wait_log(self, name: str, marker: str) -> None:
         process = self.processes[name]
@@ -1069,6 +1094,7 @@ def marram_side(bench: Bench, kind: str, phases: list[Phase], games: dict[str, l
     redis_client.Redis.from_url(marram_env(bench)["CACHE_URL"]).flushdb()
     with MarramStack(bench, logdir) as stack:
         wait_for_drain(lambda: marram_left(redis))
+        bench.parts = stack.parts
         standing = idle(bench, "marram", "marram")
 
         def set_up(phase: Phase) -> SetUp:
@@ -1093,7 +1119,10 @@ def marram_side(bench: Bench, kind: str, phases: list[Phase], games: dict[str, l
             connections.close_all()
             return figures
 
-        out = run_phases(phases, set_up, measure)
+        try:
+            out = run_phases(phases, set_up, measure)
+        finally:
+            bench.parts = dict
     redis.close()
     return {name: {**figures, **standing} for name, figures in out.items()}
 
@@ -1187,6 +1216,9 @@ def run_line(run: int, kind: str, side: str, phase: str, r: dict) -> str:
         line += f", stalls {r['stalls']}"
     if r.get("not_drained"):
         line += f", NOT DRAINED: {r['not_drained']}"
+    if r.get("server_parts_ms"):
+        line += "; server CPU a move by service (ms): " + ", ".join(
+            f"{name} {ms:.2f}" for name, ms in r["server_parts_ms"].items())
     checks = r.get("checks")
     if checks:
         line += (f"; stored {checks['player_events']} player events "
@@ -1217,18 +1249,19 @@ def summary(results: dict, phases: dict[str, list[Phase]], args: argparse.Namesp
                 continue
             m, b = runs["marram"], runs["boardgame.io"]
             print(f"\n{GAMES[kind]}, {phase.name}: {phase.label()}")
-            print(f"{'':34}{'Marram':>22}{'boardgame.io':>22}{'ratio':>7}  target")
+            print(f"{'':34}{'Marram':>24}{'boardgame.io':>24}{'ratio':>7}  target")
             for label, key, target, for_phases in ROWS:
                 mv, bv = [r[key] for r in m], [r[key] for r in b]
                 ratio = statistics.median(mv) / statistics.median(bv) if statistics.median(
-                    bv) else float("nan")
+                    bv) else None
                 note = ""
-                if target is not None and phase.name in for_phases:
+                if target is not None and phase.name in for_phases and ratio is not None:
                     pairs = [x / y for x, y in zip(mv, bv, strict=False) if y]
                     hits = sum(met(p, target) for p in pairs)
                     note = (f"{target[0]} {target[1]}: {'met' if met(ratio, target) else 'NOT met'}"
                             f" ({hits} of {len(pairs)} runs)")
-                print(f"{label:34}{spread(mv):>22}{spread(bv):>22}{ratio:7.2f}  {note}")
+                shown = "-" if ratio is None else f"{ratio:.2f}"
+                print(f"{label:34}{spread(mv):>24}{spread(bv):>24}{shown:>7}  {note}")
             errors = [r["errors"] for r in m + b if r["errors"]]
             checks = [r["checks"] for r in m if "checks" in r]
             print(f"errors: {errors or 'none'}; Marram's stored player events against the "
@@ -1314,10 +1347,11 @@ def main() -> int:
             url = stack.enter_context(postgres())
         with cgroups.placed("marram_server", server_cores):
             redis_url = stack.enter_context(redis_server())
+        redis_pid = cgroups.pids("marram_server")[0]  # nothing else runs there yet
         sink = Sink(cgroups, other_cores, workdir)
         stack.callback(sink.close)
         bench = Bench(args, cgroups, server_cores, other_cores, sink, url,
-                      cb.peer_database(url), redis_url, workdir)
+                      cb.peer_database(url), redis_url, workdir, redis_pid)
         django_setup(bench)
         preparer = Preparer(bench)
         stack.callback(preparer.close)
