@@ -6,8 +6,11 @@ A player may post THROTTLE_COUNT messages in THROTTLE_WINDOW to one game. Each
 other player is mailed the message through the outbox unless they muted the
 game's chat, their mail is off, or they read a daily digest; the mail's
 reply address takes a line ``say ...`` back into the chat
-(``chat_post_by_mail``, which notifications.inbound calls by name). The game's
-open pages show a message as it is posted (games.panels)."""
+(``chat_post_by_mail``, which notifications.inbound calls by name). Each is
+pushed it too, whatever their mail (notifications.push: a row written for a
+mail policy that sends none is kept as not sent, for its push), unless they
+muted the chat. The game's open pages show a message as it is posted
+(games.panels)."""
 
 from __future__ import annotations
 

@@ -109,7 +109,7 @@ PAGE_OPEN_EVERY = 20
 """Seconds between two of an open page's reports (a page hidden reports at once)."""
 VAPID_FOR = timedelta(hours=12)
 """How long a VAPID token is good (its exp); RFC 8292 allows at most a day."""
-WAKE_EVERY = 0.25
+WAKE_EVERY = 0.1
 """Seconds: a web process asks the push queue for a drain at once, then for one
 more at the end of this window for all it commits within it."""
 DRAIN_BATCH = 200

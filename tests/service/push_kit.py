@@ -69,6 +69,7 @@ class Push:
     arrived: float  # time.time()
     claims: dict[str, Any] = field(default_factory=dict)
     message: dict[str, Any] | None = None
+    plain: bytes = b""  # the message as the site wrote it, decrypted
     problems: list[str] = field(default_factory=list)
 
 
@@ -123,7 +124,8 @@ class PushService:
         if subscriber is None:
             return 404
         try:
-            push.message = json.loads(subscriber.decrypt(push.body))
+            push.plain = subscriber.decrypt(push.body)
+            push.message = json.loads(push.plain)
         except Exception as error:  # noqa: BLE001  (any failure to decrypt is the finding)
             push.problems.append(f"not decrypted: {type(error).__name__}: {error}")
             return 400
