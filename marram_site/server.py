@@ -61,6 +61,10 @@ def server(target: str = APPLICATION) -> MPServer | MTServer:
         factory=True,
         workers=int(os.environ.get("MARRAM_WEB_WORKERS") or default_workers()),
         blocking_threads=int(os.environ.get("MARRAM_WEB_THREADS") or THREADS),
+        # the connections a worker holds at once, idle keep-alive ones included
+        # (granian's backpressure; by default 1,024 among all the workers): nginx
+        # holds the players' own connections, so few reach a worker in production
+        backpressure=int(os.environ.get("MARRAM_WEB_CONNECTIONS") or 0) or None,
         # a thread keeps its database connection: let an idle one live long
         blocking_threads_idle_timeout=600,
         # nginx speaks HTTP/1.1 to its upstreams; no sniffing for HTTP/2
