@@ -380,15 +380,20 @@ def after_commit(rows: Sequence[Notification]) -> None:
     """Have the push rows just committed delivered: a row to one device by a task
     of its own on the push queue; the rows to each of a player's devices by a drain
     on that queue, at most two asked for a WAKE_EVERY by this process. Where tasks
-    run in this process (``./dev run``) each runs on its background thread once
-    the request is answered, as a worker would run it."""
+    run in this process (``./dev run``) a row to a player's devices is made one per
+    device at once, as the mail is sent, and each device's push, which waits on a
+    push service, runs on the process's background thread once the request is
+    answered, as a worker would run it."""
     from notifications import tasks
 
     devices = [row.pk for row in rows if row.push_device_id is not None]
     players = [row.pk for row in rows if row.push_device_id is None]
-    for pk in devices if not run_inline() else [*players, *devices]:
+    for pk in devices:
         enqueue(tasks.push_deliver, pk, background=True)
-    if players and not run_inline():
+    if run_inline():
+        for pk in players:
+            enqueue(tasks.push_deliver, pk)
+    elif players:
         countdown = _waker().countdown()
         if countdown is not None and not enqueue(tasks.push_drain, countdown=countdown):
             _waker().failed()
