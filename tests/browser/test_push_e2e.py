@@ -116,6 +116,16 @@ def subscribed_device(visitor: Visitor, service: PushService, live_server: Any) 
     return PushSubscription.objects.get(user__username="ann")
 
 
+def eventually(page: Any, check: Any, seconds: float = 10.0) -> bool:
+    """Whether ``check()`` comes true within ``seconds`` (the page's requests go on
+    meanwhile)."""
+    for _ in range(int(seconds * 10)):
+        if check():
+            return True
+        page.wait_for_timeout(100)
+    return bool(check())
+
+
 def registration_id(visitor: Visitor) -> str:
     cdp = visitor.context.new_cdp_session(visitor.page)
     found: list[dict] = []
@@ -197,15 +207,13 @@ def test_a_game_page_open_on_the_device_holds_its_push_back_until_it_is_left(
     page.goto(f"{live_server.url}/games/{game.pk}/")
     page.wait_for_selector("#game[data-ready=true]")
     opened = PushPageOpen.objects.filter(device=device, game=game)
-    page.wait_for_timeout(500)
-    assert opened.exists()
+    assert eventually(page, opened.exists)
     play_turn(game)  # bob plays: ann's turn, her page open in front of her
     deliver_due()
     assert stand_in.pushes == []
     # she leaves the page: it says so at once, and her next turn is pushed
     page.goto(f"{live_server.url}/games/")
-    page.wait_for_timeout(500)
-    assert not opened.exists()
+    assert eventually(page, lambda: not opened.exists())
     play_turn(game)
     play_turn(game)
     deliver_due()
