@@ -163,6 +163,10 @@ def test_push_turned_on_from_the_settings_page_shows_a_turn_whose_click_opens_th
     page.wait_for_selector("text=The device is now called Ann's phone.")
     assert device.endpoint not in page.content()  # the page names devices, no endpoint
     page.screenshot(path=str(artifacts_dir / "push_settings.png"), full_page=True)
+    page.set_viewport_size({"width": 360, "height": 780})  # on a phone: no sideways scroll
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.locator("#push").screenshot(path=str(artifacts_dir / "push_settings_360.png"))
+    page.set_viewport_size(DESKTOP)
 
     # the game begins with ann's turn: the server pushes it to the stand-in
     game = start_game_of("marram", [ann, bob], seed=SEED)
