@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
@@ -17,17 +17,26 @@ from games.errors import NotFound, ServiceError
 
 
 def _then_game(request: HttpRequest, game_id: int, action: Callable[[], Any]) -> HttpResponse:
+    """Do ``action``, then back to the game's chat; a page that sent the form itself
+    (``Accept: application/json``: games/static/games/client.js, ``sendInPlace``)
+    is answered in JSON instead, an error with its code and message."""
+    in_place = "application/json" in request.headers.get("Accept", "")
     try:
         action()
     except NotFound as e:
+        if in_place:
+            return JsonResponse(e.as_dict(), status=404)
         raise Http404(e.message) from None
     except ServiceError as e:
-        response = render(request, "games/refused.html",
-                          {"message": e.message[:1].upper() + e.message[1:] + "."},
-                          status=e.status)
+        response: HttpResponse = JsonResponse(e.as_dict(), status=e.status) if in_place \
+            else render(request, "games/refused.html",
+                        {"message": e.message[:1].upper() + e.message[1:] + "."},
+                        status=e.status)
         if retry := getattr(e, "retry_after", None):
             response["Retry-After"] = str(retry)
         return response
+    if in_place:
+        return JsonResponse({"done": True})
     return redirect(f"/games/{game_id}/#chat")
 
 

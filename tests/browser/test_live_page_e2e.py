@@ -146,11 +146,15 @@ def chat_texts(page: Any) -> list[str]:
 
 
 def say(page: Any, text: str) -> None:
-    """Post to the chat by its form, as a player does: the page is the form's answer."""
+    """Post to the chat by its form, as a player does: the page stays where it is
+    (no reload), its chat shows the line, and the box is empty for the next."""
+    lines = page.locator("#chat .chat-message")
+    before = lines.count()
     page.get_by_label("Message").fill(text)
     page.get_by_role("button", name="Send").click()
-    page.wait_for_url("**/#chat")
-    drawn(page)
+    lines.nth(before).wait_for(timeout=FOLLOWED)
+    assert page.get_by_label("Message").input_value() == ""
+    assert not_reloaded(page)
 
 
 def test_a_chat_message_reaches_the_other_players_open_page(site, people):
@@ -175,6 +179,26 @@ def test_a_chat_message_reaches_the_other_players_open_page(site, people):
     assert chat_texts(a) == ["good luck, bob", "thanks!"]
     assert a.locator("#chat .chat-message.mine .chat-text").inner_text() == "good luck, bob"
     assert not_reloaded(a)
+
+
+def test_a_refused_chat_line_is_said_in_the_form_and_kept(site, people):
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start_game([ann, bob])
+    visitor = people("ann", PHONE)
+    visitor.expect_refusal(400, f"/games/{game.pk}/chat/")
+    a = open_page(visitor, game)
+    a.locator("#chat summary").click()
+    a.get_by_label("Message").fill("   ")  # only spaces: the server refuses it
+    a.get_by_role("button", name="Send").click()
+    said = a.locator("#chat .in-place-error")
+    said.wait_for(timeout=FOLLOWED)
+    assert said.inner_text() == "The message is empty."
+    assert said.get_attribute("role") == "alert"
+    assert a.get_by_label("Message").input_value() == "   "
+    assert not_reloaded(a)
+    say(a, "hello")  # the next line goes, and the error is gone
+    assert a.locator("#chat .in-place-error").count() == 0
+    assert chat_texts(a) == ["hello"]
 
 
 def test_a_rematch_offered_and_accepted_reaches_the_other_players_open_page(site, people):

@@ -114,8 +114,8 @@ def test_two_players_chat_beside_the_board(visitors, live_server):
     a.page.locator("#chat summary").click()
     a.page.get_by_label("Message").fill('good luck <b>bob</b> & "friends"')
     a.page.get_by_role("button", name="Send").click()
-    a.page.wait_for_url(f"{live_server.url}/games/{game.pk}/#chat")
     mine = a.page.locator("#chat .chat-message.mine .chat-text")
+    mine.wait_for()
     assert mine.inner_text() == 'good luck <b>bob</b> & "friends"'  # as text, not markup
     # the chat sits beside the board, not under the page
     board, chat = a.page.locator("svg#board").bounding_box(), \
@@ -128,7 +128,7 @@ def test_two_players_chat_beside_the_board(visitors, live_server):
     assert b.page.locator("#chat .chat-message .chat-author").inner_text() == "ann"
     b.page.get_by_label("Message").fill("thanks!")
     b.page.get_by_role("button", name="Send").click()
-    b.page.wait_for_url(f"{live_server.url}/games/{game.pk}/#chat")
+    b.page.locator("#chat .chat-message.mine").wait_for()
     a.page.reload()
     assert [t.inner_text() for t in a.page.locator("#chat .chat-text").all()] == [
         'good luck <b>bob</b> & "friends"', "thanks!"]

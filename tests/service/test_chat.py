@@ -121,6 +121,29 @@ def test_the_chat_is_throttled(users):
     assert client_for(bob).post(url, {"text": "hi"}, format="json").status_code == 201
 
 
+def test_the_pages_form_sent_in_place_is_answered_in_json(users):
+    """The game page sends the chat's form itself (client.js, sendInPlace): the
+    answer says it is done, or why not, in JSON; a form without script is sent
+    back to the game's chat."""
+    ann, bob, cyd, _ = users
+    game = start_game([ann, bob])
+    url, wants = f"/games/{game.pk}/chat/", {"HTTP_ACCEPT": "application/json"}
+    answer = signed_in(ann).post(url, {"text": "good luck"}, **wants)
+    assert (answer.status_code, answer.json()) == (200, {"done": True})
+    empty = signed_in(ann).post(url, {"text": "   "}, **wants)
+    assert (empty.status_code, empty.json()["code"]) == (400, "empty")
+    assert signed_in(cyd).post(url, {"text": "hi"}, **wants).json()["code"] == "not_a_player"
+    gone = signed_in(ann).post("/games/999999/chat/", {"text": "hi"}, **wants)
+    assert (gone.status_code, gone.json()["code"]) == (404, "no_such_game")
+    for n in range(4):
+        signed_in(ann).post(url, {"text": f"line {n}"}, **wants)
+    held = signed_in(ann).post(url, {"text": "one too many"}, **wants)
+    assert (held.status_code, held.json()["code"], held["Retry-After"]) == (429, "throttled", "60")
+    assert list(Message.objects.values_list("text", flat=True).order_by("pk")) == [
+        "good luck", "line 0", "line 1", "line 2", "line 3"]
+    assert signed_in(bob).post(url, {"text": "thanks"})["Location"] == f"/games/{game.pk}/#chat"
+
+
 def test_chat_goes_on_after_the_game_and_is_no_part_of_its_record(users):
     ann, bob = users[:2]
     game = start_game([ann, bob])

@@ -157,6 +157,55 @@ export function showWaiting(count, myGamesUrl, doc = document) {
 }
 
 /**
+ * Forms of the parts drawn beside the game marked ``data-in-place`` (the chat's)
+ * are sent without leaving the page, so that nothing the player was doing on it
+ * is lost: the form's own fields POSTed with ``Accept: application/json``, then
+ * ``onDone()`` (the page reads its parts again) and the form emptied; a refusal's
+ * message is shown in the form (``.error-text``, read out), and the form keeps
+ * what was typed. Without script the form posts as a form does.
+ */
+export function sendInPlace(doc, { onDone, fetcher = (...args) => fetch(...args) }) {
+  const say = (form, text) => {
+    let box = form.querySelector(".in-place-error");
+    if (!text) {
+      box?.remove();
+      return;
+    }
+    if (!box) {
+      box = doc.createElement("p");
+      box.className = "error-text in-place-error";
+      box.setAttribute("role", "alert");
+      form.append(box);
+    }
+    box.textContent = text;
+  };
+  doc.addEventListener("submit", async (event) => {
+    const form = event.target;
+    if (!form?.hasAttribute?.("data-in-place")) return;
+    event.preventDefault();
+    const button = form.querySelector('[type="submit"]');
+    if (button) button.disabled = true;
+    try {
+      const resp = await fetcher(form.action, { method: "POST", body: new FormData(form),
+        credentials: "same-origin", headers: { Accept: "application/json" } });
+      const data = await resp.json().catch(() => ({}));
+      if (!resp.ok) {
+        const text = String(data.message || "it was not accepted");
+        say(form, `${text[0].toUpperCase()}${text.slice(1)}.`);
+        return;
+      }
+      say(form, "");
+      form.reset();
+      await onDone();
+    } catch (e) {
+      say(form, "Could not reach the server: check your connection and try again.");
+    } finally {
+      if (button) button.disabled = false;
+    }
+  });
+}
+
+/**
  * The client of one game page. ``root`` carries the URLs (data-state-url,
  * data-actions-url, data-events-url, data-poll-ms, data-panels-url with the
  * panels seq the page was drawn at, data-panels, and data-stream-url with
@@ -418,6 +467,7 @@ export function createClient({ root, getPage, onState, onError = () => {}, onBus
       if (!document.hidden) poll();
     });
     watchOpen({ url: cfg.openUrl, gameId: getPage()?.game?.id, fetcher });
+    sendInPlace(document, { onDone: readPanels, fetcher });
     if (cfg.streamUrl && EventSourceClass) return listen(cfg.streamUrl);
     pollEvery();
     return null;
