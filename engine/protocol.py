@@ -1,114 +1,44 @@
-"""What a game declares so that the platform can serve it: the Game protocol.
+"""What a game declares so that the platform can serve it: the core every game
+implements, and the capabilities a game may add.
 
 The platform (store, API, pages, mail, clocks, bots, the command line) knows a
-game only through this protocol and the registry (``engine.registry``); it
+game only through these protocols and the registry (``engine.registry``); it
 never imports a game's own modules. A game is one object, in the manner of
-boardgame.io's ``Game`` and Rally the Troops' rules modules, and its rules are a
-pure package under ``engine/<key>/`` (no Django, no I/O), typed for
-``mypy --strict``. ``docs/adding-a-game.md`` walks through writing one.
+boardgame.io's ``Game`` and Rally the Troops' rules modules, over a pure package
+of rules under ``engine/<key>/`` (no Django, no I/O), typed for ``mypy --strict``.
 
-How a game author implements it
--------------------------------
-Subclass ``Game[State, Event]`` (the defaults below then come for free) and
-register an instance in ``engine.registry``:
+- ``Rules``: the core. What the game is, its start, its fold, who acts and what
+  they may do, what each seat sees, the result.
+- The capabilities, each a small protocol over the core, with the default a game
+  without it gets: ``Randomness`` (what is left to chance, chance draws),
+  ``ServerEvents`` (automatic events, time running out, leaving),
+  ``SubmittedActions`` (what a player may send), ``Notation`` (actions and
+  events in words, the turn mail), ``HiddenInformation`` (secret views, events
+  and replays), ``SimultaneousChoices`` (seats choosing at once), ``Queries``
+  (reads the pages ask for) and ``BotHooks`` (the computer players).
+- ``Game``: the core and all of those, as the registry holds a game
+  (``AnyGame``). A game subclasses ``Game[State, Event]``, writes the core and
+  overrides the defaults that do not fit.
+- ``Snapshots``: a game's whole state written as JSON for the server. No default
+  fits, so it is not part of ``Game``: a game that writes snapshots implements
+  it (``ModuleSnapshots`` forwards to a module of its rules) and the platform
+  checks for it (``engine.snapshot.supported``).
 
-- **State** is the game's own type, opaque to the platform. ``fold`` may update
-  a state in place and return it (fast replays) or return a new one (immutable
-  states); ``copy`` gives an independent copy. The platform calls
-  ``engine.replay.apply`` (copy, then fold) wherever the old state must survive.
-- **Event** is the union of the game's event ``TypedDict`` s: JSON objects with
-  a ``"type"`` and, for a seat's own action, ``"player"`` (its seat). An action a
-  player submits *is* the event appended to the log; the server adds its own
-  events (chance draws, ``timeout``, ``resign``, automatic ones). Events are
-  past facts: renaming a field needs a new record version and an upcaster.
-- **Describe** the game: ``key`` (``"marram"``, the package name), ``title``,
-  ``rules_version`` (bump it when a fix could change a stored game's outcome),
-  ``record_format`` and ``record_version`` (the record of
-  ``shared/spec/<game>.md``), ``seat_counts``, and ``options``: each a named
-  choice with a default (variants, lengths, board sizes, modes). The generic
-  ``read_options`` checks names, choices and defaults; ``check_options`` adds
-  what depends on several options or on the number of seats.
-- **Start**: ``setup(options, players, seed)`` is the record's ``config`` for a
-  new game, every hidden order (decks, stacks) drawn from ``seed`` with
-  ``engine.fairness.shuffle``; ``start(config)`` reads a record's config (a
-  ``RecordError`` saying what is wrong) and returns the state before any event.
-  ``config(state)`` and ``options(state)`` give them back, canonical.
-- **Events**: ``read_event`` checks that a JSON value is an event of this game
-  at all (the default checks the object and its ``type`` against
-  ``event_types``); ``fold`` checks it against the rules, raising
-  ``IllegalAction(code, message)`` with a stable code, and applies it.
-- **Who acts**: ``awaiting(state)`` is an ``Awaiting``: the game is over, or a
-  chance draw is due (the server draws it), or one *or several* seats must act
-  (several at once when players choose in secret at the same time), each with a
-  ``Task`` saying what that seat must do. ``legal_actions(state, seat)`` lists
-  what the seat may do now (empty when nothing is awaited of it).
-- **Chance**: ``has_chance`` says whether the game leaves anything to chance
-  (False for a game of pure skill). ``chance(state)`` is ``None`` or a
-  ``Chance``: every outcome as the event that records it, with its exact odds
-  as ``Fraction`` s, in a fixed order; ``engine.fairness.draw_event`` picks
-  one from the committed seed. Replays never draw: chance arrives as events and
-  ``fold`` checks each is possible.
-- **Automatic events**: ``automatic(state)`` is an event the server must append
-  by itself now (a forced pass), or ``None``; the platform appends it and asks
-  again.
-- **Simultaneous choices**: ``unaffected(state, since, seat)`` says that the
-  events appended since a seat's action was made (other seats' choices made in
-  secret at the same time) leave that action's meaning unchanged, so that it is
-  not refused as stale; by default nothing is.
-- **Views**: ``view(state, seat)`` is what that seat may see, ``seat=None`` a
-  spectator's; both strip every secret (deck orders, the seed, future draws,
-  others' hidden choices) until the game is over. ``summary(state)`` is the
-  ``python -m engine replay`` output of the game's note (always ``finished``,
-  ``winners`` and ``current_player``). ``event_view(state, event, seat)`` is an
-  event of the log as that seat (or a spectator) may read it: a game whose
-  events carry a secret (Animals on Board's ``keep``) strips it there until the
-  game is over; by default events are public. ``view_revealed(state, seat)`` is
-  what the replay of a *finished* game shows at any of its steps: the seat's view
-  with every secret of that moment shown (others' hands and arks, face-down
-  tiles, the order of decks and stacks), as the seed is revealed; it defaults to
-  ``view``, right for a game without hidden information, and is never shown
-  while the game runs.
-- **Snapshots**: ``dump_state`` and ``load_state`` write a whole state as JSON
-  and read it back, so the server can start a long game from a stored state
-  rather than from its first event; ``snapshot_version`` (0 by default: no
-  snapshots, replay only) versions that JSON. Server-side only: they hold the
-  deck order.
-- **Results**: ``projection(state)`` is the small ``Projection`` kept for lists
-  (scores, whose turn, winners, finished), with ``better`` saying whether higher
-  or lower scores win and ``cooperative`` for games everybody wins or loses
-  together; ``standings`` ranks it. ``score_unit`` names what a score counts
-  (points by default).
-- **Queries**: ``queries`` maps names to functions the pages call with the
-  state, the asking seat and JSON arguments (Marram's ``claims``, a score
-  preview). A bad argument is an ``IllegalAction`` too.
-- **Words**: ``parse_action(text, seat)`` reads one line of the game's notation
-  (``NotationError`` says why not), ``format_action`` writes it,
-  ``describe_event`` tells any event in words; ``turn_mail(state, seat)`` is what
-  a "your turn" mail asks of that seat.
-- **Time and leaving**: ``timeout(state, seat)`` and ``resign(state, seat)``
-  are the events the server appends when a seat's time runs out or it leaves;
-  what they do is the game's fold.
-- **Bots**: ``bot_action`` picks a random legal action by default; a game may
-  name better ``bot_policies``. ``selfplay_stats`` adds the game's own figures
-  to ``python -m engine selfplay``. The computer players of ``engine.bots``
-  (easy, medium, strong) need nothing more, but play better and fairly with
-  four optional hooks: ``determinize`` (a state consistent with what the seat
-  sees, its secrets redrawn: required for a game with hidden information),
-  ``evaluate`` (how good a state is for a seat), ``bot_candidates`` (the actions
-  a bot weighs, e.g. with the claims ``legal_actions`` leaves out) and
-  ``search`` (the strong bot's budget and tuning, a ``SearchSettings``).
-
-Nothing here knows a game's rules, and no game's rules know the platform.
+Each member is described once, where it is declared. ``docs/adding-a-game.md``
+walks through a whole game (``tests/engine/tictactoe.py``). Nothing here knows a
+game's rules, and no game's rules know the platform.
 """
 from __future__ import annotations
 
+import copy as copying
+import json
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Generic, Literal, Protocol, TypeVar, cast
+from typing import Any, Generic, Literal, Protocol, TypeVar, cast, runtime_checkable
 
-from .errors import BadOptions, IllegalAction
+from .errors import BadOptions, IllegalAction, NotationError, RecordError
 
 JSON = None | bool | int | float | str | list["JSON"] | dict[str, "JSON"]
 """A JSON value, as records, views and query answers are written."""
@@ -354,75 +284,89 @@ class Query(Protocol[StateIn]):
     def __call__(self, state: StateIn, seat: Seat | None, args: Mapping[str, JSON]) -> JSON: ...
 
 
-# ---------------------------------------------------------------- the game
+# ---------------------------------------------------------------- the core
 
-class Game(Protocol[StateT, EventT]):
-    """One game's rules, as the platform sees them (see the module's docstring)."""
+class Rules(Protocol[StateT, EventT]):
+    """The core of a game, which every game implements.
+
+    **State** is the game's own type, opaque to the platform. **Event** is the
+    union of the game's event ``TypedDict`` s: JSON objects with a ``"type"``
+    and, for a seat's own action, ``"player"`` (its seat). The action a player
+    submits *is* the event appended to the log, so the notation, the API and the
+    record speak one shape; the server appends events of the same union (chance
+    draws, timeouts, leaving, automatic events). Events are past facts: renaming
+    a field needs a new record version and an upcaster.
+    """
 
     key: str
+    """The game's name in the registry, the API and URLs: its package's name
+    (``"marram"`` for ``engine/marram/``)."""
     title: str
+    """The game's name in words ("Animals on Board")."""
     rules_version: str
+    """Bumped whenever a fix could change the outcome of a stored game: a game
+    keeps the version it was created under, and a snapshot of other rules is
+    refused."""
     record_format: str
+    """The ``format`` of the game's records (``shared/spec/<game>.md``): a record
+    is read by the game of its format."""
     record_version: int
+    """The ``version`` of the game's records."""
     seat_counts: tuple[int, ...]
+    """The numbers of players the game is for (``(2, 3, 4)``)."""
     options_declared: tuple[Option, ...]
+    """The game's options, each a named choice with a default (variants, lengths,
+    board sizes, modes): the lobby offers them, ``read_options`` checks them."""
     event_types: tuple[str, ...]
-    queries: Mapping[str, Query[StateT]]
-    has_chance: bool = True
-    """Whether anything in the game is left to chance: an order dealt from the
-    seed (a deck, stacks of tiles) or a chance draw (``chance``). A game of pure
-    skill (Pond) says False, and its pages say nothing of fair chance."""
-    bot_policies: tuple[str, ...] = ("random",)
-    action_fields: Mapping[str, tuple[str, ...]] = {}
-    """The events a player may submit, by type, with every field each may have
-    (``"type"`` and ``"player"`` included): the platform refuses other types and
-    unknown fields before the fold. Empty: any of ``event_types`` but the chance
-    draws and timeouts, which are the server's."""
-    action_schema: JSONObject | None = None
-    """The JSON Schema (as OpenAPI writes it) of the actions a player submits, for
-    the API's documentation: an object whose ``type`` names the action. None: the
-    API documents the game's actions as any object with a ``type``."""
-    action_defaults: Mapping[str, JSONObject] = {}
-    """Fields filled in, by type, when a player's action leaves them out (Marram's
-    ``"claim": null``), so that the stored event is the record's."""
-    search: SearchSettings = SearchSettings()
+    """The ``type`` of every event of the game's records."""
     score_unit: tuple[str, str] = ("point", "points")
-    """What a score counts, singular and plural, in the game's own words (Pond's
-    "pieces" in the pile, Make-a-snake's "cm"): pages say "wins with 10 pieces"."""
+    """What a score counts, singular and plural, in the game's words (Pond's
+    pieces in the pile, Make-a-snake's cm): pages say "wins with 10 pieces"."""
 
-    # -- options and the start
+    # -- the start
 
     def check_options(self, options: Options, seats: int) -> None:
-        """Refuse (``BadOptions``) what the declared choices cannot say alone."""
+        """Refuse (``BadOptions``) what the declared choices cannot say alone: what
+        depends on several options or on the number of seats (Marram's Animals is
+        played long only). By default every combination is allowed."""
         return None
 
     def setup(self, options: Options, players: Sequence[str], seed: str) -> JSONObject:
-        """The record's ``config`` of a new game; hidden orders drawn from ``seed``."""
+        """The record's ``config`` for a new game: the players in seat order, the
+        options, and every hidden order (decks, stacks) drawn from ``seed`` with
+        ``engine.fairness.shuffle`` (one label for each order)."""
         ...
 
     def start(self, config: Mapping[str, JSON]) -> StateT:
-        """The state before any event; ``RecordError`` for a config it cannot read."""
+        """The state before any event, of a new config or a record's: a
+        ``RecordError`` saying in one line what it cannot read."""
         ...
 
     def config(self, state: StateT) -> JSONObject:
-        """The state's config as a record writes it (canonical)."""
+        """The config the state was started from, as a record writes it
+        (canonical): ``engine.fairness.verify`` checks that ``setup`` of the
+        game's ``options``, players and seed gives it back, key by key."""
         ...
 
     def options(self, state: StateT) -> Options:
-        ...
+        """The options the game is played with: by default each declared option
+        as the config holds it, under its own name. A game whose config keeps its
+        options otherwise (Pond's spelled-out pond) gives them here."""
+        config = self.config(state)
+        options: Options = {}
+        for option in self.options_declared:
+            value = config.get(option.name)
+            if not isinstance(value, str | int | bool):
+                raise RecordError(f"the config holds no option {option.name!r}")
+            options[option.name] = value
+        return options
 
     # -- events
 
-    def normalise_event(self, raw: Mapping[str, object]) -> JSONObject | None:
-        """The event as the store keeps it: every field checked, none but its own
-        kept, defaults filled in; an ``IllegalAction`` (with a ``field`` attribute
-        naming a wrong field, if it can) otherwise. The platform passes players'
-        actions and imported records through it. None (the default): the platform
-        checks actions against ``action_fields`` alone."""
-        return None
-
     def read_event(self, raw: object) -> EventT:
-        """``raw`` as one of this game's events, its fields still unchecked."""
+        """``raw`` as one of this game's events, its fields still unchecked (the
+        fold checks them): by default a JSON object whose ``type`` is one of
+        ``event_types``; a ``bad_event`` ``IllegalAction`` otherwise."""
         if not isinstance(raw, dict):
             raise IllegalAction("bad_event", f"an event is a JSON object, got {raw!r}")
         kind = raw.get("type")
@@ -432,157 +376,63 @@ class Game(Protocol[StateT, EventT]):
         return cast(EventT, raw)
 
     def fold(self, state: StateT, event: EventT) -> StateT:
-        """Check ``event`` against the rules and apply it. May update ``state`` in
-        place: after an ``IllegalAction`` the caller throws ``state`` away."""
+        """Check ``event`` against the rules and apply it. Events come from the
+        network and from hand-written records, so every field it reads is
+        checked; a broken rule is an ``IllegalAction(code, message)``, the code
+        stable (clients switch on it: ``not_your_turn``, ``occupied``) and the
+        message naming the rule and quoting the input. The fold may update
+        ``state`` in place and return it (fast replays: after an
+        ``IllegalAction`` the caller throws ``state`` away) or return a new
+        state; ``engine.replay.apply`` copies first wherever the old state must
+        survive."""
         ...
 
     def copy(self, state: StateT) -> StateT:
-        ...
+        """A copy of ``state`` that folding into leaves ``state`` as it was: by
+        default the state's own ``copy()``, or a deep copy of a state that has
+        none (or is a plain dict, list or set, whose ``copy()`` is shallow)."""
+        own = getattr(state, "copy", None)
+        if own is None or isinstance(state, dict | list | set):
+            return copying.deepcopy(state)
+        return cast(StateT, own())
 
     # -- who acts, and what they may do
 
     def awaiting(self, state: StateT) -> Awaiting:
+        """What the game waits for: ``Awaiting.over()`` once it has ended,
+        ``Awaiting.draw(what)`` when a chance draw is due (the server draws it),
+        or ``Awaiting.seats(task, ...)``: a ``Task`` for each seat that must act
+        now."""
         ...
 
     def legal_actions(self, state: StateT, seat: Seat) -> list[EventT]:
+        """What ``seat`` may do now, as the events that would record it; empty
+        when nothing is awaited of it. Asked on every request, so fast. An
+        action's parts that a page picks afterwards (Marram's claims) are left
+        out and offered by a query (``Queries``)."""
         ...
 
-    def chance(self, state: StateT) -> Chance[EventT] | None:
-        ...
-
-    def automatic(self, state: StateT) -> EventT | None:
-        """An event the server appends by itself now, or None."""
-        return None
-
-    def unaffected(self, state: StateT, since: Sequence[EventT], seat: Seat) -> bool:
-        """Whether ``seat``'s choice is as it was before ``since``, the events
-        appended after the position its action was made on (``state``: the game
-        after them). True when they are only other seats' choices made at the same
-        time as this seat's, in secret, and leaving its options unchanged
-        (Animals on Board's keeps): the action is then judged on ``state``, not
-        refused for a stale seq. By default False: any event since is a change the
-        player has not seen."""
-        return False
-
-    def timeout(self, state: StateT, seat: Seat) -> list[EventT]:
-        """The events for a seat whose time ran out: by default the record's
-        ``{"type": "timeout", "player": seat}``, which the game's fold gives meaning."""
-        return [cast(EventT, {"type": "timeout", "player": seat})]
-
-    def resign(self, state: StateT, seat: Seat) -> list[EventT]:
-        """The events for a seat that leaves: by default ``{"type": "resign", ...}``."""
-        return [cast(EventT, {"type": "resign", "player": seat})]
-
-    # -- what people see
+    # -- what people see, and the result
 
     def view(self, state: StateT, seat: Seat | None) -> JSONObject:
+        """Everything ``seat`` may see (``None``: a spectator): every secret (deck
+        orders, the seed, future draws, another seat's hidden choice) stripped
+        until the game is over."""
         ...
-
-    def view_revealed(self, state: StateT, seat: Seat | None) -> JSONObject:
-        """``seat``'s view of ``state`` with every secret shown: what a step of a
-        finished game's replay shows (the platform never shows it while the game
-        runs). By default the view itself, for a game without hidden information."""
-        return self.view(state, seat)
-
-    def event_view(self, state: StateT, event: EventT, seat: Seat | None) -> JSONObject:
-        """``event`` as ``seat`` (None: a spectator) may read it in the event list
-        of the game now in ``state``: what it must not know yet removed. By default
-        events are public and shown whole."""
-        return cast(JSONObject, dict(event))
 
     def summary(self, state: StateT) -> JSONObject:
+        """What ``python -m engine replay`` prints of the state, as the game's
+        note in ``shared/spec/`` gives it: always ``finished``, ``winners`` and
+        ``current_player``."""
         ...
-
-    def view_tables(self) -> Mapping[str, JSONObject]:
-        """Tables the game's views refer to by key, fixed by the rules (Marram's
-        tile drawings): the API serves each once for browsers and clients to keep,
-        so that no view repeats them. By default none."""
-        return {}
-
-    # -- snapshots (server-side only: they hold every secret)
-
-    snapshot_version: int = 0
-    """The version of ``dump_state``'s JSON: bump it when the state's shape
-    changes. 0: the game writes no snapshots, and is always read by replay."""
-
-    def dump_state(self, state: StateT) -> JSONObject:
-        """The whole state as JSON, secrets included, for the server's snapshots
-        (``engine.snapshot``): ``load_state`` of it, folded on, must act exactly as
-        the state it was dumped from. Only for a game whose ``snapshot_version``
-        is not 0."""
-        raise NotImplementedError(f"{self.title} writes no snapshots")
-
-    def load_state(self, config: Mapping[str, JSON], data: Mapping[str, JSON]) -> StateT:
-        """The state ``dump_state`` wrote, for the game of this ``config``; a
-        ``SnapshotError`` if ``data`` cannot be read."""
-        raise NotImplementedError(f"{self.title} reads no snapshots")
 
     def projection(self, state: StateT) -> Projection:
+        """The small picture kept for lists and tables (``Projection``):
+        ``standings`` ranks the seats from it."""
         ...
 
-    # -- words
 
-    def parse_action(self, text: str, seat: Seat) -> EventT:
-        ...
-
-    def format_action(self, action: EventT) -> str:
-        ...
-
-    def describe_event(self, event: EventT, names: Sequence[str], *,
-                       forced: bool = False) -> str:
-        """One line of the game's story; ``forced``: an automatic event."""
-        ...
-
-    def turn_mail(self, state: StateT, seat: Seat) -> TurnMail | None:
-        """None when nothing is awaited of the seat."""
-        ...
-
-    # -- bots and self-play
-
-    def bot_action(self, state: StateT, seat: Seat, rng: random.Random,
-                   policy: str = "random") -> EventT:
-        """A bot's action for an awaited seat: by default any legal one."""
-        return rng.choice(self.legal_actions(state, seat))
-
-    def selfplay_stats(self, state: StateT) -> Mapping[str, float]:
-        """Figures of a finished game that self-play averages and prints."""
-        return {}
-
-    def determinize(self, state: StateT, seat: Seat, rng: random.Random) -> StateT:
-        """A state the seat cannot tell from ``state``: everything it sees kept,
-        every secret it does not see (deck orders, others' hidden choices, future
-        draws) redrawn with ``rng`` from what its view allows. The result must
-        depend only on the seat's view and ``rng``, so that bots never learn a
-        secret; the caller may fold into it. The default, a copy, is right only
-        for games without hidden information."""
-        return self.copy(state)
-
-    def evaluate(self, state: StateT, seat: Seat) -> float:
-        """How good ``state`` is for ``seat``, higher better, in points: by default
-        the seat's score less the best other score (the other way round when
-        lower scores win), plus or minus a million once the game is won or lost.
-        Games with open features, tokens or material override it."""
-        p = self.projection(state)
-        sign = -1.0 if p.better == "lower" else 1.0
-        mine = float(p.scores[seat] or 0) * sign
-        others = [float(score or 0) * sign for s, score in enumerate(p.scores) if s != seat]
-        value = mine if p.cooperative or not others else mine - max(others)
-        if p.finished:
-            value += 1e6 if seat in p.winners else -1e6
-        return value
-
-    def bot_candidates(self, state: StateT, seat: Seat) -> list[EventT]:
-        """The actions a medium or strong bot weighs for the seat: by default
-        ``legal_actions``. A game adds the parts a page picks afterwards (Marram's
-        claims) or leaves out actions no good player makes; every one must be legal."""
-        return self.legal_actions(state, seat)
-
-
-AnyGame = Game[Any, Any]
-"""A game of any state and event types, as the registry holds them."""
-
-
-def read_options(game: Game[StateT, EventT], raw: Mapping[str, object] | None,
+def read_options(game: Rules[Any, Any], raw: Mapping[str, object] | None,
                  seats: int) -> Options:
     """Options as the lobby or a command line gives them, checked, with every
     default filled in; ``BadOptions`` says what is wrong."""
@@ -607,7 +457,218 @@ def read_options(game: Game[StateT, EventT], raw: Mapping[str, object] | None,
     return options
 
 
-def query(game: Game[StateT, EventT], state: StateT, name: str, seat: Seat | None,
+# ---------------------------------------------------------------- capabilities
+
+class Randomness(Rules[StateT, EventT], Protocol[StateT, EventT]):
+    """What a game leaves to chance: hidden orders dealt from the seed by
+    ``setup``, and chance draws while it is played."""
+
+    has_chance: bool
+    """Whether anything in the game is left to chance, dealt or drawn; every game
+    says. A game of pure skill (Pond) says False, and its pages say nothing of
+    fair chance."""
+
+    def chance(self, state: StateT) -> Chance[EventT] | None:
+        """The chance draw due now (``Awaiting.draw``) as a ``Chance``, or None.
+        The server picks its outcome from the committed seed
+        (``engine.fairness.draw_event``); replays never draw, so ``fold``
+        refuses an outcome that is not possible (``impossible_chance``). A seat
+        may leave while a draw is due: ``fold`` takes its ``resign`` events then
+        too and says what becomes of the draw (it stays due, passes on, or the
+        game ends). By default there are no draws: None."""
+        return None
+
+
+class ServerEvents(Rules[StateT, EventT], Protocol[StateT, EventT]):
+    """The events the server appends by itself; what each does is the game's
+    fold (its note in ``shared/spec/`` fixes it)."""
+
+    def automatic(self, state: StateT) -> EventT | None:
+        """An event the server must append by itself now (Marram's pass when no
+        tile fits), or None; the platform appends it and asks again. By default
+        None."""
+        return None
+
+    def timeout(self, state: StateT, seat: Seat) -> list[EventT]:
+        """The events for a seat whose time ran out: by default the record's
+        ``{"type": "timeout", "player": seat}``. The platform decides when a seat
+        has timed out twice in a row, and then calls ``resign``."""
+        return [cast(EventT, {"type": "timeout", "player": seat})]
+
+    def resign(self, state: StateT, seat: Seat) -> list[EventT]:
+        """The events for a seat that leaves: by default ``{"type": "resign",
+        "player": seat}``."""
+        return [cast(EventT, {"type": "resign", "player": seat})]
+
+
+class SubmittedActions(Rules[StateT, EventT], Protocol[StateT, EventT]):
+    """What a player may submit: the platform refuses other types and unknown
+    fields with a 400 before the fold sees them."""
+
+    action_fields: Mapping[str, tuple[str, ...]] = {}
+    """The events a player may submit, by type, with every field each may have
+    (``"type"`` and ``"player"`` included). Empty (the default): the types of the
+    awaited seats' legal actions and of leaving."""
+    action_defaults: Mapping[str, JSONObject] = {}
+    """Fields filled in, by type, when a player's action leaves them out
+    (Marram's ``"claim": null``), so that the stored event is the record's."""
+    action_schema: JSONObject | None = None
+    """The JSON Schema (as OpenAPI writes it) of an action a player submits,
+    which the API's documentation gives as one of each game's (``oneOf``): an
+    object whose ``type`` names the action. None (the default): any object with
+    a ``type``."""
+
+    def normalise_event(self, raw: Mapping[str, object]) -> JSONObject | None:
+        """The event as the store keeps it: every field checked, none but its own
+        kept, defaults filled in; an ``IllegalAction`` (with a ``field``
+        attribute naming a wrong field, if it can) otherwise. The platform passes
+        players' actions and imported records through it. None (the default):
+        the platform checks actions against ``action_fields`` alone."""
+        return None
+
+
+EXAMPLES_IN_MAIL = 3
+"""Legal actions a turn mail gives as examples, by default (``Notation.task_mail``)."""
+
+
+class Notation(Rules[StateT, EventT], Protocol[StateT, EventT]):
+    """Actions and events in words: one line a move, for replies by mail, the
+    history and the mails. By default an action is written as its JSON object
+    without its ``player`` (the seat that writes it)."""
+
+    def parse_action(self, text: str, seat: Seat) -> EventT:
+        """The action one line of the notation writes, for ``seat``; whether it
+        is legal is the fold's business. A ``NotationError`` with a helpful
+        message for a line it cannot read."""
+        try:
+            raw = json.loads(text)
+        except ValueError:
+            raw = None
+        if not isinstance(raw, dict):
+            raise NotationError(f"write an action as a JSON object, such as "
+                                f'{{"type": "{self.event_types[0]}"}}') from None
+        try:
+            return self.read_event({**raw, "player": seat})
+        except IllegalAction as e:
+            raise NotationError(e.message) from None
+
+    def format_action(self, action: EventT) -> str:
+        """The action as its canonical line, which ``parse_action`` reads back."""
+        return json.dumps({k: v for k, v in action.items() if k != "player"})
+
+    def describe_event(self, event: EventT, names: Sequence[str], *,
+                       forced: bool = False) -> str:
+        """Any event of the log in words, one line of the game's story, the
+        players called by ``names`` (by seat); ``forced``: an event the server
+        appended by itself. It never names a secret (``HiddenInformation``)."""
+        seat = event.get("player")
+        line = self.format_action(event)
+        if isinstance(seat, int) and 0 <= seat < len(names):
+            return f"{names[seat]}: {line}"
+        return line
+
+    def turn_mail(self, state: StateT, seat: Seat) -> TurnMail | None:
+        """What a "your turn" mail asks of ``seat``: its task's (``task_mail``),
+        or None when nothing is awaited of it."""
+        task = self.awaiting(state).task(seat)
+        return None if task is None else self.task_mail(state, task)
+
+    def task_mail(self, state: StateT, task: Task) -> TurnMail:
+        """The turn mail of one awaited task: by default "your move", its
+        prompt, and the first legal actions in the notation as examples."""
+        examples = tuple(self.format_action(a)
+                         for a in self.legal_actions(state, task.seat)[:EXAMPLES_IN_MAIL])
+        reply = f": reply '{examples[0]}'" if examples else ""
+        return TurnMail("your move", f"Please {task.prompt}{reply}.", examples)
+
+
+class NotationModule(Protocol[EventT]):
+    """A module of a game's rules that reads and writes its notation (what
+    ``ModuleNotation`` forwards to)."""
+
+    def parse_action(self, text: str, seat: Seat, /) -> EventT: ...
+
+    def format_action(self, action: EventT, /) -> str: ...
+
+    def describe_event(self, event: EventT, names: Sequence[str], /, *,
+                       forced: bool = False) -> str: ...
+
+
+class ModuleNotation(Notation[StateT, EventT], Protocol[StateT, EventT]):
+    """``Notation`` read and written by a module of the game's rules,
+    ``notation_module`` (``engine/<key>/notation.py``): its ``parse_action``,
+    ``format_action`` and ``describe_event``."""
+
+    notation_module: NotationModule[EventT]
+
+    def parse_action(self, text: str, seat: Seat) -> EventT:
+        return self.notation_module.parse_action(text, seat)
+
+    def format_action(self, action: EventT) -> str:
+        return self.notation_module.format_action(action)
+
+    def describe_event(self, event: EventT, names: Sequence[str], *,
+                       forced: bool = False) -> str:
+        return self.notation_module.describe_event(event, names, forced=forced)
+
+
+class HiddenInformation(Rules[StateT, EventT], Protocol[StateT, EventT]):
+    """What a game with secrets (others' hands, face-down tiles, deck orders,
+    choices made in secret) shows in the event list and the replay. Its views
+    strip them (``Rules.view``), ``describe_event`` never names them and its bots
+    redraw them (``BotHooks.determinize``). The defaults fit a game without
+    hidden information."""
+
+    def event_view(self, state: StateT, event: EventT, seat: Seat | None) -> JSONObject:
+        """``event`` as ``seat`` (None: a spectator) may read it in the event list
+        of the game now in ``state``: what it may not know yet removed until the
+        game is over (Animals on Board shows another seat's ``keep`` without its
+        tile). By default events are public and shown whole."""
+        return cast(JSONObject, dict(event))
+
+    def view_revealed(self, state: StateT, seat: Seat | None) -> JSONObject:
+        """What the replay of a *finished* game shows at each of its steps: the
+        seat's view with every secret of that moment shown, as the seed now is
+        (Animals on Board's arks, face-down tile and stack order; Make-a-snake's
+        stacks; Marram's deck), marked ``"revealed": true`` for the game's replay
+        module. The platform never shows it while the game runs. By default the
+        view itself."""
+        return self.view(state, seat)
+
+
+class SimultaneousChoices(Rules[StateT, EventT], Protocol[StateT, EventT]):
+    """Seats that choose at the same time, in secret (Animals on Board's keeps):
+    ``awaiting`` names them together (``Awaiting``)."""
+
+    def unaffected(self, state: StateT, since: Sequence[EventT], seat: Seat) -> bool:
+        """Whether ``seat``'s choice is as it was before ``since``, the events
+        appended after the seq its action was made at (``state``: the game after
+        them): True when they are only other seats' choices made at the same
+        time, in secret, that leave its options unchanged. The platform then
+        judges the action on ``state`` instead of refusing it as stale
+        (``stale_seq``), so players choosing together never collide, by the API
+        or by mail. By default False: any event since is a change the player has
+        not seen."""
+        return False
+
+
+class Queries(Rules[StateT, EventT], Protocol[StateT, EventT]):
+    """Reads the pages ask for besides the view. By default there are none."""
+
+    queries: Mapping[str, Query[StateT]] = {}
+    """Named reads (Marram's ``claims``, a score preview), each called with the
+    state, the asking seat and JSON arguments (``query``), and also served at
+    ``/api/games/{id}/{name}/``; a bad argument is an ``IllegalAction``
+    (``bad_query``)."""
+
+    def view_tables(self) -> Mapping[str, JSONObject]:
+        """Tables the game's views refer to by key, fixed by the rules (Marram's
+        tile drawings): the API serves each once for browsers and clients to
+        keep, so that no view repeats them."""
+        return {}
+
+
+def query(game: Queries[StateT, EventT], state: StateT, name: str, seat: Seat | None,
           args: Mapping[str, JSON]) -> JSON:
     """Run one of the game's named queries; an unknown name is an IllegalAction."""
     run: Callable[[StateT, Seat | None, Mapping[str, JSON]], JSON] | None = \
@@ -616,3 +677,135 @@ def query(game: Game[StateT, EventT], state: StateT, name: str, seat: Seat | Non
         raise IllegalAction("unknown_query", f"{game.title} answers no query {name!r}: "
                             "it answers " + (", ".join(game.queries) or "none"))
     return run(state, seat, args)
+
+
+class BotHooks(Rules[StateT, EventT], Protocol[StateT, EventT]):
+    """The computer players (``engine.bots``: easy, medium and strong; see
+    ``docs/bots.md``) and self-play (``python -m engine selfplay``) play every
+    game through the core alone; these hooks make them fair, good and fast."""
+
+    bot_policies: tuple[str, ...] = ("random",)
+    """The names ``bot_action`` plays by."""
+    search: SearchSettings = SearchSettings()
+    """The strong bot's budget and tuning."""
+
+    def bot_action(self, state: StateT, seat: Seat, rng: random.Random,
+                   policy: str = "random") -> EventT:
+        """An action for an awaited seat by one of ``bot_policies``: by default
+        any legal one."""
+        return rng.choice(self.legal_actions(state, seat))
+
+    def selfplay_stats(self, state: StateT) -> Mapping[str, float]:
+        """Figures of a finished game that self-play averages and prints."""
+        return {}
+
+    def determinize(self, state: StateT, seat: Seat, rng: random.Random) -> StateT:
+        """A state the seat cannot tell from ``state``: everything it sees kept,
+        every secret it does not see (deck orders, others' hidden choices, future
+        draws) redrawn with ``rng`` from what its view allows (sort what is
+        unseen before shuffling it). Every bot looks at this state alone, so the
+        result must depend on nothing but the seat's view and ``rng``; the
+        caller may fold into it. The default, a copy, is right only for a game
+        without hidden information: a game with it must override this."""
+        return self.copy(state)
+
+    def evaluate(self, state: StateT, seat: Seat) -> float:
+        """How good ``state`` is for ``seat``, higher better, in points: the medium
+        bot plays the action whose result evaluates best, the strong bot judges
+        cut-off playouts by it. By default the seat's score less the best other
+        score (the other way round when lower scores win), plus or minus a
+        million once the game is won or lost; a game gives the worth of what is
+        not scored yet (open features, tokens, material)."""
+        p = self.projection(state)
+        sign = -1.0 if p.better == "lower" else 1.0
+        mine = float(p.scores[seat] or 0) * sign
+        others = [float(score or 0) * sign for s, score in enumerate(p.scores) if s != seat]
+        value = mine if p.cooperative or not others else mine - max(others)
+        if p.finished:
+            value += 1e6 if seat in p.winners else -1e6
+        return value
+
+    def bot_candidates(self, state: StateT, seat: Seat) -> list[EventT]:
+        """The actions a medium or strong bot weighs for the seat: by default
+        ``legal_actions``. A game adds the parts a page picks afterwards (Marram's
+        claims) or leaves out actions no good player makes; each must be legal."""
+        return self.legal_actions(state, seat)
+
+
+# ---------------------------------------------------------------- a game
+
+class Game(Randomness[StateT, EventT], ServerEvents[StateT, EventT],
+           SubmittedActions[StateT, EventT], Notation[StateT, EventT],
+           HiddenInformation[StateT, EventT], SimultaneousChoices[StateT, EventT],
+           Queries[StateT, EventT], BotHooks[StateT, EventT], Protocol[StateT, EventT]):
+    """A game as the platform holds it: the core (``Rules``) and every capability
+    the platform calls without asking, each with its default. A game subclasses
+    ``Game[State, Event]``, writes the core and ``has_chance``, overrides what
+    does not fit it, and registers its object in ``engine.registry``."""
+
+
+AnyGame = Game[Any, Any]
+"""A game of any state and event types, as the registry holds them."""
+
+
+# ---------------------------------------------------------------- snapshots
+
+@runtime_checkable
+class Snapshots(Protocol[StateT]):
+    """The whole state written as JSON and read back, so that the server starts
+    a long game from a stored state rather than from its first event
+    (``engine.snapshot``, which versions it). Server-side only: a snapshot holds
+    every secret. A game without snapshots is always read by replay."""
+
+    @property
+    def snapshot_version(self) -> int:
+        """The version of ``dump_state``'s JSON: bumped when its shape changes."""
+        ...
+
+    def dump_state(self, state: StateT) -> JSONObject:
+        """The whole state as JSON, secrets included: ``load_state`` of it, folded
+        on, must act exactly as the state it was dumped from."""
+        ...
+
+    def load_state(self, config: Mapping[str, JSON], data: Mapping[str, JSON]) -> StateT:
+        """The state ``dump_state`` wrote, for the game of this ``config``; a
+        ``SnapshotError`` when ``data`` cannot be read."""
+        ...
+
+
+class SnapshotModule(Protocol[StateT]):
+    """A module of a game's rules that writes its states as JSON (what
+    ``ModuleSnapshots`` forwards to)."""
+
+    @property
+    def VERSION(self) -> int:  # noqa: N802 (a module's constant)
+        """The version of ``dump``'s JSON."""
+        ...
+
+    def dump(self, state: StateT) -> JSONObject:
+        """The whole state as JSON."""
+        ...
+
+    def load(self, start: StateT, data: Mapping[str, JSON]) -> StateT:
+        """The state ``dump`` wrote, made from the game's start."""
+        ...
+
+
+class ModuleSnapshots(Snapshots[StateT], Protocol[StateT]):
+    """``Snapshots`` written by a module of the game's rules, ``snapshot_module``
+    (``engine/<key>/snapshot.py``): its ``VERSION``, ``dump(state)`` and
+    ``load(start, data)``, onto the state the game's ``start`` makes."""
+
+    snapshot_module: SnapshotModule[StateT]
+
+    def start(self, config: Mapping[str, JSON]) -> StateT: ...
+
+    @property
+    def snapshot_version(self) -> int:
+        return self.snapshot_module.VERSION
+
+    def dump_state(self, state: StateT) -> JSONObject:
+        return self.snapshot_module.dump(state)
+
+    def load_state(self, config: Mapping[str, JSON], data: Mapping[str, JSON]) -> StateT:
+        return self.snapshot_module.load(self.start(config), data)

@@ -12,37 +12,50 @@ deck order): they are the server's, never a player's.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import TypedDict, TypeVar
 
 from .errors import SnapshotError
-from .protocol import JSON, Game, JSONObject
+from .protocol import JSON, JSONObject, Rules, Snapshots
 
 S = TypeVar("S")
 E = TypeVar("E", bound=Mapping[str, object])
 
 
-def supported(game: Game[Any, Any]) -> bool:
-    """Whether the game writes snapshots at all."""
-    return game.snapshot_version > 0
+class Snapshot(TypedDict):
+    """A snapshot as the server stores it (the module's docstring)."""
+
+    game: str
+    rules_version: str
+    version: int
+    state: JSONObject
 
 
-def snapshot(game: Game[S, E], state: S) -> JSONObject:
+def supported(game: object) -> bool:
+    """Whether the game writes snapshots at all (``protocol.Snapshots``)."""
+    return isinstance(game, Snapshots)
+
+
+def _written(game: Rules[S, E], what: str) -> Snapshots[S]:
+    if not isinstance(game, Snapshots):
+        raise SnapshotError(f"{game.title} {what} no snapshots")
+    return game
+
+
+def snapshot(game: Rules[S, E], state: S) -> Snapshot:
     """The state as a versioned snapshot."""
-    if not supported(game):
-        raise SnapshotError(f"{game.title} writes no snapshots")
+    written = _written(game, "writes")
     return {"game": game.key, "rules_version": game.rules_version,
-            "version": game.snapshot_version, "state": game.dump_state(state)}
+            "version": written.snapshot_version, "state": written.dump_state(state)}
 
 
-def restore(game: Game[S, E], config: Mapping[str, JSON], data: object) -> S:
+def restore(game: Rules[S, E], config: Mapping[str, JSON], data: object) -> S:
     """The state a snapshot holds, for the game of ``config``; ``SnapshotError``
     when it is of another game, rules or version, or cannot be read."""
-    if not supported(game):
-        raise SnapshotError(f"{game.title} reads no snapshots")
+    written = _written(game, "reads")
     if not isinstance(data, dict):
         raise SnapshotError("a snapshot is a JSON object")
     for name, expected in (("game", game.key), ("rules_version", game.rules_version),
-                           ("version", game.snapshot_version)):
+                           ("version", written.snapshot_version)):
         if data.get(name) != expected:
             raise SnapshotError(f"a snapshot of {name} {data.get(name)!r}: this engine "
                                 f"reads {expected!r}")
@@ -50,7 +63,7 @@ def restore(game: Game[S, E], config: Mapping[str, JSON], data: object) -> S:
     if not isinstance(state, dict):
         raise SnapshotError("a snapshot's 'state' is a JSON object")
     try:
-        return game.load_state(config, state)
+        return written.load_state(config, state)
     except SnapshotError:
         raise
     except (KeyError, IndexError, TypeError, ValueError) as e:

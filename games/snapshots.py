@@ -19,6 +19,7 @@ API or admin shows them.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
@@ -46,8 +47,9 @@ def snapshot_due(before: int, after: int) -> bool:
 
 
 def _row(game_id: int, seq: int, rules: AnyGame, state: Any) -> GameSnapshot:
-    return GameSnapshot(game_id=game_id, seq=seq, data=snapshot(rules, state),
-                        rules_version=rules.rules_version, version=rules.snapshot_version)
+    data = snapshot(rules, state)
+    return GameSnapshot(game_id=game_id, seq=seq, data=data,
+                        rules_version=data["rules_version"], version=data["version"])
 
 
 def game_snapshot_save(*, game_id: int, seq: int, rules: AnyGame, state: Any) -> None:
@@ -141,7 +143,7 @@ def game_snapshot_problems(game: Game) -> list[str]:
     return problems
 
 
-def _difference(seq: int, stored: Any, replayed: dict[str, Any]) -> str:
+def _difference(seq: int, stored: Any, replayed: Mapping[str, Any]) -> str:
     if not isinstance(stored, dict):
         return f"snapshot at seq {seq}: not a snapshot"
     for key in ("game", "rules_version", "version"):

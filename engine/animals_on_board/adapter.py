@@ -5,34 +5,33 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Final
 
 from ..protocol import (
+    EXAMPLES_IN_MAIL,
     JSON,
     Awaiting,
-    Chance,
     Game,
     JSONObject,
+    ModuleNotation,
+    ModuleSnapshots,
     Option,
     Options,
     Projection,
-    Query,
     SearchSettings,
     Seat,
     Task,
     TurnMail,
 )
-from . import bots, moves, notation, rounds, rules, snapshot, view
+from . import bots, moves, notation, rounds, rules, snapshot
+from . import view as views
 from .events import ACTION_SCHEMA, EVENT_TYPES, Event, Pass
 from .record import FORMAT, VERSION, config_from_json, config_to_json, deal
 from .scoring import score_ark
 from .state import State
 from .tiles import SEAT_COUNTS, shown
 
-EXAMPLES_IN_MAIL: Final = 3
 
-
-class AnimalsOnBoard(Game[State, Event]):
+class AnimalsOnBoard(ModuleNotation[State, Event], ModuleSnapshots[State], Game[State, Event]):
     key = "animals_on_board"
     title = "Animals on Board"
     rules_version = rules.RULES_VERSION
@@ -41,6 +40,7 @@ class AnimalsOnBoard(Game[State, Event]):
     seat_counts = SEAT_COUNTS
     options_declared: tuple[Option, ...] = ()
     event_types = EVENT_TYPES
+    has_chance = True  # the deck, dealt from the seed
     action_schema = ACTION_SCHEMA
     bot_policies = bots.POLICIES
     action_fields: Mapping[str, tuple[str, ...]] = {
@@ -73,8 +73,19 @@ class AnimalsOnBoard(Game[State, Event]):
     games of seed 1, 147 against medium where that search won 118;
     docs/bots.md). Random play to the end buys groups no player would."""
 
-    def __init__(self) -> None:
-        self.queries: Mapping[str, Query[State]] = {}
+    # -- members that are functions of the rules modules as they stand
+
+    notation_module = notation
+    snapshot_module = snapshot
+    legal_actions = staticmethod(moves.legal_actions)
+    unaffected = staticmethod(moves.keep_unaffected)
+    view = staticmethod(views.seat_view)
+    view_revealed = staticmethod(views.revealed_view)
+    event_view = staticmethod(views.event_view)
+    summary = staticmethod(views.summary)
+    determinize = staticmethod(bots.determinize)
+    evaluate = staticmethod(bots.evaluate)
+    bot_candidates = staticmethod(bots.candidates)
 
     # -- options and the start
 
@@ -87,27 +98,11 @@ class AnimalsOnBoard(Game[State, Event]):
     def config(self, state: State) -> JSONObject:
         return config_to_json(state.config)
 
-    def options(self, state: State) -> Options:
-        return {}
-
     # -- events
 
     def fold(self, state: State, event: Event) -> State:
         rules.step(state, event)
         return state
-
-    def copy(self, state: State) -> State:
-        return state.copy()
-
-    # -- snapshots
-
-    snapshot_version = snapshot.VERSION
-
-    def dump_state(self, state: State) -> JSONObject:
-        return snapshot.dump(state)
-
-    def load_state(self, config: Mapping[str, JSON], data: Mapping[str, JSON]) -> State:
-        return snapshot.load(self.start(config), data)
 
     # -- who acts
 
@@ -128,15 +123,6 @@ class AnimalsOnBoard(Game[State, Event]):
                                    short="pass" if moves.stuck(state, seat)
                                    else "split or take"))
 
-    def legal_actions(self, state: State, seat: Seat) -> list[Event]:
-        return moves.legal_actions(state, seat)
-
-    def chance(self, state: State) -> Chance[Event] | None:
-        return None  # every draw is the config's deck, dealt from the committed seed
-
-    def unaffected(self, state: State, since: Sequence[Event], seat: Seat) -> bool:
-        return moves.keep_unaffected(state, since, seat)
-
     def automatic(self, state: State) -> Event | None:
         """The pass of a seat that can neither split nor pay for a group."""
         seat = state.current
@@ -144,19 +130,7 @@ class AnimalsOnBoard(Game[State, Event]):
             return None
         return Pass(type="pass", player=seat)
 
-    # -- what people see
-
-    def view(self, state: State, seat: Seat | None) -> JSONObject:
-        return view.seat_view(state, seat)
-
-    def view_revealed(self, state: State, seat: Seat | None) -> JSONObject:
-        return view.revealed_view(state, seat)
-
-    def event_view(self, state: State, event: Event, seat: Seat | None) -> JSONObject:
-        return view.event_view(state, event, seat)
-
-    def summary(self, state: State) -> JSONObject:
-        return view.summary(state)
+    # -- the result
 
     def projection(self, state: State) -> Projection:
         """Points stay hidden until the end: they would tell what the arks hold."""
@@ -169,20 +143,8 @@ class AnimalsOnBoard(Game[State, Event]):
 
     # -- words
 
-    def parse_action(self, text: str, seat: Seat) -> Event:
-        return notation.parse_action(text, seat)
-
-    def format_action(self, action: Event) -> str:
-        return notation.format_action(action)
-
-    def describe_event(self, event: Event, names: Sequence[str], *,
-                       forced: bool = False) -> str:
-        return notation.describe_event(event, names, forced=forced)
-
-    def turn_mail(self, state: State, seat: Seat) -> TurnMail | None:
-        task = self.awaiting(state).task(seat)
-        if task is None:
-            return None
+    def task_mail(self, state: State, task: Task) -> TurnMail:
+        seat = task.seat
         if task.kind == "keep":
             drawn = state.drawn[seat]
             return TurnMail("keep a tile", "Your three tiles are " + ", ".join(drawn)
@@ -210,15 +172,6 @@ class AnimalsOnBoard(Game[State, Event]):
         if policy == "greedy":
             return bots.greedy_action(state, seat, rng)
         return bots.random_action(state, seat, rng)
-
-    def determinize(self, state: State, seat: Seat, rng: random.Random) -> State:
-        return bots.determinize(state, seat, rng)
-
-    def evaluate(self, state: State, seat: Seat) -> float:
-        return bots.evaluate(state, seat)
-
-    def bot_candidates(self, state: State, seat: Seat) -> list[Event]:
-        return bots.candidates(state, seat)
 
     def selfplay_stats(self, state: State) -> Mapping[str, float]:
         return {"rounds": state.round,

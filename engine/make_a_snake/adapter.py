@@ -15,6 +15,8 @@ from ..protocol import (
     Choice,
     Game,
     JSONObject,
+    ModuleNotation,
+    ModuleSnapshots,
     Option,
     Options,
     Projection,
@@ -40,7 +42,8 @@ ADVANCED = (Choice(False, "Basic rules: overlap any tile"),
             Choice(True, "Advanced rules: overlap only onto a tile of the same colour"))
 
 
-class MakeASnake(Game[State, SnakeEvent]):
+class MakeASnake(ModuleNotation[State, SnakeEvent], ModuleSnapshots[State],
+                 Game[State, SnakeEvent]):
     key = "make_a_snake"
     title = "Make-a-snake"
     rules_version = rules.RULES_VERSION
@@ -55,6 +58,7 @@ class MakeASnake(Game[State, SnakeEvent]):
                "colour, and earlier tiles are turned over when it fits on neither side"),
     )
     event_types = EVENT_TYPES
+    has_chance = True  # the stacks, and the die
     action_schema = ACTION_SCHEMA
     bot_policies = ("random", "greedy")
     search = SearchSettings(playouts=300, cpu_seconds=2.0, rollout_moves=None,
@@ -64,6 +68,16 @@ class MakeASnake(Game[State, SnakeEvent]):
     measured, not guessed, and the search learns which stack to take from
     before the tile is seen."""
 
+    # -- members that are functions of the rules modules as they stand
+
+    notation_module = notation
+    snapshot_module = snapshot
+    start = staticmethod(record.start)
+    config = staticmethod(record.config_to_json)
+    fold = staticmethod(rules.fold)
+    determinize = staticmethod(bots.determinize)
+    evaluate = staticmethod(bots.evaluate)
+
     def __init__(self) -> None:
         self.queries: Mapping[str, Query[State]] = {"connect_preview": self._connect_preview}
 
@@ -72,33 +86,6 @@ class MakeASnake(Game[State, SnakeEvent]):
     def setup(self, options: Options, players: Sequence[str], seed: str) -> JSONObject:
         return record.make_config(players, str(options["mode"]), bool(options["advanced"]),
                                   seed)
-
-    def start(self, config: Mapping[str, JSON]) -> State:
-        return record.start(config)
-
-    def config(self, state: State) -> JSONObject:
-        return record.config_to_json(state)
-
-    def options(self, state: State) -> Options:
-        return {"mode": state.mode, "advanced": state.advanced}
-
-    # -- events
-
-    def fold(self, state: State, event: SnakeEvent) -> State:
-        return rules.fold(state, event)
-
-    def copy(self, state: State) -> State:
-        return state.copy()
-
-    # -- snapshots
-
-    snapshot_version = snapshot.VERSION
-
-    def dump_state(self, state: State) -> JSONObject:
-        return snapshot.dump(state)
-
-    def load_state(self, config: Mapping[str, JSON], data: Mapping[str, JSON]) -> State:
-        return snapshot.load(self.start(config), data)
 
     # -- who acts
 
@@ -218,21 +205,8 @@ class MakeASnake(Game[State, SnakeEvent]):
 
     # -- words
 
-    def parse_action(self, text: str, seat: Seat) -> SnakeEvent:
-        return notation.parse_action(text, seat)
-
-    def format_action(self, action: SnakeEvent) -> str:
-        return notation.format_action(action)
-
-    def describe_event(self, event: SnakeEvent, names: Sequence[str], *,
-                       forced: bool = False) -> str:
-        return notation.describe_event(event, names, forced=forced)
-
-    def turn_mail(self, state: State, seat: Seat) -> TurnMail | None:
-        task = self.awaiting(state).task(seat)
-        if task is None:
-            return None
-        examples = tuple(self.format_action(a) for a in self.legal_actions(state, seat))
+    def task_mail(self, state: State, task: Task) -> TurnMail:
+        examples = tuple(self.format_action(a) for a in self.legal_actions(state, task.seat))
         if task.kind == "take":
             assert state.die is not None
             return TurnMail("your turn", f"The die shows {state.die[0]} and {state.die[1]}. "
@@ -248,13 +222,7 @@ class MakeASnake(Game[State, SnakeEvent]):
                    policy: str = "random") -> SnakeEvent:
         if policy == "greedy":
             return bots.greedy_action(state, seat, rng)
-        return rng.choice(self.legal_actions(state, seat))
-
-    def determinize(self, state: State, seat: Seat, rng: random.Random) -> State:
-        return bots.determinize(state, seat, rng)
-
-    def evaluate(self, state: State, seat: Seat) -> float:
-        return bots.evaluate(state, seat)
+        return super().bot_action(state, seat, rng, policy)
 
     def selfplay_stats(self, state: State) -> Mapping[str, float]:
         tiles = sum(len(s.tiles) for s in state.snakes) / len(state.snakes)

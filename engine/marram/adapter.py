@@ -11,12 +11,14 @@ from typing import Any, cast
 from ..errors import BadOptions, IllegalAction
 from ..fairness import deck_from_seed
 from ..protocol import (
+    EXAMPLES_IN_MAIL,
     JSON,
     Awaiting,
     Chance,
     Choice,
     Game,
     JSONObject,
+    ModuleSnapshots,
     Option,
     Options,
     Projection,
@@ -26,7 +28,8 @@ from ..protocol import (
     Task,
     TurnMail,
 )
-from . import actions, bots, game, notation, preview, selfplay, snapshot, view
+from . import actions, bots, game, notation, preview, selfplay, snapshot
+from . import view as views
 from .catalogue import standard
 from .events import ACTION_SCHEMA, MarramEvent, Pass
 from .record import FORMAT, VERSION, config_from_json, config_to_json
@@ -36,11 +39,10 @@ from .state import GameState
 VARIANTS = (Choice("classic", "Classic"), Choice("pitchfork", "Pitchfork"),
             Choice("animals", "Animals"))
 LENGTHS = (Choice("long", "Long game"), Choice("short", "Short game (to a target score)"))
-EXAMPLES_IN_MAIL = 3
 
 
 def _view_of_all(state: GameState) -> JSONObject:
-    seen = view.player_view(state, None)
+    seen = views.player_view(state, None)
     # row by row, the same however the game got there (as the API has always given it)
     seen["board"].sort(key=lambda tile: (tile["at"][1], tile["at"][0]))
     return cast(JSONObject, seen)
@@ -82,7 +84,7 @@ def _action_arg(args: Mapping[str, JSON], seat: Seat | None) -> dict[str, Any]:
     return {**action, "player": seat}
 
 
-class Marram(Game[GameState, MarramEvent]):
+class Marram(ModuleSnapshots[GameState], Game[GameState, MarramEvent]):
     key = "marram"
     title = "Marram"
     rules_version = RULES_VERSION
@@ -94,6 +96,7 @@ class Marram(Game[GameState, MarramEvent]):
         Option("length", "Length", LENGTHS, "long", help="Animals is played long only"),
     )
     event_types = game.EVENT_TYPES
+    has_chance = True  # the deck, and the creatures' hops
     action_schema = ACTION_SCHEMA
     bot_policies = selfplay.POLICIES
     action_fields = {
@@ -113,6 +116,13 @@ class Marram(Game[GameState, MarramEvent]):
     and not blurred by random moves), over determinized decks. The
     evaluation is nearly exact for a line within a turn, so the exploration is
     small: the search spends its playouts on the lines that score."""
+
+    # -- members that are functions of the rules modules as they stand
+
+    snapshot_module = snapshot
+    summary = staticmethod(views.summary)
+    determinize = staticmethod(bots.determinize)
+    evaluate = staticmethod(bots.evaluate)
 
     def __init__(self) -> None:
         self.queries: Mapping[str, Query[GameState]] = {
@@ -138,9 +148,6 @@ class Marram(Game[GameState, MarramEvent]):
     def config(self, state: GameState) -> JSONObject:
         return config_to_json(state.config)
 
-    def options(self, state: GameState) -> Options:
-        return {"variant": state.config.variant, "length": state.config.length}
-
     # -- events
 
     def normalise_event(self, raw: Mapping[str, object]) -> JSONObject:
@@ -149,19 +156,6 @@ class Marram(Game[GameState, MarramEvent]):
     def fold(self, state: GameState, event: MarramEvent) -> GameState:
         game.step(state, event)
         return state
-
-    def copy(self, state: GameState) -> GameState:
-        return state.copy()
-
-    # -- snapshots
-
-    snapshot_version = snapshot.VERSION
-
-    def dump_state(self, state: GameState) -> JSONObject:
-        return snapshot.dump(state)
-
-    def load_state(self, config: Mapping[str, JSON], data: Mapping[str, JSON]) -> GameState:
-        return snapshot.load(self.start(config), data)
 
     # -- who acts
 
@@ -211,11 +205,8 @@ class Marram(Game[GameState, MarramEvent]):
         return {**self.view(state, seat), "revealed": True,
                 "deck": list(state.config.deck[state.drawn:])}
 
-    def summary(self, state: GameState) -> JSONObject:
-        return view.summary(state)
-
     def view_tables(self) -> Mapping[str, JSONObject]:
-        return {"drawings": cast(JSONObject, view.drawings(standard()))}
+        return {"drawings": cast(JSONObject, views.drawings(standard()))}
 
     def projection(self, state: GameState) -> Projection:
         left_alone = state.finished and len(state.active_seats()) == 1 and bool(state.resigned)
@@ -252,10 +243,7 @@ class Marram(Game[GameState, MarramEvent]):
                        forced: bool = False) -> str:
         return notation.describe_event(dict(event), list(names), forced=forced)
 
-    def turn_mail(self, state: GameState, seat: Seat) -> TurnMail | None:
-        task = self.awaiting(state).task(seat)
-        if task is None:
-            return None
+    def task_mail(self, state: GameState, task: Task) -> TurnMail:
         if task.kind == "guess":
             creature = task.detail["creature"]
             return TurnMail("your guess", f"Guess how many hops the {creature} makes before "
@@ -263,7 +251,7 @@ class Marram(Game[GameState, MarramEvent]):
                             f"'guess {creature} escape'.",
                             (f"guess {creature} 7", f"guess {creature} escape"))
         examples = tuple(self.format_action(a)
-                         for a in self.legal_actions(state, seat)[:EXAMPLES_IN_MAIL])
+                         for a in self.legal_actions(state, task.seat)[:EXAMPLES_IN_MAIL])
         return TurnMail("your move", f"It is your turn: move {task.detail['move']} of "
                         f"{MOVES_PER_TURN}. Reply with your move on the first line.", examples)
 
@@ -272,12 +260,6 @@ class Marram(Game[GameState, MarramEvent]):
     def bot_action(self, state: GameState, seat: Seat, rng: random.Random,
                    policy: str = "random") -> MarramEvent:
         return cast(MarramEvent, selfplay.random_action(state, rng, policy))
-
-    def determinize(self, state: GameState, seat: Seat, rng: random.Random) -> GameState:
-        return bots.determinize(state, seat, rng)
-
-    def evaluate(self, state: GameState, seat: Seat) -> float:
-        return bots.evaluate(state, seat)
 
     def bot_candidates(self, state: GameState, seat: Seat) -> list[MarramEvent]:
         if seat not in self.awaiting(state).players or state.pending:

@@ -10,10 +10,11 @@ from ..errors import BadOptions, IllegalAction
 from ..protocol import (
     JSON,
     Awaiting,
-    Chance,
     Choice,
     Game,
     JSONObject,
+    ModuleNotation,
+    ModuleSnapshots,
     Option,
     Options,
     Projection,
@@ -23,7 +24,8 @@ from ..protocol import (
     Task,
     TurnMail,
 )
-from . import actions, bots, notation, ponds, record, rules, snapshot, view
+from . import actions, bots, notation, ponds, record, rules, snapshot
+from . import view as views
 from .events import ACTION_SCHEMA, EVENT_TYPES, PondEvent
 from .pieces import COLOURS
 from .state import GameState
@@ -37,7 +39,8 @@ OPTION_SETS = (
 PROMPT = "place an egg, move a tadpole one step, or move a frog one or two steps"
 
 
-class PondGame(Game[GameState, PondEvent]):
+class PondGame(ModuleNotation[GameState, PondEvent], ModuleSnapshots[GameState],
+               Game[GameState, PondEvent]):
     key = "pond"
     title = "Pond"
     rules_version = rules.RULES_VERSION
@@ -68,6 +71,18 @@ class PondGame(Game[GameState, PondEvent]):
     enough to see the reply (at 200 playouts without the pruning the strong bot
     won 10 of its first 16 games against medium; with it, 19 of 20)."""
 
+    # -- members that are functions of the rules modules as they stand
+
+    notation_module = notation
+    snapshot_module = snapshot
+    start = staticmethod(record.new_state)
+    config = staticmethod(record.config_to_json)
+    fold = staticmethod(rules.step)
+    legal_actions = staticmethod(actions.legal_actions)
+    view = staticmethod(views.player_view)
+    summary = staticmethod(views.summary)
+    evaluate = staticmethod(bots.evaluate)
+
     def __init__(self) -> None:
         self.queries: Mapping[str, Query[GameState]] = {
             "destinations": self._destinations, "preview": self._preview}
@@ -87,12 +102,6 @@ class PondGame(Game[GameState, PondEvent]):
             raise BadOptions(f"unknown Pond options {name!r}: one of " + ", ".join(ponds.NAMED))
         return {"players": list(players), "options": ponds.pond_to_json(pond)}
 
-    def start(self, config: Mapping[str, JSON]) -> GameState:
-        return record.new_state(config)
-
-    def config(self, state: GameState) -> JSONObject:
-        return record.config_to_json(state)
-
     def options(self, state: GameState) -> Options:
         name = ponds.name_of(state.pond)
         if name is not None:
@@ -100,24 +109,6 @@ class PondGame(Game[GameState, PondEvent]):
         pond = state.pond
         return {"options": ponds.CUSTOM, "size": pond.size, "eggs": pond.eggs,
                 "target": pond.target}
-
-    # -- events
-
-    def fold(self, state: GameState, event: PondEvent) -> GameState:
-        return rules.step(state, event)
-
-    def copy(self, state: GameState) -> GameState:
-        return state.copy()
-
-    # -- snapshots
-
-    snapshot_version = snapshot.VERSION
-
-    def dump_state(self, state: GameState) -> JSONObject:
-        return snapshot.dump(state)
-
-    def load_state(self, config: Mapping[str, JSON], data: Mapping[str, JSON]) -> GameState:
-        return snapshot.load(self.start(config), data)
 
     # -- who acts
 
@@ -128,19 +119,7 @@ class PondGame(Game[GameState, PondEvent]):
         return Awaiting.seats(Task(seat, "move", PROMPT, {"spawn": state.spawns[seat],
                                                           "colour": COLOURS[seat]}))
 
-    def legal_actions(self, state: GameState, seat: Seat) -> list[PondEvent]:
-        return actions.legal_actions(state, seat)
-
-    def chance(self, state: GameState) -> Chance[PondEvent] | None:
-        return None  # Pond has no chance
-
     # -- what people see
-
-    def view(self, state: GameState, seat: Seat | None) -> JSONObject:
-        return view.player_view(state, seat)
-
-    def summary(self, state: GameState) -> JSONObject:
-        return view.summary(state)
 
     def projection(self, state: GameState) -> Projection:
         return Projection(
@@ -172,25 +151,14 @@ class PondGame(Game[GameState, PondEvent]):
         event = self.read_event({**action, "player": seat if seat is not None
                                  else action.get("player")})
         after = self.fold(state.copy(), event)
-        return {"board": list(after.board.rows()), "last": view.last_turn(after),
+        return {"board": list(after.board.rows()), "last": views.last_turn(after),
                 "gains": [a - b for a, b in zip(after.piles, state.piles, strict=True)],
                 "finished": after.finished, "winners": list(after.winners), "end": after.end}
 
     # -- words
 
-    def parse_action(self, text: str, seat: Seat) -> PondEvent:
-        return notation.parse_action(text, seat)
-
-    def format_action(self, action: PondEvent) -> str:
-        return notation.format_action(action)
-
-    def describe_event(self, event: PondEvent, names: Sequence[str], *,
-                       forced: bool = False) -> str:
-        return notation.describe_event(event, names)
-
-    def turn_mail(self, state: GameState, seat: Seat) -> TurnMail | None:
-        if self.awaiting(state).task(seat) is None:
-            return None
+    def task_mail(self, state: GameState, task: Task) -> TurnMail:
+        seat = task.seat
         legal = self.legal_actions(state, seat)
         # one example of each kind the seat may make: an egg, a move
         examples = tuple(notation.format_action(next(a for a in legal if a["type"] == kind))
@@ -205,9 +173,6 @@ class PondGame(Game[GameState, PondEvent]):
             "counted east and south from 0,0 in the north-west corner."), examples)
 
     # -- bots and self-play
-
-    def evaluate(self, state: GameState, seat: Seat) -> float:
-        return bots.evaluate(state, seat)
 
     def selfplay_stats(self, state: GameState) -> Mapping[str, float]:
         return {"pieces scored": sum(state.piles),

@@ -78,8 +78,10 @@ def format_action(action: Mapping[str, object]) -> str:
     raise NotationError(f"a {kind} is not something a player writes")
 
 
-def describe_event(event: Mapping[str, object], names: Sequence[str]) -> str:
-    """One line of a game's story, in words."""
+def describe_event(event: Mapping[str, object], names: Sequence[str], *,
+                   forced: bool = False) -> str:
+    """One line of a game's story, in words. Pond appends no event by itself, so
+    none is ``forced``."""
     kind = event.get("type")
     seat = event.get("player")
     who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"

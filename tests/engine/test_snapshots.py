@@ -114,7 +114,7 @@ def test_a_broken_snapshot_is_refused_not_crashed_on():
 
 
 def test_a_game_without_snapshots_is_read_by_replay_alone():
-    # tic-tac-toe declares no snapshot_version: the protocol's default
+    # tic-tac-toe does not implement Snapshots: no game must
     assert not supported(TICTACTOE)
     state = TICTACTOE.start(TICTACTOE.setup(read_options(TICTACTOE, {}, 2),
                                             ["ann", "bob"], "ab" * 32))

@@ -31,7 +31,6 @@ from engine.protocol import (
     Query,
     Seat,
     Task,
-    TurnMail,
 )
 
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
@@ -113,6 +112,7 @@ class TicTacToe(Game[State, Event]):
                                      Choice(True, "three in a row loses")), False),
     )
     event_types = ("mark", "choose", "first", "timeout", "resign")
+    has_chance = True  # the die of opening "dice"
     bot_policies = ("random", "first")
 
     def __init__(self) -> None:
@@ -137,14 +137,6 @@ class TicTacToe(Game[State, Event]):
     def config(self, state: State) -> JSONObject:
         return {"players": list(state.players), "opening": state.opening,
                 "misere": state.misere}
-
-    def options(self, state: State) -> Options:
-        return {"opening": state.opening, "misere": state.misere}
-
-    def copy(self, state: State) -> State:
-        return State(state.players, state.opening, state.misere, state.cells[:],
-                     state.current, dict(state.chosen), state.first_drawn, state.finished,
-                     state.winners[:], state.resigned)
 
     # -- the fold
 
@@ -296,13 +288,6 @@ class TicTacToe(Game[State, Event]):
         if event["type"] == "resign":
             return f"{who} resigned"
         return f"{who}: {self.format_action(event)}"
-
-    def turn_mail(self, state: State, seat: Seat) -> TurnMail | None:
-        task = self.awaiting(state).task(seat)
-        if task is None:
-            return None
-        examples = tuple(self.format_action(a) for a in self.legal_actions(state, seat)[:3])
-        return TurnMail("your move", f"Please {task.prompt}: reply '{examples[0]}'.", examples)
 
     def bot_action(self, state: State, seat: Seat, rng: random.Random,
                    policy: str = "random") -> Event:
