@@ -26,7 +26,10 @@ class GameUI:
     board_template: str = "games/board_generic.html"
     """The game page's board and move UI, included in the page's shell."""
     script: str = "games/generic.js"
-    """The page's script (a static path): the game's module, on the generic client."""
+    """The page's script (a static path): the game's module, on the generic client
+    (``games/client.js``). It calls ``showFinalStandings(page)``
+    (``games/static/games/standings.js``) with each state it draws, so that a page
+    open when the game ends shows the final standings."""
     stylesheets: tuple[str, ...] = ()
     """The game's own style sheets (static paths)."""
     action_texts: bool = True

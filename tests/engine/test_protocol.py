@@ -145,6 +145,30 @@ def test_several_seats_are_awaited_at_once_and_act_in_any_order():
     assert GAME.awaiting(state).players == (0,)
 
 
+def test_a_secret_choice_is_left_out_of_the_event_list_until_both_are_in():
+    state = GAME.start(record([], opening="secret")["config"])
+    bobs = GAME.read_event({"type": "choose", "player": 1, "cell": 7})
+    state = GAME.fold(state, bobs)
+    assert GAME.event_view(state, bobs, 1) == bobs  # the chooser reads it whole
+    for reader in (0, None):
+        seen = GAME.event_view(state, bobs, reader)
+        assert seen == {"type": "choose", "player": 1}
+        assert GAME.describe_event(seen, ["ann", "bob"]) == "bob chose a first cell in secret"
+    state = GAME.fold(state, GAME.read_event({"type": "choose", "player": 0, "cell": 2}))
+    assert GAME.event_view(state, bobs, 0) == bobs
+
+
+def test_a_secret_choice_stands_whatever_the_other_seat_chose_meanwhile():
+    state = GAME.start(record([], opening="secret")["config"])
+    bobs = GAME.read_event({"type": "choose", "player": 1, "cell": 7})
+    state = GAME.fold(state, bobs)
+    assert GAME.unaffected(state, [bobs], 0)  # ann's choice is judged, not stale
+    assert not GAME.unaffected(state, [bobs], 1)  # bob has nothing left to choose
+    after = GAME.fold(GAME.copy(state), GAME.read_event({"type": "choose", "player": 0,
+                                                         "cell": 2}))
+    assert not GAME.unaffected(after, [bobs], 0)  # the marks have begun
+
+
 def test_a_timeout_of_one_of_several_awaited_seats_settles_that_seat_only():
     state = GAME.start(record([], opening="secret")["config"])
     state = GAME.fold(state, GAME.timeout(state, 0)[0])

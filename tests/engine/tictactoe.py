@@ -220,6 +220,12 @@ class TicTacToe(Game[State, Event]):
         return [Mark(type="mark", player=seat, cell=c) for c in range(9)
                 if state.cells[c] is None]
 
+    def unaffected(self, state: State, since: Sequence[Event], seat: Seat) -> bool:
+        """A secret first choice stands whatever the other seat chose meanwhile."""
+        task = self.awaiting(state).task(seat)
+        return task is not None and task.kind == "choose" and all(
+            e["type"] == "choose" and e["player"] != seat for e in since)
+
     def chance(self, state: State) -> Chance[Event] | None:
         if self.awaiting(state).chance is None:
             return None
@@ -237,6 +243,13 @@ class TicTacToe(Game[State, Event]):
     def view(self, state: State, seat: Seat | None) -> JSONObject:
         return {**self.summary(state), "you": seat, "board": self._board(state, seat),
                 "chosen": [s for s in (0, 1) if s in state.chosen]}
+
+    def event_view(self, state: State, event: Event, seat: Seat | None) -> JSONObject:
+        """Another seat's secret first choice without its cell, until both are in."""
+        if event["type"] == "choose" and event["player"] != seat and len(state.chosen) < 2 \
+                and not state.finished:
+            return {"type": "choose", "player": event["player"]}
+        return super().event_view(state, event, seat)
 
     def summary(self, state: State) -> JSONObject:
         wait = self.awaiting(state)
@@ -283,6 +296,8 @@ class TicTacToe(Game[State, Event]):
         if event["type"] == "first":
             return f"the die says {names[event['seat']]} moves first"
         who = names[event["player"]]
+        if event["type"] == "choose" and "cell" not in event:  # another seat's, still secret
+            return f"{who} chose a first cell in secret"
         if event["type"] == "timeout":
             return f"{who} ran out of time"
         if event["type"] == "resign":
