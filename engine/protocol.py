@@ -679,6 +679,23 @@ def query(game: Queries[StateT, EventT], state: StateT, name: str, seat: Seat | 
     return run(state, seat, args)
 
 
+def query_action(args: Mapping[str, JSON], seat: Seat | None,
+                 kinds: Sequence[str]) -> JSONObject:
+    """A query's ``action`` argument (the move it asks about: its claims, what it
+    would do) as the asking seat's own: an object whose ``type`` is one of
+    ``kinds`` (``bad_query`` otherwise), its ``player`` the seat
+    (``not_your_seat`` for another); a spectator's names its player."""
+    action = args.get("action")
+    if not isinstance(action, dict) or action.get("type") not in kinds:
+        raise IllegalAction("bad_query", "give " + " or ".join(f"a {k}" for k in kinds)
+                            + " as 'action': a JSON object")
+    if seat is None:
+        return action
+    if action.get("player", seat) != seat:
+        raise IllegalAction("not_your_seat", f"you play seat {seat}")
+    return {**action, "player": seat}
+
+
 class BotHooks(Rules[StateT, EventT], Protocol[StateT, EventT]):
     """The computer players (``engine.bots``: easy, medium and strong; see
     ``docs/bots.md``) and self-play (``python -m engine selfplay``) play every

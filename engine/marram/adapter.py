@@ -6,9 +6,9 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import cast
 
-from ..errors import BadOptions, IllegalAction
+from ..errors import BadOptions
 from ..fairness import deck_from_seed
 from ..protocol import (
     EXAMPLES_IN_MAIL,
@@ -27,6 +27,7 @@ from ..protocol import (
     Seat,
     Task,
     TurnMail,
+    query_action,
 )
 from . import actions, bots, game, notation, preview, selfplay, snapshot
 from . import view as views
@@ -39,6 +40,8 @@ from .state import GameState
 VARIANTS = (Choice("classic", "Classic"), Choice("pitchfork", "Pitchfork"),
             Choice("animals", "Animals"))
 LENGTHS = (Choice("long", "Long game"), Choice("short", "Short game (to a target score)"))
+MOVES_WITH_CLAIMS = ("place", "flip")
+"""The actions a claim goes with: what the claims and score previews are asked of."""
 
 
 def _view_of_all(state: GameState) -> JSONObject:
@@ -70,18 +73,6 @@ def _awaiting_move(seat: Seat, move: int) -> Awaiting:
     return Awaiting.seats(Task(
         seat, "move", f"make move {move} of {MOVES_PER_TURN}: lay a tile, flip one, or pass "
         "when no tile fits", {"move": move}, "move"))
-
-
-def _action_arg(args: Mapping[str, JSON], seat: Seat | None) -> dict[str, Any]:
-    """The ``action`` argument of a query, as the asking seat's own."""
-    action = args.get("action")
-    if not isinstance(action, dict):
-        raise IllegalAction("bad_query", "give the move as 'action': a JSON object")
-    if seat is None:
-        return action
-    if action.get("player", seat) != seat:
-        raise IllegalAction("not_your_seat", f"you play seat {seat}")
-    return {**action, "player": seat}
 
 
 class Marram(ModuleSnapshots[GameState], Game[GameState, MarramEvent]):
@@ -217,18 +208,14 @@ class Marram(ModuleSnapshots[GameState], Game[GameState, MarramEvent]):
 
     def _claims(self, state: GameState, seat: Seat | None, args: Mapping[str, JSON]) -> JSON:
         """The claims that may go with a place or flip (``{"action": ...}``)."""
-        action = _action_arg(args, seat)
-        if action.get("type") not in ("place", "flip"):
-            raise IllegalAction("bad_query", "claims go with a place or a flip")
+        action = query_action(args, seat, MOVES_WITH_CLAIMS)
         return cast(JSON, actions.claim_options(state, action))
 
     def _score_preview(self, state: GameState, seat: Seat | None,
                        args: Mapping[str, JSON]) -> JSON:
         """What a move (``{"action": ...}``, claim included) would score at once:
         the points each seat gains and the awards, as the score log writes them."""
-        action = _action_arg(args, seat)
-        if action.get("type") not in ("place", "flip"):
-            raise IllegalAction("bad_query", "score previews go with a place or a flip")
+        action = query_action(args, seat, MOVES_WITH_CLAIMS)
         return cast(JSON, preview.score_preview(state, self.read_event(action)))
 
     # -- words

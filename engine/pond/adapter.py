@@ -23,6 +23,7 @@ from ..protocol import (
     Seat,
     Task,
     TurnMail,
+    query_action,
 )
 from . import actions, bots, notation, ponds, record, rules, snapshot
 from . import view as views
@@ -143,13 +144,7 @@ class PondGame(ModuleNotation[GameState, PondEvent], ModuleSnapshots[GameState],
         """What an egg or a move (``{"action": ...}``) would do: the board after
         it, the positions that develop, the pieces that score and what each pile
         gains. The asking seat's own action only."""
-        action = args.get("action")
-        if not isinstance(action, dict) or action.get("type") not in ("egg", "move"):
-            raise IllegalAction("bad_query", "give an egg or a move as 'action': a JSON object")
-        if seat is not None and action.get("player", seat) != seat:
-            raise IllegalAction("not_your_seat", f"you play seat {seat}")
-        event = self.read_event({**action, "player": seat if seat is not None
-                                 else action.get("player")})
+        event = self.read_event(query_action(args, seat, ("egg", "move")))
         after = self.fold(state.copy(), event)
         return {"board": list(after.board.rows()), "last": views.last_turn(after),
                 "gains": [a - b for a, b in zip(after.piles, state.piles, strict=True)],
