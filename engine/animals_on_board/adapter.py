@@ -77,6 +77,7 @@ class AnimalsOnBoard(ModuleNotation[State, Event], ModuleSnapshots[State], Game[
 
     notation_module = notation
     snapshot_module = snapshot
+    fold = staticmethod(rules.step)
     legal_actions = staticmethod(moves.legal_actions)
     unaffected = staticmethod(moves.keep_unaffected)
     view = staticmethod(views.seat_view)
@@ -97,12 +98,6 @@ class AnimalsOnBoard(ModuleNotation[State, Event], ModuleSnapshots[State], Game[
 
     def config(self, state: State) -> JSONObject:
         return config_to_json(state.config)
-
-    # -- events
-
-    def fold(self, state: State, event: Event) -> State:
-        rules.step(state, event)
-        return state
 
     # -- who acts
 

@@ -42,14 +42,15 @@ def _group(state: State, event: Event) -> int:
     return g
 
 
-def step(state: State, event: Event) -> None:
+def step(state: State, event: Event) -> State:
+    """Check ``event`` and apply it to ``state`` (in place); return the state."""
     if state.finished:
         raise IllegalAction("game_finished", "the game is over")
     seat = _seat(state, event)
     kind = event["type"]
     if kind == "resign":
         _resign(state, seat)
-        return
+        return state
     if seat not in awaited(state):
         why = (f"player {seat} has resigned" if seat in state.resigned
                else f"player {seat} has kept a tile and waits for the others" if state.setup
@@ -74,6 +75,7 @@ def step(state: State, event: Event) -> None:
             raise IllegalAction("not_stuck", "a player passes only when they can neither "
                                 "split a group nor pay for one")
         _leave_round(state, seat)
+    return state
 
 
 def _keep(state: State, seat: Seat, tile: object) -> None:

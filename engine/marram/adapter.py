@@ -111,6 +111,7 @@ class Marram(ModuleSnapshots[GameState], Game[GameState, MarramEvent]):
     # -- members that are functions of the rules modules as they stand
 
     snapshot_module = snapshot
+    fold = staticmethod(game.step)
     summary = staticmethod(views.summary)
     determinize = staticmethod(bots.determinize)
     evaluate = staticmethod(bots.evaluate)
@@ -143,10 +144,6 @@ class Marram(ModuleSnapshots[GameState], Game[GameState, MarramEvent]):
 
     def normalise_event(self, raw: Mapping[str, object]) -> JSONObject:
         return cast(JSONObject, actions.normalise_event(dict(raw)))
-
-    def fold(self, state: GameState, event: MarramEvent) -> GameState:
-        game.step(state, event)
-        return state
 
     # -- who acts
 

@@ -97,7 +97,8 @@ def apply(state: GameState, event: Mapping[str, Any]) -> GameState:
     return new
 
 
-def step(state: GameState, event: Mapping[str, Any]) -> None:
+def step(state: GameState, event: Mapping[str, Any]) -> GameState:
+    """Check ``event`` and apply it to ``state`` (in place); return the state."""
     if not isinstance(event, Mapping):
         raise IllegalAction("bad_event", f"an event is a JSON object, got {event!r}")
     kind = event.get("type")
@@ -109,6 +110,7 @@ def step(state: GameState, event: Mapping[str, Any]) -> None:
         raise IllegalAction("game_finished", "the game is over: no event can follow its end")
     handler(state, event)
     state.events += 1
+    return state
 
 
 def _seat(state: GameState, event: Mapping[str, Any]) -> Seat:
