@@ -13,7 +13,8 @@ of rules under ``engine/<key>/`` (no Django, no I/O), typed for ``mypy --strict`
   without it gets: ``Randomness`` (what is left to chance, chance draws),
   ``ServerEvents`` (automatic events, time running out, leaving),
   ``SubmittedActions`` (what a player may send), ``Notation`` (actions and
-  events in words, the turn mail), ``HiddenInformation`` (secret views, events
+  events in words, the turn mail; ``ModuleNotation`` forwards it to a module of
+  the rules), ``HiddenInformation`` (secret views, events
   and replays), ``SimultaneousChoices`` (seats choosing at once), ``Queries``
   (reads the pages ask for) and ``BotHooks`` (the computer players).
 - ``Game``: the core and all of those, as the registry holds a game
@@ -279,7 +280,7 @@ class SearchSettings:
 
 
 class Query(Protocol[StateIn]):
-    """A named read the pages ask for (``Game.queries``)."""
+    """A named read the pages ask for (``Queries.queries``)."""
 
     def __call__(self, state: StateIn, seat: Seat | None, args: Mapping[str, JSON]) -> JSON: ...
 
