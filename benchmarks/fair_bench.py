@@ -817,6 +817,8 @@ def marram_env(bench: Bench) -> dict[str, str]:
         "REDIS_URL": f"{redis_base}/{shipped['REDIS_URL'].rsplit('/', 1)[1]}",
         "CACHE_URL": f"{redis_base}/{shipped['CACHE_URL'].rsplit('/', 1)[1]}",
         **bench.sink.env(),
+        # a mechanism switched off to measure what it saves (--marram-env)
+        **dict(pair.split("=", 1) for pair in bench.args.marram_env or ()),
     }
 
 
@@ -1322,6 +1324,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=600, help="longest load of a phase")
     parser.add_argument("--json", help="write every run's figures to this file")
     parser.add_argument("--keep-logs", action="store_true")
+    parser.add_argument("--marram-env", action="append", metavar="NAME=VALUE",
+                        help="a setting of Marram's processes beside compose's, to measure "
+                        "a mechanism by switching it off (MARRAM_STATE_CACHE_SIZE=0)")
     parser.add_argument("--side", action="append", choices=SIDES,
                         help="run this side only (to check it; no ratios then)")
     args = parser.parse_args()
