@@ -12,13 +12,17 @@ in-process (``./dev run``) each row is delivered at the commit instead. If Redis
 is down the enqueue is logged and dropped, and the beat sweep (``outbox_sweep``,
 every minute) enqueues whatever is still pending, a task a row.
 
-``notification_deliver`` locks its row (``SKIP LOCKED``: a row another worker
-is sending is left alone), sends it with the row's own Message-ID and marks it
-sent in the same transaction. Delivery is at least once, not exactly once: if a
-worker dies after the SMTP server accepted the mail but before the commit, the
-row is still pending and is sent again, with the same Message-ID, which mail
-clients use to fold the copy away. A worker that dies before the server accepted
-the mail sends nothing, and the row is sent once, later.
+A drain settles together the turn mails not to go because their turn is over or
+their player is looking at the game (``_turn_mails_settle``), then takes the other
+rows one at a time, each locked as it is taken (``SKIP LOCKED``), so drains
+running at once share the rows out. ``notification_deliver`` locks its row (a
+row another worker is sending is left alone), sends it with the row's own
+Message-ID and marks it sent in the same transaction. Delivery is at least once,
+not exactly once: if a worker dies after the SMTP server accepted the mail but
+before the commit, the row is still pending and is sent again, with the same
+Message-ID, which mail clients use to fold the copy away. A worker that dies
+before the server accepted the mail sends nothing, and the row is sent once,
+later.
 
 Webhook calls (notifications.webhooks) are rows of the same outbox, delivered
 by the same code with the same retries: a call is made in place of a mail. But
@@ -53,6 +57,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from games import clocks
@@ -69,10 +74,12 @@ from notifications.models import (
     PUSH_KINDS,
     SUBJECT_LENGTH,
     WEBHOOK_KINDS,
+    BouncingAddress,
     GameVisit,
     MailSettings,
     Notification,
     Policy,
+    Webhook,
 )
 from notifications.selectors import (
     bouncing_address_get,
@@ -104,6 +111,9 @@ DRAIN_AHEAD = timedelta(seconds=5)
 """A drain also takes rows due this soon: a row's time is the web machine's clock,
 the drain reads the worker's, and the two may differ a little. (A retry is
 minutes away, so none is taken early.)"""
+SETTLE_FROM = 2
+"""A drain settles its turn mails all at once (``_turn_mails_settle``) when it has
+at least this many: that costs about what one row's delivery does."""
 SWEEP_LEASE = timedelta(minutes=5)
 """A row the sweep enqueues is not due again for this long: if its task never
 completes (a worker lost with it), younger rows are reached first next time."""
@@ -283,8 +293,9 @@ def _turn_over(n: Notification) -> bool:
     return clock is None or not clock.running or clock.started_seq != n.seq
 
 
-def _skip_reason(n: Notification, now: datetime) -> str:
-    """Why this mail should not go after all, in words for the admin; '' to send."""
+def _skip_reason(n: Notification, now: datetime, *, turn_over: bool | None = None) -> str:
+    """Why this mail should not go after all, in words for the admin; '' to send.
+    ``turn_over``: whether the row's turn is over, if the caller has just found it."""
     if n.kind in WEBHOOK_KINDS:  # the mail policy is not a webhook's
         reason = webhooks.call_skip_reason(n)
         if not reason and n.kind == Kind.WEBHOOK_TURN and _turn_over(n):
@@ -302,7 +313,8 @@ def _skip_reason(n: Notification, now: datetime) -> str:
     policy = mail_settings_get(user).policy
     if policy == Policy.OFF:
         return "the player has turned mail off"
-    if n.kind in (Kind.YOUR_TURN, Kind.REMINDER) and _turn_over(n):
+    if n.kind in (Kind.YOUR_TURN, Kind.REMINDER) and (
+            _turn_over(n) if turn_over is None else turn_over):
         return "that turn is over"
     if n.kind == Kind.DIGEST and not games_waiting_for(user):
         return "no game waits for the player"
@@ -398,8 +410,9 @@ def _message(n: Notification, now: datetime | None = None) -> EmailMultiAlternat
 def notification_deliver(notification_id: int, *, now: datetime | None = None,
                          due_by: datetime | None = None) -> str:
     """Send one mail of the outbox if it is still due; the row's status after. With
-    ``due_by``, only a row due by then ("not_due" otherwise): a drain's list may be
-    out of date, another drain having tried the row and put it back for later."""
+    ``due_by``, only a row due by then ("not_due" otherwise): a drain's list
+    (push.push_drain) may be out of date, another drain having tried the row and
+    put it back for later."""
     now = now or timezone.now()
     with transaction.atomic():
         n = (Notification.objects.select_for_update(skip_locked=True)
@@ -410,41 +423,48 @@ def notification_deliver(notification_id: int, *, now: datetime | None = None,
             return n.status
         if due_by is not None and n.next_attempt_at > due_by:
             return "not_due"
-        if n.kind in PUSH_KINDS:  # its own checks and send, the same retries (push.deliver)
-            return push.deliver(n, now)
-        if n.kind == Kind.YOUR_TURN and n.attempts == 0 and not _turn_over(n):
-            calls = webhooks.turn_calls(n)  # whatever becomes of the mail
-            if calls:
-                notifications_queue(calls, may_exist=True)
-        reason = _skip_reason(n, now)
-        if reason:
-            n.status, n.note = Status.SKIPPED, reason
-            n.save(update_fields=["status", "note"])
-            return n.status
-        problem = "" if n.webhook_id is not None else address_problem(
-            n.user.email if n.user is not None else n.to_email)
-        if problem:
-            n.status, n.note = Status.FAILED, f"not sent: {problem}"[:200]
-            n.save(update_fields=["status", "note"])
-            return n.status
-        n.attempts += 1
-        fields = ["subject", "body_text", "body_html", "reply_to", "attempts", "status", "note",
-                  "sent_at", "next_attempt_at"]
-        try:
-            with transaction.atomic():  # a savepoint: a failure in it leaves the row to update
-                if n.webhook_id is not None:
-                    webhooks.call_make(n)
-                else:
-                    if not n.subject:
-                        emails.render_notification(n, now)
-                    _message(n, now).send()
-        except Exception as error:  # whatever it is, it ends in the row, never in a rollback
-            _delivery_failed(n, error, now)
-            n.save(update_fields=fields)
-            return n.status
-        n.status, n.sent_at, n.note = Status.SENT, now, ""
+        return _deliver_locked(n, now)
+
+
+def _deliver_locked(n: Notification, now: datetime) -> str:
+    """Deliver a row locked in the caller's transaction, pending and due: send it,
+    or mark why it is not sent; its status after."""
+    if n.kind in PUSH_KINDS:  # its own checks and send, the same retries (push.deliver)
+        return push.deliver(n, now)
+    over = _turn_over(n) if n.kind == Kind.YOUR_TURN and n.attempts == 0 else None
+    if over is False:
+        calls = webhooks.turn_calls(n)  # whatever becomes of the mail
+        if calls:
+            notifications_queue(calls, may_exist=True)
+    reason = _skip_reason(n, now, turn_over=over)
+    if reason:
+        n.status, n.note = Status.SKIPPED, reason
+        n.save(update_fields=["status", "note"])
+        return n.status
+    problem = "" if n.webhook_id is not None else address_problem(
+        n.user.email if n.user is not None else n.to_email)
+    if problem:
+        n.status, n.note = Status.FAILED, f"not sent: {problem}"[:200]
+        n.save(update_fields=["status", "note"])
+        return n.status
+    n.attempts += 1
+    fields = ["subject", "body_text", "body_html", "reply_to", "attempts", "status", "note",
+              "sent_at", "next_attempt_at"]
+    try:
+        with transaction.atomic():  # a savepoint: a failure in it leaves the row to update
+            if n.webhook_id is not None:
+                webhooks.call_make(n)
+            else:
+                if not n.subject:
+                    emails.render_notification(n, now)
+                _message(n, now).send()
+    except Exception as error:  # whatever it is, it ends in the row, never in a rollback
+        _delivery_failed(n, error, now)
         n.save(update_fields=fields)
         return n.status
+    n.status, n.sent_at, n.note = Status.SENT, now, ""
+    n.save(update_fields=fields)
+    return n.status
 
 
 def _delivery_failed(n: Notification, error: Exception, now: datetime) -> None:
@@ -488,27 +508,100 @@ def _put_back(pks: Sequence[int], now: datetime) -> None:
 
 def outbox_drain() -> dict[str, int]:
     """Deliver the mail due now (not the webhook calls: ``_call_after_commit``),
-    the longest due first, DRAIN_BATCH rows at most (and ask for another drain if
-    there may be more): what a commit that queued mail asks for. A row whose
-    delivery raises is logged and put back SWEEP_LEASE, so that it cannot hold up
-    the rows behind it; the sweep tries it again."""
+    DRAIN_BATCH rows at most (and ask for another drain if there may be more):
+    what a commit that queued mail asks for. The turn mails that are not to go
+    for a reason that needs no look at the row alone are settled first, all in
+    one statement (``_turn_mails_settle``); the rest are delivered one by one,
+    the longest due first.
+
+    Each row is taken with a lock, skipping the rows locked, as it is delivered
+    (``_next_due``): drains running at once share the rows out, and none tries a
+    row another has taken. A row whose delivery raises is logged and put back
+    SWEEP_LEASE, so that it cannot hold up the rows behind it; the sweep tries it
+    again."""
     from notifications import tasks
 
     by = timezone.now() + DRAIN_AHEAD
-    due = list(Notification.objects.filter(status=Status.PENDING, next_attempt_at__lte=by)
-               .exclude(kind__in=APART)  # each its own task on its own queue
-               .order_by("next_attempt_at", "pk").values_list("pk", flat=True)[:DRAIN_BATCH])
+    due = list(_due_mail(by).order_by("next_attempt_at", "pk")
+               .values_list("pk", "kind", "user__email")[:DRAIN_BATCH])
     done: Counter[str] = Counter()
-    for pk in due:
+    turns = {pk: address for pk, kind, address in due
+             if kind in (Kind.YOUR_TURN, Kind.REMINDER) and address}
+    if len(turns) >= SETTLE_FROM:
+        done[Status.SKIPPED] += _turn_mails_settle(turns, timezone.now(), by)
+    while done.total() < len(due):  # (a row another drain took is not counted)
+        taken = None
         try:
-            done[notification_deliver(pk, due_by=by)] += 1
-        except Exception:  # a bug in one row's mail: the others still go
-            logger.exception("mail %s could not be delivered; the sweep tries it again", pk)
-            _put_back([pk], timezone.now())
+            with transaction.atomic():
+                n = _next_due(by)
+                if n is None:
+                    break
+                taken = n.pk
+                done[_deliver_locked(n, timezone.now())] += 1
+        except Exception:
+            if taken is None:  # the database's fault, not a row's
+                raise
+            logger.exception("mail %s could not be delivered; the sweep tries it again", taken)
+            _put_back([taken], timezone.now())
             done["error"] += 1
     if len(due) == DRAIN_BATCH:
         enqueue(tasks.outbox_drain)
-    return dict(done)
+    return {status: count for status, count in done.items() if count}
+
+
+def _due_mail(by: datetime) -> QuerySet[Notification]:
+    """The mail rows pending and due by ``by`` (not the webhook calls and pushes,
+    each a task on its own queue)."""
+    return (Notification.objects.filter(status=Status.PENDING, next_attempt_at__lte=by)
+            .exclude(kind__in=APART))
+
+
+def _next_due(by: datetime) -> Notification | None:
+    """The mail row due longest by ``by``, locked, with its player; None when each
+    row due is delivered or locked by another drain."""
+    return (_due_mail(by).select_related("user")
+            .select_for_update(skip_locked=True, of=("self",))
+            .order_by("next_attempt_at", "pk").first())
+
+
+def _turn_mails_settle(turns: dict[int, str], now: datetime, by: datetime) -> int:
+    """Of the turn mails ``turns`` (row: its player's address) still pending and due
+    by ``by``, mark skipped those that ``_skip_reason`` would skip as "that turn is
+    over" or "the player is looking at the game", with the same note, all at once
+    (a query for them, a statement a note); leave the rows another transaction
+    holds, and those it would skip for a reason it tests first (a bouncing
+    address, mail turned off), to the delivery of each row. No webhook call is
+    lost: a turn that is over makes none, and a player looking at the game is
+    settled here only if they have no webhook on. How many rows it marked."""
+    bouncing = set(BouncingAddress.objects.filter(
+        address__in={address.strip().lower() for address in turns.values()})
+        .values_list("address", flat=True))
+    user, game = OuterRef("user_id"), OuterRef("game_id")
+    running = Exists(Clock.objects.filter(game=game, seat=OuterRef("seat"),
+                                          started_at__isnull=False, started_seq=OuterRef("seq")))
+    looking = (Q(kind=Kind.YOUR_TURN, game__isnull=False)
+               & Exists(GameVisit.objects.filter(user=user, game=game,
+                                                 seen_at__gt=now - LOOKING_NOW))
+               & ~Exists(MailSettings.objects.filter(user=user, policy=Policy.DIGEST))
+               & ~Exists(Webhook.objects.filter(user=user, enabled=True)))
+    with transaction.atomic():
+        found = dict(
+            Notification.objects.annotate(running=running)
+            .filter(~Exists(MailSettings.objects.filter(user=user, policy=Policy.OFF))
+                    & (Q(running=False) | looking), status=Status.PENDING,
+                    next_attempt_at__lte=by, pk__in=[pk for pk, address in turns.items()
+                            if address.strip().lower() not in bouncing])
+            .select_for_update(skip_locked=True, of=("self",)).values_list("pk", "running"))
+        return (_skip([pk for pk, on in found.items() if not on], "that turn is over")
+                + _skip([pk for pk, on in found.items() if on],
+                        "the player is looking at the game"))
+
+
+def _skip(pks: list[int], note: str) -> int:
+    """Mark these rows (locked) skipped, with ``note``; how many."""
+    if not pks:
+        return 0
+    return Notification.objects.filter(pk__in=pks).update(status=Status.SKIPPED, note=note)
 
 
 def outbox_sweep(*, now: datetime | None = None, after: timedelta = SWEEP_AFTER) -> dict[str, int]:

@@ -79,10 +79,10 @@ def test_a_row_whose_delivery_breaks_is_put_back_and_the_rows_behind_it_still_go
     stored(to_email="fine@example.org", message_id="<fine@test>", subject="fine")
     skip_reason = notes._skip_reason
 
-    def breaks_on_one(n, now):
+    def breaks_on_one(n, now, **known):
         if n.pk == broken.pk:
             raise ValueError("a bug in this row's mail")
-        return skip_reason(n, now)
+        return skip_reason(n, now, **known)
 
     monkeypatch.setattr(notes, "_skip_reason", breaks_on_one)
     before = timezone.now()
