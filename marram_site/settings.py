@@ -433,7 +433,8 @@ CONTENT_SECURITY_POLICY = {
     "frame-ancestors": "'none'",
 }
 
-# Sessions in the database, read without the ORM (games.sessions).
+# Sessions in the database, Django's; a cookie of another shape is no session
+# and costs no query (games.sessions).
 SESSION_ENGINE = "games.sessions"
 
 # --- Cache --------------------------------------------------------------------
