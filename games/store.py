@@ -98,18 +98,33 @@ def game_with_seats(game_id: int) -> Game | None:
 
 
 def game_clocks(game: Game, now: datetime) -> list[Clock]:
-    """The game's clocks, one statement, in seat order, each with ``vacationed``:
+    """The game's clocks, in seat order, in one statement, each with ``is_bot``:
+    whether a computer holds it, which is mailed nothing; and ``vacationed``:
     whether a vacation of its player overlaps the time since it started, up to
-    ``now`` (most never do, and then the vacations need not be read); and
-    ``is_bot``: whether a computer holds it (games.seating), which is mailed
-    nothing."""
-    vacationed = Exists(Vacation.objects.filter(
-        user_id=OuterRef("user_id"), ends_at__gt=OuterRef("started_at"), starts_at__lt=now))
-    clocks = list(Clock.objects.filter(game_id=game.pk).order_by("seat")
-                  .annotate(vacationed=vacationed, is_bot=_is_computer()))
-    for clock in clocks:
+    ``now`` (most never do, and then the vacations need not be read).
+
+    Each of the two is asked in the statement only where the game's read has
+    not answered it: a move's read knows the seats computers hold
+    (``computer_seats``, the clock of a seat being its holder's); and only a
+    timed game's clocks have banks, which alone vacations lengthen (an untimed
+    game's clocks are never ``vacationed``). Each costs the ORM a subquery to
+    build, as much as the rest of the read."""
+    clocks = Clock.objects.filter(game_id=game.pk).order_by("seat")
+    if game.days_per_move:
+        clocks = clocks.annotate(vacationed=Exists(Vacation.objects.filter(
+            user_id=OuterRef("user_id"), ends_at__gt=OuterRef("started_at"),
+            starts_at__lt=now)))
+    computers = getattr(game, "computer_seats", None)
+    if computers is None:
+        clocks = clocks.annotate(is_bot=_is_computer())
+    found = list(clocks)
+    for clock in found:
         clock.game = game
-    return clocks
+        if computers is not None:
+            clock.is_bot = clock.seat in computers  # type: ignore[attr-defined]
+        if not game.days_per_move:
+            clock.vacationed = False  # type: ignore[attr-defined]
+    return found
 
 
 def game_seq(game_id: int) -> int | None:

@@ -150,11 +150,15 @@ def test_the_clocks_read_says_which_a_vacation_touches_and_which_a_computer_hold
 
     from bots.models import Bot
     from games import store
-    from games.models import Clock, Vacation
+    from games.models import Clock, Game, Vacation
 
     ann, bob, cyd = make_user("ann"), make_user("bob"), make_user("cyd")
     Bot.objects.create(user=cyd, level="easy")
-    game = start_game([ann, bob, cyd])
+    game = services.game_create(user=ann, variant="classic", length="long", seats=3,
+                                days_per_move=2)  # timed: the clocks have banks
+    for player in (bob, cyd):
+        services.game_join(game=game, user=player)
+    game.refresh_from_db()
     now = timezone.now()
     Clock.objects.filter(game=game, seat=0).update(
         bank=timedelta(days=2, seconds=3, microseconds=7), started_at=now - timedelta(hours=5),
@@ -180,6 +184,12 @@ def test_the_clocks_read_says_which_a_vacation_touches_and_which_a_computer_hold
     assert [c.vacationed for c in store.game_clocks(game, later)] == [True, False, False]
     Vacation.objects.update(starts_at=now + timedelta(days=2), ends_at=now + timedelta(days=4))
     assert [c.vacationed for c in store.game_clocks(game, now)] == [False] * 3
+    Vacation.objects.update(starts_at=now - timedelta(hours=1), ends_at=now + timedelta(days=1))
+    Game.objects.filter(pk=game.pk).update(days_per_move=None)  # untimed: no bank to lengthen
+    game.refresh_from_db()
+    with CaptureQueriesContext(connection) as untimed:
+        assert [c.vacationed for c in store.game_clocks(game, now)] == [False] * 3
+    assert "games_vacation" not in untimed.captured_queries[0]["sql"]
 
 
 @pytest.mark.django_db
@@ -200,8 +210,11 @@ def test_who_is_a_computer_is_asked_of_the_seating_port(settings):
     bot_seat = game.seats.get(user=cyd).index
     read, seat = store.game_for_move(game.pk, ann.pk)
     assert read.computer_seats == {bot_seat} and seat == game.seats.get(user=ann).index
-    assert [c.is_bot for c in store.game_clocks(game, timezone.now())] == [
-        s == bot_seat for s in range(3)]
+    holds = [s == bot_seat for s in range(3)]
+    assert [c.is_bot for c in store.game_clocks(game, timezone.now())] == holds
+    with CaptureQueriesContext(connection) as after_the_move_read:  # told by the seats read
+        assert [c.is_bot for c in store.game_clocks(read, timezone.now())] == holds
+    assert "bots_bot" not in after_the_move_read.captured_queries[0]["sql"]
 
     settings.MARRAM_SEAT_PLAYERS = "games.seating.NoSeatPlayers"
     with CaptureQueriesContext(connection) as queries:
