@@ -229,8 +229,6 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # every answer freed when sent, not left in a cycle (marram_site.cycles)
-    "marram_site.cycles.ResponseCycleMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "marram_site.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
