@@ -33,10 +33,10 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, cast
+from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
-from django.db.models import Exists, F, Model, OuterRef, Prefetch, QuerySet
+from django.db.models import Exists, F, Field, Model, OuterRef, Prefetch, QuerySet
 
 from games.models import Clock, Game, Seat, Vacation
 from games.seating import seat_players
@@ -138,7 +138,7 @@ def game_seqs(game_id: int) -> tuple[int, int] | None:
     """The game's seq and its panels' seq (None if there is no such game), in one
     statement: all a poll needs to find that nothing has happened."""
     found = list(Game.objects.filter(pk=game_id).order_by().values_list("seq", "panels_seq"))
-    return cast(tuple[int, int], found[0]) if found else None
+    return found[0] if found else None
 
 
 def database_reached() -> str:
@@ -152,7 +152,20 @@ def database_reached() -> str:
 
 
 def _quote(connection: Any, name: str) -> str:
-    return connection.ops.quote_name(name)
+    return str(connection.ops.quote_name(name))
+
+
+def _field(model: type[Model], name: str) -> Field[Any, Any]:
+    """The model's field of that name (``_meta.get_field``), one with a column."""
+    found = model._meta.get_field(name)
+    if not isinstance(found, Field) or not found.column:
+        raise ValueError(f"{model.__name__}.{name} is not a column of its table")
+    return found
+
+
+def _column(connection: Any, model: type[Model], name: str) -> str:
+    """The quoted column of the model's field of that name."""
+    return _quote(connection, str(_field(model, name).column))
 
 
 @functools.cache
@@ -229,9 +242,9 @@ def _update_text(model: type[Model], names: tuple[str, ...], expected: tuple[str
     """The UPDATE of ``_update_sql`` (the same at every move)."""
     connection = connections[using]
     opts = model._meta
-    sets = ", ".join(f"{_quote(connection, opts.get_field(n).column)} = %s" for n in names)
-    where = " AND ".join(f"{_quote(connection, f.column)} = %s" for f in
-                         [opts.pk, *(opts.get_field(n) for n in expected)])
+    sets = ", ".join(f"{_column(connection, model, n)} = %s" for n in names)
+    where = " AND ".join(f"{_column(connection, model, n)} = %s" for n in
+                         [opts.pk.name, *expected])
     return f"UPDATE {_quote(connection, opts.db_table)} SET {sets} WHERE {where}"
 
 
@@ -241,12 +254,12 @@ def _update_sql(row: Model, names: Sequence[str], *, using: str,
     ``QuerySet.update`` writes them; with ``expect``, only while the row still
     holds those values ({field: value})."""
     connection = connections[using]
-    opts = row._meta
+    model = type(row)
     expect = expect or {}
     params = [f.get_db_prep_save(getattr(row, f.attname), connection)
-              for f in (opts.get_field(name) for name in names)]
+              for f in (_field(model, name) for name in names)]
     params.append(row.pk)
-    params += [opts.get_field(name).get_db_prep_value(value, connection)
+    params += [_field(model, name).get_db_prep_value(value, connection)
                for name, value in expect.items()]
     return _update_text(type(row), tuple(names), tuple(expect), using), params
 
@@ -395,7 +408,7 @@ def seats_awaited(writes: Batch, game_id: int, seats: Sequence[int],
     it writes only the seats whose flags change."""
     connection = connections[writes.using]
     table = _quote(connection, Seat._meta.db_table)
-    index, awaited, out, game = (_quote(connection, Seat._meta.get_field(name).column)
+    index, awaited, out, game = (_column(connection, Seat, name)
                                  for name in ("index", "awaited", "resigned", "game"))
 
     def among(listed: Sequence[int]) -> str:
