@@ -12,6 +12,7 @@ from typing import Any
 
 from django import forms
 from django.db import transaction
+from django.db.models import QuerySet
 
 from bots import services
 from bots.accounts import bot_not_among
@@ -26,8 +27,9 @@ from games.models import Clock, Game, Seat
 def bots_after_commit(game: Game) -> None:
     """After a commit that leaves the game awaiting seats (no chance pending), have a
     task move the bots among them. Called by games.services as the change is
-    written (with no lock for a player's move: see there); the seats are looked
-    up once it has committed."""
+    written (with no lock for a player's move: see there), it asks nothing of the
+    database then: the seats computers hold come with a move's read of the game,
+    and are otherwise looked up once the change has committed."""
     if game.status != Game.Status.RUNNING:
         return
     projection = game.projection or {}
@@ -35,14 +37,15 @@ def bots_after_commit(game: Game) -> None:
     if not awaited or (projection.get("awaiting") or {}).get("kind") == "chance":
         return
     game_id, seq = game.pk, game.seq
-    # read by a move with the game (games.store.game_for_move); a seat that
-    # changes hands (a takeover) does so under the lock of an ORM read, which has
-    # no mask, and moves the game on, so a move that read the mask before writes
-    # nothing (its write expects the seq it read) and reads the game again
-    mask = getattr(game, "bot_seat_mask", None)
-    if mask is None:
+    # read by a move with the game (games.store.game_for_move: ``computer_seats``);
+    # a seat that changes hands (a takeover) does so under the lock of a server
+    # change, whose read has none, and moves the game on, so a move that read
+    # them before writes nothing (its write expects the seq it read) and reads the
+    # game again
+    computers = getattr(game, "computer_seats", None)
+    if computers is None:
         transaction.on_commit(lambda: _enqueue_if_awaited(game_id, seq, awaited), robust=True)
-    elif any(mask >> seat & 1 for seat in awaited):
+    elif computers.intersection(awaited):
         transaction.on_commit(lambda: _enqueue(game_id, seq), robust=True)
 
 
@@ -122,6 +125,9 @@ class BotPlayers:
 
     def computers(self, user_ids: Iterable[int | None]) -> set[int]:
         return bot_user_ids(user_ids)
+
+    def computer_ids(self) -> QuerySet[Any]:
+        return Bot.objects.values("user_id")
 
     def create_fields(self) -> dict[str, forms.Field]:
         return bot_fields()

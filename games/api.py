@@ -29,7 +29,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
-from games import live, selectors, services, sessions
+from games import live, selectors, services
 from games.auth import LazyAuthentication, signed_in_user
 from games.bodies import MAX_QUERY_JSON, json_parse
 from games.errors import Invalid, NotFound
@@ -490,14 +490,6 @@ class GameEvents(LazyAuthentication, APIView):
     """What happened since a seq: what a page polls. An answer carries an ETag, and
     a request whose If-None-Match names it gets a 304 (ConditionalGetMiddleware)."""
 
-    seqs: tuple[int, int] | None = None
-
-    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
-        # before the permission check: a page's poll reads its session with the
-        # seqs, in one statement, and the check then asks nothing more
-        self.seqs = sessions.seq_with_session(request._request, kwargs["game_id"])
-        super().initial(request, *args, **kwargs)
-
     @extend_schema(
         parameters=[OpenApiParameter("since", int, description="First seq to list")],
         responses={
@@ -519,7 +511,7 @@ class GameEvents(LazyAuthentication, APIView):
             since = max(int(request.query_params.get("since", 0)), 0)
         except ValueError:
             raise Invalid("'since' must be an integer", field="since") from None
-        seq, panels = self.seqs if self.seqs is not None else selectors.game_seqs_get(game_id)
+        seq, panels = selectors.game_seqs_get(game_id)
         if since >= seq:
             # nothing new: the same answer for everyone who may ask, from the seqs
             # alone (a page's poll, nearly always); 304 if the client has it

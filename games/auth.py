@@ -69,8 +69,9 @@ class SignedIn(BasePermission):
     user changed their password or was deactivated fails it there)."""
 
     def has_permission(self, request: Request, view: APIView) -> bool:
-        session = getattr(request._request, "session", None)
-        if session is None or request._request.META.get("HTTP_AUTHORIZATION"):
+        # DRF's Request answers for its HttpRequest's attributes (session, META)
+        session = getattr(request, "session", None)
+        if session is None or request.META.get("HTTP_AUTHORIZATION"):
             return bool(request.user and request.user.is_authenticated)
         return SESSION_KEY in session
 

@@ -10,7 +10,9 @@ clock runs. Days the player has declared as vacation do not count.
 When a bank runs out the clock check appends the game's timeout events (what
 they cost is the game's rule) and gives the seat d for its next turn; a second
 timeout in a row appends its resignation after them. Every change to a game is
-an event appended through games.services, under the game's row lock.
+an event appended through games.services (a player's move lock-free, the
+server's changes, the timeouts among them, under the game's row lock: see
+there).
 
 Untimed games keep clocks too, without a bank: they record when each turn began,
 which is when a "your turn" mail is due.
@@ -101,7 +103,8 @@ def _stop(clock: Clock, game: Game, now: datetime, *, timed_out: bool,
         if timed_out:
             clock.bank = _day_count(game, 1)  # enough for one turn: miss it too and the seat goes
         else:
-            # store.game_clocks says whether a vacation overlaps the turn: most never do
+            # games.store.game_clocks says whether a vacation overlaps the turn: most
+            # never do
             vacations = None if getattr(clock, "vacationed", True) else ()
             left = max(clock_remaining(clock, now, vacations), timedelta(0))
             clock.bank = min(left + _day_count(game, 1), _day_count(game, 3))

@@ -164,24 +164,9 @@ def _catch_up(game: Game, since: int, state: Any, *, owned: bool = False) -> Any
 # ---------------------------------------------------------------- games
 
 
-def _game_get_query(game_id: int) -> Game:
-    seats = list(
-        Seat.objects.select_related("game__created_by", "user").filter(game_id=game_id)
-    )
-    if seats:
-        return store.attach_seats(seats[0].game, seats)
-    try:  # a game nobody sits in any more
-        game = Game.objects.select_related("created_by").get(pk=game_id)
-    except Game.DoesNotExist:
-        raise NotFound(f"there is no game {game_id}") from None
-    return store.attach_seats(game, [])
-
-
 def game_get(game_id: int) -> Game:
-    """The game with its creator and seats (and their users) loaded, in one query
-    where the database can (games.store)."""
-    if not store.can_read_game_with_seats():
-        return _game_get_query(game_id)
+    """The game with its creator and seats (and their users) loaded: two
+    statements (games.store.game_with_seats)."""
     game = store.game_with_seats(game_id)
     if game is None:
         raise NotFound(f"there is no game {game_id}")

@@ -1,23 +1,37 @@
 """Everything that changes a game: create, invite, join, leave, start, resign,
 submit an action, draw chance, import a record.
 
-Every change to a running game appends events, written only if the game is
-still at the seq they follow (games.store.Batch), so the event sequence never
-has a gap and two changes made from the same seq never both land. A player's
-action reads the game without a lock and writes in one statement; the
-server's changes (chance, timeouts, resignations, the start) hold the game row
-locked (``SELECT ... FOR UPDATE``) in a transaction, and an action written
-meanwhile waits for it, then finds the game moved on and writes nothing. The
+How a change is written (the write path's contract; every hook's comment
+refers here):
+
+- A player's move (``action_submit``) is lock-free and guarded by the seq: it
+  reads the game with no lock and no transaction (games.store.game_for_move),
+  and writes everything it appends in one statement (games.store.Batch) that
+  lands only if the game is still at the seq it read; otherwise nothing is
+  written and the move is judged again on the game as it now is.
+- The server's changes (chance, timeouts, resignations, joining, the start)
+  are locked in a transaction: they hold the game row (``SELECT ... FOR
+  UPDATE``) until they commit, and a move written meanwhile waits for the lock,
+  then finds the game moved on and writes nothing.
+
+Either way the events follow the seq they were judged at, so the event sequence
+never has a gap and two changes made from the same seq never both land. The
 engine judges every event before it is stored; what it refuses is never
 written.
 
 What hangs on a change runs as ``_Appender.commit`` writes it, on both paths
 alike: the clocks (games.clocks.clocks_follow), the mail they call for
 (games.mail), the computer players awaited (games.seating). So none of it may
-count on a lock or a transaction, for a move holds neither: each queues its
-rows on the change's ``store.Batch``, written with the events or not at all,
-and leaves what must follow the write (delivery, a computer's move) to
-``Batch.after`` or ``transaction.on_commit``; none does I/O.
+count on a lock or a transaction, for a move holds neither. Each takes what it
+needs from the change (the game, its seats, the events) and reads only what
+the change has not: the game's clocks when a turn ends (games.store.game_clocks,
+which says too whether a vacation touches them or a computer holds them), a
+vacation's dates when one does, the seats' players when the first clocks are
+made at the start. It writes by queuing its rows on the change's
+``store.Batch``, written with the events or not at all, and leaves what must
+follow the write (delivery, a computer's move) to ``Batch.after`` or
+``transaction.on_commit``; none does I/O. Nothing else reaches the database
+between a move's read and its write (tests/service/test_write_path.py).
 """
 
 from __future__ import annotations
@@ -74,7 +88,8 @@ class ActionResult:
     """True when the idempotency key matched an earlier submission: nothing was written."""
     game: Game | None = None
     """The game as the submission left it, with its seats, when its read had them
-    (games.store.has_seats): what its answer shows, with no second read."""
+    (a player's move: games.store.game_for_move): what its answer shows, with no
+    second read."""
     before: Any = None
     """The state the submission was made on, at seq ``base``: what the mover's
     client held, so that its answer may carry the changes since
@@ -94,6 +109,9 @@ class _Appender:
     mover: int | None = None
     """The seat whose submission this is (None for the server's own events): its
     answer carries its view, the stream need not (games.live)."""
+    seats_read: bool = False
+    """Whether the game came with its seats (``game.seats.all()`` asks nothing
+    more): a player's move reads them with the game (games.store.game_for_move)."""
     rows: list[Event] = field(default_factory=list)
     _owned: bool = False
     base: int = -1
@@ -167,7 +185,7 @@ class _Appender:
         if change is not None:  # a turn has begun or ended: mail may be due
             game_mail().clocks_changed(game=game, events=self.rows, change=change, writes=writes)
         writes.run()
-        if out and store.has_seats(game):  # the seats read show it too
+        if out and self.seats_read:  # the seats read show it too
             for seat in game.seats.all():
                 seat.resigned = seat.resigned or seat.index in out
         # Only a committed state may be served to others.
@@ -189,7 +207,7 @@ class _Appender:
         # answer then reads the game again.
         from games import tasks  # the tasks call these services
 
-        shown = store.has_seats(self.game) and not tasks.run_inline()
+        shown = self.seats_read and not tasks.run_inline()
         return ActionResult(seq=self.seq, events=self.rows,
                             awaiting=self.game.projection["awaiting"], status=self.game.status,
                             game=self.game if shown else None, before=self.before,
@@ -415,10 +433,10 @@ def _earlier_answer(
 
 
 def _read_with_seat(pk: int, user: AbstractBaseUser) -> tuple[Game, int | None]:
-    """The game, as a move reads it (no lock: games.store.game_for_move); the
-    user's seat index (None if they have no seat, or before the start). One
-    round trip."""
-    found = store.game_for_move(pk, user.pk, timezone.now())
+    """The game, as a move reads it (no lock: games.store.game_for_move), with its
+    seats; the user's seat index (None if they have no seat, or before the
+    start). Two statements: the game, then its seats."""
+    found = store.game_for_move(pk, user.pk)
     if found is None:
         raise NotFound(f"there is no game {pk}")
     return found
@@ -439,9 +457,10 @@ def action_submit(
     stale ``expected_seq`` (409 with the current seq), not a player / not their
     seat / not their turn (403), then the engine (IllegalAction, 400).
 
-    The game is read without a lock, and what the action appends is written in
-    one statement only if the game is still at the seq it was read at
-    (``_Appender.commit``): two round trips, no transaction held across them. If
+    The game is read without a lock (its row, then its seats), and what the
+    action appends is written in one statement only if the game is still at the
+    seq it was read at (``_Appender.commit``): no transaction is held across
+    them. If
     something else was appended in between, nothing is written and the
     submission is judged again on the game as it now is, where its seq is stale
     (or its idempotency key is found).
@@ -517,7 +536,7 @@ def _submit(pk: int, user: AbstractBaseUser, action: Any, expected_seq: int,
                               player_types(rules, state, seat_index))
     if event["type"] not in leaving and seat_index not in wait.players:
         raise not_your_turn(rules, state)
-    app = _Appender(game, state, mover=seat_index)
+    app = _Appender(game, state, mover=seat_index, seats_read=True)
     first = app.add(event, actor=user, key=idempotency_key)
     _append_automatic(app, cause=first.seq)
     app.commit()

@@ -2,8 +2,9 @@
 
 A task takes ids, calls a service, and may run twice: tasks are acknowledged
 after they run (CELERY_TASK_ACKS_LATE), so one a worker was running when it
-died is delivered again, and every service a task calls checks under the game's
-lock what is still due.
+died is delivered again, and every service a task calls checks what is still
+due: the server's changes under the game's lock, a computer's move by the seq it
+was chosen at (games.services states how changes are written).
 """
 
 from __future__ import annotations

@@ -229,8 +229,6 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # every answer freed when sent, not left in a cycle (marram_site.cycles)
-    "marram_site.cycles.ResponseCycleMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "marram_site.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -433,7 +431,8 @@ CONTENT_SECURITY_POLICY = {
     "frame-ancestors": "'none'",
 }
 
-# Sessions in the database, read without the ORM (games.sessions).
+# Sessions in the database, Django's; a cookie of another shape is no session
+# and costs no query (games.sessions).
 SESSION_ENGINE = "games.sessions"
 
 # --- Cache --------------------------------------------------------------------

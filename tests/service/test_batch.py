@@ -1,15 +1,15 @@
 """games.store: writes queued together (a Batch) reach the database in one round
 trip, in the order queued, with the ORM's defaults, and all or nothing, in a
 transaction or not; a batch with a guard is written only while its row holds
-what the guard expects; rows are read from SQL of our own exactly as the ORM
-reads them."""
+what the guard expects, and its values are checked by their columns as the
+ORM's are."""
 
 import threading
 import time
 from datetime import timedelta
 
 import pytest
-from django.db import IntegrityError, connection, transaction
+from django.db import DataError, IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -181,32 +181,36 @@ def test_an_empty_batch_sends_nothing():
     assert queries.captured_queries == []
 
 
-def _fields(instance) -> dict:
-    return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+@pytest.mark.django_db(transaction=True)
+def test_a_guarded_insert_refuses_a_value_too_long_for_its_column(users, game):
+    """The values of a guarded insert are cast to their columns' types without
+    the length, so that the column refuses a longer string, as it refuses it
+    from the ORM, instead of a cast cutting it short."""
+    writes, rows = _guarded_batch(game, users[0], game.seq, [])
+    rows[1].dedup_key = "k" * 201  # the column holds 200
+    before = _written(game)
+    with pytest.raises(DataError):
+        writes.run()
+    assert _written(game) == before
+    assert not Notification.objects.filter(dedup_key__startswith="kkk").exists()
 
 
 @pytest.mark.django_db
-def test_fetch_reads_rows_as_the_orm_does_with_extra_columns(users):
-    game = services.game_create(user=users[0], variant="animals", length="long", seats=2,
-                                days_per_move=2)
-    services.game_join(game=game, user=users[1])  # starts it: config, projection, clocks
-    [fetched] = store.fetch(Game, "SELECT g.*, 41 + 1 AS answer FROM games_game g "
-                             "WHERE g.id = %s", [game.pk])
-    assert _fields(fetched) == _fields(Game.objects.get(pk=game.pk))
-    assert isinstance(fetched.config, dict) and fetched.answer == 42
-    assert not fetched._state.adding
-    clocks = store.fetch(Clock, "SELECT * FROM games_clock WHERE game_id = %s "
-                          "ORDER BY seat", [game.pk])
-    assert [_fields(c) for c in clocks] == [
-        _fields(c) for c in Clock.objects.filter(game=game).order_by("seat")]
-    assert clocks[0].bank == timedelta(days=4)
+def test_an_insert_refuses_a_row_whose_related_row_is_not_saved(users):
+    """As ``save()`` does: the row's id of it would be lost."""
+    unsaved = Game(game="marram", seat_count=2, created_by=users[0])
+    writes = Batch()
+    writes.insert([Clock(game=unsaved, seat=0)])
+    with pytest.raises(ValueError, match="Clock.game"):
+        writes.run()
+    assert not Clock.objects.exists()
 
 
 @pytest.mark.django_db
 def test_the_statements_of_every_move_are_prepared_once_per_connection(users):
     """Server-side binding (settings): after a few runs PostgreSQL keeps the plan of
-    the move's read, the game read and the batched writes instead of planning each
-    time."""
+    the move's reads (the game, its seats) and of its batched writes instead of
+    planning each time."""
     from engine import marram as engine
     from games import selectors
 
@@ -223,8 +227,9 @@ def test_the_statements_of_every_move_are_prepared_once_per_connection(users):
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         prepared = [row[0] for row in cursor.fetchall()]
-    assert any("bot_seat_mask" in s for s in prepared)  # the move's read
-    assert any("json_agg" in s and "games_seat" in s for s in prepared)  # the game read
+    reads = [s for s in prepared if s.startswith("SELECT")]
+    assert any('FROM "games_game"' in s for s in reads)  # the game
+    assert any('FROM "games_seat"' in s and '"bots_bot"' in s for s in reads)  # its seats
     assert any('INSERT INTO "games_event"' in s and "UPDATE" in s for s in prepared)  # writes
 
 

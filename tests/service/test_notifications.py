@@ -113,9 +113,10 @@ def test_the_first_move_of_a_turn_writes_nothing(users):
     action = engine.legal_actions(services.game_state_get(game))[0]
     with CaptureQueriesContext(connection) as move:
         services.action_submit(game=game, user=ann, action=action, expected_seq=game.seq)
-    # lock, append: the clocks and the outbox add nothing to a move that keeps the turn
+    # the game and its seats read, the append: the clocks and the outbox add
+    # nothing to a move that keeps the turn
     assert [q["sql"].split()[0] for q in move if "SAVEPOINT" not in q["sql"]] == [
-        "SELECT", "WITH"]
+        "SELECT", "SELECT", "WITH"]
     assert Notification.objects.count() == before
 
 

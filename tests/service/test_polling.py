@@ -88,9 +88,10 @@ def test_an_idle_poll_reads_the_game_seq_and_nothing_else():
     with CaptureQueriesContext(connection) as session_poll:
         assert page.get(url).status_code == 200
     tables = " ".join(q["sql"] for q in session_poll.captured_queries)
-    # the session and the seq, read together (games.sessions.seq_with_session)
-    assert len(session_poll.captured_queries) == 1, tables
-    assert "django_session" in tables and "games_game" in tables
+    # the session (the permission asks only whether it holds a user), then the seqs
+    assert len(session_poll.captured_queries) == 2, tables
+    assert "django_session" in session_poll.captured_queries[0]["sql"]
+    assert "games_game" in session_poll.captured_queries[1]["sql"]
     assert "auth_user" not in tables and "games_event" not in tables
 
     api = client_for(bob)
@@ -191,11 +192,10 @@ def test_an_expired_session_is_nobody():
     assert page.get(url).status_code in (401, 403)
 
 
-def test_a_poll_reading_its_session_with_the_seq_refuses_what_it_refused_before():
-    """The session read with the seq is the session read alone: a forged key, a
-    session signed out elsewhere or a game that is not there get the answers
-    they got when the two were read apart; nobody signed in is refused before
-    anything is read."""
+def test_a_poll_is_refused_on_its_session_before_the_game_is_read():
+    """A forged key or a session signed out elsewhere is refused on the session's
+    read alone, the game not read; a game that is not there is a 404 for who
+    may ask; nobody signed in is refused before anything is read."""
     from django.contrib.sessions.models import Session
 
     ann, bob = make_user("ann"), make_user("bob")

@@ -10,7 +10,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games import services
-from games.selectors import _game_get_query, game_get
+from games.selectors import game_get
 from games.serializers import GameSerializer
 from tests.service.conftest import body, client_for, make_user, start_game
 
@@ -18,7 +18,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.django_db
-def test_the_one_query_game_read_matches_the_orm(django_assert_num_queries):
+def test_a_game_read_is_two_statements_in_seat_order(django_assert_num_queries):
+    """The game with its creator, then its seats with their players: the seats in
+    seat order, and before the start (no index yet) in the order they were taken,
+    on every database."""
     ann, bob, cyd = make_user("ann"), make_user("bob"), make_user("cyd")
     running = start_game([ann, bob])
     open_game = services.game_create(user=cyd, variant="classic", length="long", seats=3)
@@ -26,11 +29,15 @@ def test_the_one_query_game_read_matches_the_orm(django_assert_num_queries):
     empty = services.game_create(user=bob, variant="classic", length="long", seats=2)
     services.game_leave(game=empty, user=bob)
     for game in (running, open_game, empty):
-        with django_assert_num_queries(1):
-            fast = GameSerializer(game_get(game.pk)).data
-        assert fast == GameSerializer(_game_get_query(game.pk)).data
+        with django_assert_num_queries(2):
+            shown = GameSerializer(game_get(game.pk)).data
+        assert shown["created_by"] == game.created_by.username
     assert [p["username"] for p in GameSerializer(game_get(open_game.pk)).data["players"]] == [
         "cyd", "ann"]
+    seats = running.seats.order_by("index")
+    assert [p["username"] for p in GameSerializer(game_get(running.pk)).data["players"]] == [
+        s.user.username for s in seats]
+    assert GameSerializer(game_get(empty.pk)).data["players"] == []
 
 
 def statements(captured) -> list[str]:
@@ -40,7 +47,7 @@ def statements(captured) -> list[str]:
 
 
 @pytest.mark.django_db(transaction=True)  # a move commits, and caches its state then
-def test_a_state_read_costs_one_query_and_a_move_two_and_its_answer_one():
+def test_a_state_read_costs_two_statements_and_a_move_three_and_its_answer_none():
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -51,17 +58,18 @@ def test_a_state_read_costs_one_query_and_a_move_two_and_its_answer_one():
     view = body(client.get(f"/api/games/{game.pk}/"))  # warms the token and state caches
     with CaptureQueriesContext(connection) as read:
         view = body(client.get(f"/api/games/{game.pk}/"))
-    assert statements(read) == ["SELECT"]
+    assert statements(read) == ["SELECT", "SELECT"]  # the game, its seats
     with CaptureQueriesContext(connection) as write:
         answer = client.post(f"/api/games/{game.pk}/actions/",
                              {"seq": view["seq"], "action": view["legal_actions"][0]},
                              format="json")
     assert answer.status_code == 201, answer.content
-    # the move, in two statements and no transaction: read the game, the seat,
-    # the seats computers hold and every seat with its player; append the events
-    # and update the game and its seats if it is still at the seq read (one
-    # statement commits on its own); the answer's view is shown from the read
-    assert statements(write) == ["SELECT", "WITH"]
+    # the move, in three statements and no transaction: read the game, then its
+    # seats with their players and whether a computer holds each; append the
+    # events and update the game and its seats if it is still at the seq read
+    # (one statement, which commits on its own); the answer's view is shown
+    # from the read
+    assert statements(write) == ["SELECT", "SELECT", "WITH"]
     # ...and it is what a GET as the mover (the one that need not follow) reads
     assert body(answer)["view"] == body(client.get(f"/api/games/{game.pk}/"))
 
@@ -130,21 +138,27 @@ def test_sqlite_refuses_changes_to_events_too(tmp_path):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_clocks_read_with_the_lock_are_the_clocks_read_alone():
-    """A move's lock reads the game's clocks with it (games.store.game_clocks):
-    each field as the clocks' own statement reads it, to the microsecond, with
-    whether a vacation touches it and whether a computer holds it."""
+def test_the_clocks_read_says_which_a_vacation_touches_and_which_a_computer_holds():
+    """A turn's end reads the game's clocks (games.store.game_clocks): each as
+    stored, to the microsecond, with whether a vacation touches its running
+    time and whether a computer holds it, in one statement."""
     from datetime import timedelta
 
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
     from bots.models import Bot
     from games import store
-    from games.models import Clock, Vacation
+    from games.models import Clock, Game, Vacation
 
     ann, bob, cyd = make_user("ann"), make_user("bob"), make_user("cyd")
     Bot.objects.create(user=cyd, level="easy")
-    game = start_game([ann, bob, cyd])
+    game = services.game_create(user=ann, variant="classic", length="long", seats=3,
+                                days_per_move=2)  # timed: the clocks have banks
+    for player in (bob, cyd):
+        services.game_join(game=game, user=player)
+    game.refresh_from_db()
     now = timezone.now()
     Clock.objects.filter(game=game, seat=0).update(
         bank=timedelta(days=2, seconds=3, microseconds=7), started_at=now - timedelta(hours=5),
@@ -153,51 +167,59 @@ def test_the_clocks_read_with_the_lock_are_the_clocks_read_alone():
     Vacation.objects.create(user=game.seats.get(index=0).user, starts_at=now - timedelta(hours=1),
                             ends_at=now + timedelta(days=1))
     fields = ["id", "game_id", "seat", "user_id", "bank", "started_at", "started_seq",
-              "timeouts_in_row", "vacationed", "is_bot"]
-
-    def shown(clocks):
-        return sorted(tuple(getattr(c, f) for f in fields) for c in clocks)
-
-    read, _ = store.game_for_move(game.pk, ann.pk, now)
-    with_game = store.game_clocks(read, now)
-    alone = store.clocks_of_game(game.pk, now)
-    assert store.game_clocks(read, now) is not with_game  # given once, then read
-    assert shown(with_game) == shown(alone)
-    by_seat = {c.seat: c for c in with_game}
-    assert by_seat[0].bank == timedelta(days=2, seconds=3, microseconds=7)
-    assert by_seat[0].started_at == now - timedelta(hours=5)
-    assert (by_seat[0].vacationed, by_seat[1].vacationed) == (True, False)
-    assert [by_seat[s].is_bot for s in range(3)] == [
+              "timeouts_in_row"]
+    with CaptureQueriesContext(connection) as read:
+        clocks = store.game_clocks(game, now)
+    assert len(read.captured_queries) == 1
+    assert [c.seat for c in clocks] == [0, 1, 2]
+    assert [[getattr(c, f) for f in fields] for c in clocks] == [
+        [getattr(c, f) for f in fields] for c in Clock.objects.filter(game=game).order_by("seat")]
+    assert clocks[0].bank == timedelta(days=2, seconds=3, microseconds=7)
+    assert clocks[0].started_at == now - timedelta(hours=5)
+    assert [c.vacationed for c in clocks] == [True, False, False]
+    assert [c.is_bot for c in clocks] == [
         game.seats.get(index=s).user_id == cyd.pk for s in range(3)]
-    assert by_seat[1].bank is None and by_seat[1].game is read
+    assert all(c.game is game for c in clocks)
+    later = now + timedelta(days=3)  # the vacation is over, but it touched the running time
+    assert [c.vacationed for c in store.game_clocks(game, later)] == [True, False, False]
+    Vacation.objects.update(starts_at=now + timedelta(days=2), ends_at=now + timedelta(days=4))
+    assert [c.vacationed for c in store.game_clocks(game, now)] == [False] * 3
+    Vacation.objects.update(starts_at=now - timedelta(hours=1), ends_at=now + timedelta(days=1))
+    Game.objects.filter(pk=game.pk).update(days_per_move=None)  # untimed: no bank to lengthen
+    game.refresh_from_db()
+    with CaptureQueriesContext(connection) as untimed:
+        assert [c.vacationed for c in store.game_clocks(game, now)] == [False] * 3
+    assert "games_vacation" not in untimed.captured_queries[0]["sql"]
 
 
 @pytest.mark.django_db
-def test_the_seats_read_with_a_game_behave_as_the_orms_prefetch(django_assert_num_queries):
-    """``store.attach_seats`` makes the related manager's queryset directly: its
-    seats come without a query, as prefetch_related's do, and anything that asks
-    the database again (a filter, an update, a delete's count) is still confined
-    to this game's seats."""
-    from games import store
-    from games.models import Game, Seat
+def test_who_is_a_computer_is_asked_of_the_seating_port(settings):
+    """The move's read and the clocks' read ask the site's SeatPlayers which
+    accounts are computers (``computer_ids``): with the bots app, its bots; on a
+    site of people only, nobody, and no bots' table is read."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
 
-    ann, bob, cyd, dee = (make_user(n) for n in ("ann", "bob", "cyd", "dee"))
-    game, other = start_game([ann, bob]), start_game([cyd, dee])
-    read = store.game_with_seats(game.pk)
-    orm = Game.objects.prefetch_related("seats").get(pk=game.pk)
-    with django_assert_num_queries(0):
-        seats = list(read.seats.all())
-        assert [(s.pk, s.index, s.user_id) for s in seats] == [
-            (s.pk, s.index, s.user_id) for s in orm.seats.all()]
-        assert all(s.game is read for s in seats)
-        assert read.seats.count() == 2 and read.seats.exists()
-    second = [s.pk for s in orm.seats.filter(index=1)]
-    with django_assert_num_queries(1):
-        assert [s.pk for s in read.seats.filter(index=1)] == second
-    with django_assert_num_queries(1):
-        assert read.seats.exclude(index=0).count() == 1
-    assert read.seats.filter(index__in=[0, 1]).update(name="renamed") == 2
-    assert set(Seat.objects.filter(name="renamed").values_list("game_id", flat=True)) == {
-        game.pk}
-    assert not Seat.objects.filter(game=other, name="renamed").exists()
-    assert [s.game_id for s in read.seats.all().select_related("user")] == [game.pk] * 2
+    from bots.models import Bot
+    from games import store
+
+    ann, bob, cyd = make_user("ann"), make_user("bob"), make_user("cyd")
+    Bot.objects.create(user=cyd, level="easy")
+    game = start_game([ann, bob, cyd])
+    bot_seat = game.seats.get(user=cyd).index
+    read, seat = store.game_for_move(game.pk, ann.pk)
+    assert read.computer_seats == {bot_seat} and seat == game.seats.get(user=ann).index
+    holds = [s == bot_seat for s in range(3)]
+    assert [c.is_bot for c in store.game_clocks(game, timezone.now())] == holds
+    with CaptureQueriesContext(connection) as after_the_move_read:  # told by the seats read
+        assert [c.is_bot for c in store.game_clocks(read, timezone.now())] == holds
+    assert "bots_bot" not in after_the_move_read.captured_queries[0]["sql"]
+
+    settings.MARRAM_SEAT_PLAYERS = "games.seating.NoSeatPlayers"
+    with CaptureQueriesContext(connection) as queries:
+        read, _ = store.game_for_move(game.pk, ann.pk)
+        clocks = store.game_clocks(game, timezone.now())
+    assert read.computer_seats == frozenset() and not any(c.is_bot for c in clocks)
+    assert not [q for q in queries.captured_queries if "bots_bot" in q["sql"]]
+    assert len(queries.captured_queries) == 3

@@ -1,0 +1,118 @@
+"""The write path's contract (games.services): what hangs on a change (the
+clocks, the mail, the computer players, the live updates) reads only what the
+change has not read, and writes by queuing on the change's batch. So a
+player's move sends its reads and then its one write, nothing that a hook asked
+for besides; and a server change, locked in a transaction, sends nothing
+between its write and its commit."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from engine import marram as engine
+from engine.replay import apply
+from games import selectors, services
+from games.models import Clock, Game, Seat
+from notifications.models import Notification
+from tests.service.conftest import make_user, seat_user
+
+CONTROL = ("SAVEPOINT", "RELEASE SAVEPOINT")
+
+
+def _table(sql: str) -> str:
+    """The first table named after the statement's own FROM (not a subquery's)."""
+    depth = 0
+    for i, char in enumerate(sql):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0 and sql.startswith(" FROM ", i):
+            return sql[i + len(" FROM "):].split()[0].strip('"')
+    return ""
+
+
+def sent(queries: CaptureQueriesContext) -> list[tuple[str, str]]:
+    """Each statement sent, as its kind and, for a read, its table; a batch is
+    ("WITH", ""); savepoints aside."""
+    found = []
+    for q in queries.captured_queries:
+        sql = q["sql"]
+        if sql.startswith(CONTROL):
+            continue
+        kind = sql.split()[0]
+        found.append((kind, _table(sql) if kind == "SELECT" else ""))
+    return found
+
+
+def _quiet_move(game: Game) -> dict:
+    """A legal move of the awaited seat that nothing follows by itself (no pass
+    forced on the next player: that would be a second event)."""
+    rules = selectors.rules_of(game)
+    state = selectors.game_state_get(game)
+    legal = next(a for a in engine.legal_actions(state)
+                 if rules.automatic(apply(rules, state, rules.read_event(a))) is None)
+    return {k: v for k, v in legal.items() if k != "player"}
+
+
+GAME = Game._meta.db_table
+SEATS = Seat._meta.db_table
+CLOCKS = Clock._meta.db_table
+
+
+@pytest.mark.django_db(transaction=True)  # each move commits, as in production
+def test_a_move_sends_its_reads_then_its_write_and_no_hook_asks_anything():
+    """The turn's first move: the game and its seats read, then one write. The
+    turn's last move starts the next seat's clock and queues its "your turn"
+    mail: its clocks are read (games.store.game_clocks), then everything is
+    written in one statement. Nothing else, before the write or after it (the
+    move's commit callbacks included: a game of people awaits no computer)."""
+    ann, bob = make_user("ann"), make_user("bob")
+    game = services.game_create(user=ann, variant="classic", length="long", seats=2,
+                                days_per_move=3)
+    services.game_join(game=game, user=bob)
+    game.refresh_from_db()
+    mover = seat_user(game, 0)
+    expected = {
+        0: [("SELECT", GAME), ("SELECT", SEATS), ("WITH", "")],
+        1: [("SELECT", GAME), ("SELECT", SEATS), ("SELECT", CLOCKS), ("WITH", "")],
+    }
+    for seq in (0, 1):
+        action = _quiet_move(game)  # also makes sure the state is cached: not read again
+        with CaptureQueriesContext(connection) as move:
+            services.action_submit(game=game.pk, user=mover, action=action, expected_seq=seq)
+        assert sent(move) == expected[seq]
+        game.refresh_from_db()
+    # the hooks did their part, by queuing it on the write
+    assert Clock.objects.get(game=game, started_at__isnull=False).seat == 1
+    assert Notification.objects.filter(game=game, kind="your_turn", seat=1, seq=2).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_server_change_sends_nothing_between_its_write_and_its_commit():
+    """A resignation holds the game row locked in a transaction: what hangs on it
+    (the seat's streams ended, the next player's clock and mail, the computer
+    players) is queued on its write or left to the commit."""
+    players = [make_user(name) for name in ("ann", "bob", "cyd")]
+    game = services.game_create(user=players[0], variant="classic", length="long", seats=3,
+                                days_per_move=3)
+    for player in players[1:]:
+        services.game_join(game=game, user=player)
+    game.refresh_from_db()
+    leaver = seat_user(game, 0)  # the awaited seat: its clock stops, the next one starts
+    selectors.game_state_get(game)
+    with CaptureQueriesContext(connection) as change:
+        services.game_resign(game=game.pk, user=leaver)
+    statements = [q["sql"].split()[0] for q in change.captured_queries
+                  if not q["sql"].startswith(CONTROL)]
+    assert statements.count("WITH") == 1
+    written = statements.index("WITH")
+    assert statements[written + 1] == "COMMIT", statements
+    game.refresh_from_db()
+    assert game.seats.get(index=0).resigned
+    assert Notification.objects.filter(game=game, kind="your_turn", seat=1).exists()
+
+
+def test_the_statement_reader_names_the_outer_table():
+    sql = ('SELECT "a"."id", EXISTS(SELECT 1 AS "a" FROM "bots_bot" U0) AS "x" '
+           'FROM "games_seat" INNER JOIN "auth_user" ON (1) WHERE "id" IN (SELECT 2 FROM "b")')
+    assert _table(sql) == "games_seat"
