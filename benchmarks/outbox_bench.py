@@ -8,7 +8,8 @@ It starts a throwaway PostgreSQL and Redis (scripts/testservices.py) and, for
 each run, a process of its own on a fresh database: ``--games`` Marram games
 between two players of their own (each with an address and the default mail
 policy), started through the services. Then for each shape, the outbox holds
-one "your turn" row a game, as a move writes it (its game, seat and seq), and
+one "your turn" row for each game with a clock running (so and then a run has a
+row fewer), as a move writes it (its game, seat and seq), and
 ``outbox_drain`` is called until nothing is due:
 
 - ``over``: the turn the row speaks of is over (its seat's clock has moved on):

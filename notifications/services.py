@@ -113,7 +113,7 @@ the drain reads the worker's, and the two may differ a little. (A retry is
 minutes away, so none is taken early.)"""
 SETTLE_FROM = 2
 """A drain settles its turn mails all at once (``_turn_mails_settle``) when it has
-at least this many: that costs about what one row's delivery does."""
+at least this many: that costs about what delivering one of them alone does."""
 SWEEP_LEASE = timedelta(minutes=5)
 """A row the sweep enqueues is not due again for this long: if its task never
 completes (a worker lost with it), younger rows are reached first next time."""
