@@ -509,10 +509,10 @@ def _put_back(pks: Sequence[int], now: datetime) -> None:
 def outbox_drain() -> dict[str, int]:
     """Deliver the mail due now (not the webhook calls: ``_call_after_commit``),
     DRAIN_BATCH rows at most (and ask for another drain if there may be more):
-    what a commit that queued mail asks for. The turn mails that are not to go
-    for a reason that needs no look at the row alone are settled first, all in
-    one statement (``_turn_mails_settle``); the rest are delivered one by one,
-    the longest due first.
+    what a commit that queued mail asks for. The turn mails not to go because
+    their turn is over or their player is looking at the game are settled
+    first, all at once (``_turn_mails_settle``); the rest are delivered one by
+    one, the longest due first.
 
     Each row is taken with a lock, skipping the rows locked, as it is delivered
     (``_next_due``): drains running at once share the rows out, and none tries a
@@ -588,9 +588,10 @@ def _turn_mails_settle(turns: dict[int, str], now: datetime, by: datetime) -> in
         found = dict(
             Notification.objects.annotate(running=running)
             .filter(~Exists(MailSettings.objects.filter(user=user, policy=Policy.OFF))
-                    & (Q(running=False) | looking), status=Status.PENDING,
-                    next_attempt_at__lte=by, pk__in=[pk for pk, address in turns.items()
-                            if address.strip().lower() not in bouncing])
+                    & (Q(running=False) | looking),
+                    pk__in=[pk for pk, address in turns.items()
+                            if address.strip().lower() not in bouncing],
+                    status=Status.PENDING, next_attempt_at__lte=by)
             .select_for_update(skip_locked=True, of=("self",)).values_list("pk", "running"))
         return (_skip([pk for pk, on in found.items() if not on], "that turn is over")
                 + _skip([pk for pk, on in found.items() if on],
