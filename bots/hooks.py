@@ -24,12 +24,13 @@ from games.errors import ServiceError
 from games.models import Clock, Game, Seat
 
 
-def bots_after_commit(game: Game) -> None:
+def bots_after_commit(game: Game, computer_seats: frozenset[int] | None) -> None:
     """After a commit that leaves the game awaiting seats (no chance pending), have a
     task move the bots among them. Called by games.services as the change is
     written (with no lock for a player's move: see there), it asks nothing of the
-    database then: the seats computers hold come with a move's read of the game,
-    and are otherwise looked up once the change has committed."""
+    database then: the seats computers hold (``computer_seats``) come with a
+    move's read of the game, and are otherwise (None) looked up once the change
+    has committed."""
     if game.status != Game.Status.RUNNING:
         return
     projection = game.projection or {}
@@ -37,15 +38,13 @@ def bots_after_commit(game: Game) -> None:
     if not awaited or (projection.get("awaiting") or {}).get("kind") == "chance":
         return
     game_id, seq = game.pk, game.seq
-    # read by a move with the game (games.store.game_for_move: ``computer_seats``);
-    # a seat that changes hands (a takeover) does so under the lock of a server
-    # change, whose read has none, and moves the game on, so a move that read
-    # them before writes nothing (its write expects the seq it read) and reads the
-    # game again
-    computers = getattr(game, "computer_seats", None)
-    if computers is None:
+    # read by a move with the game (games.store.MoveRead); a seat that changes
+    # hands (a takeover) does so under the lock of a server change, whose read
+    # has none, and moves the game on, so a move that read them before writes
+    # nothing (its write expects the seq it read) and reads the game again
+    if computer_seats is None:
         transaction.on_commit(lambda: _enqueue_if_awaited(game_id, seq, awaited), robust=True)
-    elif computers.intersection(awaited):
+    elif computer_seats.intersection(awaited):
         transaction.on_commit(lambda: _enqueue(game_id, seq), robust=True)
 
 
@@ -114,8 +113,8 @@ def seat_takeover(*, game: Game, seat: int, clock: Clock) -> bool:
 class BotPlayers:
     """games.seating.SeatPlayers for computer players."""
 
-    def after_commit(self, *, game: Game) -> None:
-        bots_after_commit(game)
+    def after_commit(self, *, game: Game, computer_seats: frozenset[int] | None) -> None:
+        bots_after_commit(game, computer_seats)
 
     def seat_out_of_time(self, *, game: Game, seat: int, clock: Clock) -> bool:
         return seat_takeover(game=game, seat=seat, clock=clock)

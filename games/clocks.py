@@ -93,7 +93,11 @@ def _leaving(rules: AnyGame, state: Any, seat: int) -> set[str]:
 
 
 def _stop(clock: Clock, game: Game, now: datetime, *, timed_out: bool,
-          leaving: set[str]) -> None:
+          leaving: set[str], vacationed: bool) -> None:
+    """Stop the clock: its turn is over, by a timeout (``timed_out``) or not. A
+    timed game's bank then gains a turn's days (up to three turns'), or holds
+    one turn's after a timeout. ``vacationed``: whether a vacation of the
+    player touches the turn (else none is read)."""
     if timed_out:
         # Two timeouts in a row resign the seat; a turn with a move in it breaks the row.
         clock.timeouts_in_row = 1 if _acted_since(clock, leaving) else clock.timeouts_in_row + 1
@@ -103,9 +107,7 @@ def _stop(clock: Clock, game: Game, now: datetime, *, timed_out: bool,
         if timed_out:
             clock.bank = _day_count(game, 1)  # enough for one turn: miss it too and the seat goes
         else:
-            # games.store.game_clocks says whether a vacation overlaps the turn: most
-            # never do
-            vacations = None if getattr(clock, "vacationed", True) else ()
+            vacations = None if vacationed else ()
             left = max(clock_remaining(clock, now, vacations), timedelta(0))
             clock.bank = min(left + _day_count(game, 1), _day_count(game, 3))
     clock.started_at = None
@@ -121,6 +123,8 @@ class ClockChange:
     """All the game's clocks, one a seat."""
     beginning: bool
     """Whether the clocks were made just now: the game has just begun."""
+    computer_seats: frozenset[int]
+    """The seats whose clocks computers hold: they are mailed nothing."""
 
 
 def _turn_goes_on(rules: AnyGame, events: Sequence[Event], state: Any,
@@ -136,29 +140,40 @@ def _turn_goes_on(rules: AnyGame, events: Sequence[Event], state: Any,
         e.payload.get("player") in awaited_before for e in events)
 
 
+def _first_clocks(game: Game) -> store.ClocksRead:
+    """The clocks of a game that has just begun, one a seat, not stored yet: a
+    computer's has no bank (it never runs out)."""
+    users = dict(Seat.objects.filter(game=game).values_list("index", "user_id"))
+    bots = seat_players().clockless(users.values())
+    clocks = [Clock(game=game, seat=s, user_id=users.get(s),
+                    bank=None if users.get(s) in bots else _day_count(game, 2))
+              for s in range(game.seat_count)]
+    return store.ClocksRead(clocks, computer_seats=frozenset(
+        c.seat for c in clocks if c.user_id in bots), vacationed=frozenset())
+
+
 def clocks_follow(
     game: Game, events: Sequence[Event], state: Any, *, awaited_before: tuple[int, ...],
-    now: datetime, writes: Batch,
+    now: datetime, writes: Batch, computer_seats: frozenset[int] | None = None,
 ) -> ClockChange | None:
     """Bring the game's clocks up to date after ``events`` (called by games.services
     as it writes them, with no lock for a player's move: see there): the changes
     are queued on ``writes``, stored with the events or not at all.
-    ``awaited_before`` are the seats the game awaited before the events. None
-    when no clock changes (the first move of a turn, or a seat acting while
-    others still choose): that costs no query."""
+    ``awaited_before`` are the seats the game awaited before the events;
+    ``computer_seats``, the seats computers hold, if the caller's read has them
+    (else the clocks' read asks). None when no clock changes (the first move of
+    a turn, or a seat acting while others still choose): that costs no query."""
     rules = rules_of(game)
     if _turn_goes_on(rules, events, state, awaited_before):
         return None
-    clocks = {c.seat: c for c in store.game_clocks(game, now)}
-    fresh = not clocks
+    read = store.game_clocks(game, now, computer_seats)
+    fresh = not read.clocks
     if fresh:
-        users = dict(Seat.objects.filter(game=game).values_list("index", "user_id"))
-        bots = seat_players().clockless(users.values())  # a computer's never runs out
-        clocks = {s: Clock(game=game, seat=s, user_id=users.get(s),
-                           bank=None if users.get(s) in bots else _day_count(game, 2))
-                  for s in range(game.seat_count)}
-        for clock in clocks.values():
-            clock.is_bot = clock.user_id in bots  # type: ignore[attr-defined]
+        read = _first_clocks(game)
+    clocks = {c.seat: c for c in read.clocks}
+    # the outbox's turn mails (notifications.services) read it off each clock
+    for clock in read.clocks:
+        clock.is_bot = clock.seat in read.computer_seats  # type: ignore[attr-defined]
     runners = runners_of(rules, state)
     changed: list[Clock] = []
     for seat, clock in clocks.items():
@@ -169,7 +184,8 @@ def clocks_follow(
             timed_out = any(e.type in timeouts and e.payload.get("player") == seat
                             for e in events)
             _stop(clock, game, now, timed_out=timed_out,
-                  leaving=_leaving(rules, state, seat) if timed_out else set())
+                  leaving=_leaving(rules, state, seat) if timed_out else set(),
+                  vacationed=seat in read.vacationed)
             changed.append(clock)
     started = []
     for seat in runners:
@@ -184,7 +200,8 @@ def clocks_follow(
     else:
         for clock in changed:
             writes.update(clock, ["bank", "started_at", "started_seq", "timeouts_in_row"])
-    return ClockChange(started=started, clocks=list(clocks.values()), beginning=fresh)
+    return ClockChange(started=started, clocks=list(clocks.values()), beginning=fresh,
+                       computer_seats=read.computer_seats)
 
 
 def clocks_due(now: datetime) -> list[Clock]:

@@ -28,10 +28,12 @@ if TYPE_CHECKING:
 
 
 class SeatPlayers(Protocol):
-    def after_commit(self, *, game: Game) -> None:
+    def after_commit(self, *, game: Game, computer_seats: frozenset[int] | None) -> None:
         """A change to ``game`` has just been written (with no lock for a player's
         move: games.services): have whoever of its awaited seats is not a person
-        act once it is committed (never before)."""
+        act once it is committed (never before). ``computer_seats``: the seats
+        computers hold, when the change's read of the game has them (a move's:
+        games.store.MoveRead), else None."""
 
     def seat_out_of_time(self, *, game: Game, seat: int, clock: Clock) -> bool:
         """``seat`` of ``game`` (locked) has run out of time a second time in a row:

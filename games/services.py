@@ -112,6 +112,9 @@ class _Appender:
     seats_read: bool = False
     """Whether the game came with its seats (``game.seats.all()`` asks nothing
     more): a player's move reads them with the game (games.store.game_for_move)."""
+    computer_seats: frozenset[int] | None = None
+    """The seats computers hold, when the game's read has them (a player's move:
+    games.store.MoveRead); None, and what needs them asks."""
     rows: list[Event] = field(default_factory=list)
     _owned: bool = False
     base: int = -1
@@ -181,7 +184,8 @@ class _Appender:
         awaited, out = awaited_seats(game), game.projection["resigned"]
         store.seats_awaited(writes, game.pk, awaited, resigned=out)
         change = clocks.clocks_follow(game, self.rows, state, awaited_before=self.awaited_before,
-                                      now=timezone.now(), writes=writes)
+                                      now=timezone.now(), writes=writes,
+                                      computer_seats=self.computer_seats)
         if change is not None:  # a turn has begun or ended: mail may be due
             game_mail().clocks_changed(game=game, events=self.rows, change=change, writes=writes)
         writes.run()
@@ -199,7 +203,8 @@ class _Appender:
         snapshots.game_snapshot_after_commit(game, self.base, self.rules, state)
         if game.projection["awaiting"]["kind"] == "chance":
             _draw_after_commit(game_id)
-        seat_players().after_commit(game=game)  # computer players awaited move
+        # computer players awaited move
+        seat_players().after_commit(game=game, computer_seats=self.computer_seats)
 
     def result(self) -> ActionResult:
         # Where tasks run in this process as the commit enqueues them (./dev run), a
@@ -432,10 +437,11 @@ def _earlier_answer(
                         status=status, repeated=True)
 
 
-def _read_with_seat(pk: int, user: AbstractBaseUser) -> tuple[Game, int | None]:
+def _read_with_seat(pk: int, user: AbstractBaseUser) -> store.MoveRead:
     """The game, as a move reads it (no lock: games.store.game_for_move), with its
-    seats; the user's seat index (None if they have no seat, or before the
-    start). Two statements: the game, then its seats."""
+    seats, the user's seat index (None if they have no seat, or before the
+    start) and the seats computers hold. Two statements: the game, then its
+    seats."""
     found = store.game_for_move(pk, user.pk)
     if found is None:
         raise NotFound(f"there is no game {pk}")
@@ -507,7 +513,7 @@ def _savepoint_if_nested() -> AbstractContextManager[Any]:
 
 def _submit(pk: int, user: AbstractBaseUser, action: Any, expected_seq: int,
             idempotency_key: str | None) -> ActionResult:
-    game, seat_index = _read_with_seat(pk, user)
+    game, seat_index, computer_seats = _read_with_seat(pk, user)
     behind = expected_seq != game.seq
     if behind or game.status != Game.Status.RUNNING:
         # A retry of an action that went through always arrives with a
@@ -536,7 +542,8 @@ def _submit(pk: int, user: AbstractBaseUser, action: Any, expected_seq: int,
                               player_types(rules, state, seat_index))
     if event["type"] not in leaving and seat_index not in wait.players:
         raise not_your_turn(rules, state)
-    app = _Appender(game, state, mover=seat_index, seats_read=True)
+    app = _Appender(game, state, mover=seat_index, seats_read=True,
+                    computer_seats=computer_seats)
     first = app.add(event, actor=user, key=idempotency_key)
     _append_automatic(app, cause=first.seq)
     app.commit()

@@ -5,11 +5,11 @@ The reads are the ORM's:
 
 - ``game_for_move``: the game and the user's seat in it, the first read of
   every move; the seats come with it (the move's answer shows the game from
-  them) and with whether a computer holds each (games.seating);
+  them), and which of them computers hold (games.seating);
 - ``game_with_seats``: a game with its creator and its seats, for every GET of
   a game;
-- ``game_clocks``: a game's clocks, each with whether a vacation touches its
-  running time and whether a computer holds it (the last move of a turn);
+- ``game_clocks``: a game's clocks, with those whose running time a vacation
+  touches and those computers hold (the last move of a turn);
 - ``game_seq``: a game's seq alone (a move found stale);
 - ``game_seqs``: a game's seq and its panels' (``Game.panels_seq``): every poll
   of a page that finds nothing new;
@@ -33,7 +33,7 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models import Exists, F, Field, Model, OuterRef, Prefetch, QuerySet
@@ -68,25 +68,37 @@ def _game_and_seats(game_id: int, seats: QuerySet[Seat]) -> Game | None:
     return found[0] if found else None
 
 
-def game_for_move(game_id: int, user_id: Any) -> tuple[Game, int | None] | None:
-    """The game and the index of the user's seat in it (None if they have none,
-    or before the start); None if there is no such game. Two statements: the
-    game with its creator, then its seats with their players
-    (``game_with_seats``), each seat with ``is_computer``. Not locked: a move's
-    writes are written only if the game is still at the seq read here
-    (``Batch.update``'s ``expect``).
+class MoveRead(NamedTuple):
+    """What a move reads first (``game_for_move``)."""
 
-    The game comes with ``computer_seats``, the indexes of the seats computers
-    hold, so that the move need not ask again whether a computer is to move
-    next (bots.hooks); the seats are ``game.seats.all()``, so that the move's
+    game: Game
+    """The game with its creator, and its seats as ``game.seats.all()``."""
+    seat: int | None
+    """The index of the user's seat (None if they have none, or before the start)."""
+    computer_seats: frozenset[int]
+    """The indexes of the seats computers hold."""
+
+
+def game_for_move(game_id: int, user_id: int | None) -> MoveRead | None:
+    """The game, the index of the user's seat in it and the seats computers
+    hold; None if there is no such game. Two statements: the game with its
+    creator, then its seats with their players (``game_with_seats``), each seat
+    with ``is_computer``. Not locked: a move's writes are written only if the
+    game is still at the seq read here (``Batch.update``'s ``expect``).
+
+    The seats computers hold come with it so that the move need not ask again
+    whether a computer is to move next (bots.hooks) or holds a clock
+    (``game_clocks``); the seats are ``game.seats.all()``, so that the move's
     answer shows the game without reading it again."""
     game = _game_and_seats(game_id, _seats().annotate(is_computer=_is_computer()))
     if game is None:
         return None
     seats = list(game.seats.all())
-    game.computer_seats = frozenset(  # type: ignore[attr-defined]
-        s.index for s in seats if s.is_computer and s.index is not None)  # type: ignore[attr-defined]
-    return game, next((s.index for s in seats if s.user_id == user_id), None)
+    # is_computer: the annotation just made, which django-stubs does not follow
+    computers = frozenset(s.index for s in seats
+                          if s.is_computer and s.index is not None)  # type: ignore[attr-defined]
+    return MoveRead(game, next((s.index for s in seats if s.user_id == user_id), None),
+                    computers)
 
 
 def game_with_seats(game_id: int) -> Game | None:
@@ -97,34 +109,48 @@ def game_with_seats(game_id: int) -> Game | None:
     return _game_and_seats(game_id, _seats())
 
 
-def game_clocks(game: Game, now: datetime) -> list[Clock]:
-    """The game's clocks, in seat order, in one statement, each with ``is_bot``:
-    whether a computer holds it, which is mailed nothing; and ``vacationed``:
-    whether a vacation of its player overlaps the time since it started, up to
-    ``now`` (most never do, and then the vacations need not be read).
+@dataclass(frozen=True)
+class ClocksRead:
+    """A game's clocks (``game_clocks``), with what a turn's end asks of them."""
 
-    Each of the two is asked in the statement only where the game's read has
-    not answered it: a move's read knows the seats computers hold
-    (``computer_seats``, the clock of a seat being its holder's); and only a
-    timed game's clocks have banks, which alone vacations lengthen (an untimed
-    game's clocks are never ``vacationed``). Each costs the ORM a subquery to
-    build, as much as the rest of the read."""
+    clocks: list[Clock]
+    """In seat order."""
+    computer_seats: frozenset[int]
+    """The seats whose clocks computers hold: they are mailed nothing."""
+    vacationed: frozenset[int]
+    """The seats whose clocks a vacation of their player touches, over the time
+    since they started (most never are, and then the vacations need not be
+    read)."""
+
+
+def game_clocks(game: Game, now: datetime, computer_seats: frozenset[int] | None = None
+                ) -> ClocksRead:
+    """The game's clocks, in seat order, in one statement, with the seats whose
+    clocks computers hold and those a vacation touches up to ``now``.
+
+    Each of the two is asked in the statement only where it is not known
+    already: the seats computers hold, ``computer_seats``, come with a move's
+    read (``MoveRead``; the clock of a seat is its holder's); and only a timed
+    game's clocks have banks, which alone vacations lengthen (an untimed game's
+    clocks are never vacationed). Each costs the ORM a subquery to build, as
+    much as the rest of the read."""
     clocks = Clock.objects.filter(game_id=game.pk).order_by("seat")
     if game.days_per_move:
         clocks = clocks.annotate(vacationed=Exists(Vacation.objects.filter(
             user_id=OuterRef("user_id"), ends_at__gt=OuterRef("started_at"),
             starts_at__lt=now)))
-    computers = getattr(game, "computer_seats", None)
-    if computers is None:
-        clocks = clocks.annotate(is_bot=_is_computer())
+    if computer_seats is None:
+        clocks = clocks.annotate(is_computer=_is_computer())
     found = list(clocks)
     for clock in found:
         clock.game = game
-        if computers is not None:
-            clock.is_bot = clock.seat in computers  # type: ignore[attr-defined]
-        if not game.days_per_move:
-            clock.vacationed = False  # type: ignore[attr-defined]
-    return found
+    # the annotations just made, which django-stubs does not follow
+    if computer_seats is None:
+        computer_seats = frozenset(c.seat for c in found
+                                   if c.is_computer)  # type: ignore[attr-defined]
+    vacationed = frozenset(c.seat for c in found
+                           if game.days_per_move and c.vacationed)  # type: ignore[attr-defined]
+    return ClocksRead(found, computer_seats, vacationed)
 
 
 def game_seq(game_id: int) -> int | None:

@@ -140,8 +140,8 @@ def test_sqlite_refuses_changes_to_events_too(tmp_path):
 @pytest.mark.django_db(transaction=True)
 def test_the_clocks_read_says_which_a_vacation_touches_and_which_a_computer_holds():
     """A turn's end reads the game's clocks (games.store.game_clocks): each as
-    stored, to the microsecond, with whether a vacation touches its running
-    time and whether a computer holds it, in one statement."""
+    stored, to the microsecond, with those whose running time a vacation
+    touches and those computers hold, in one statement."""
     from datetime import timedelta
 
     from django.db import connection
@@ -169,26 +169,26 @@ def test_the_clocks_read_says_which_a_vacation_touches_and_which_a_computer_hold
     fields = ["id", "game_id", "seat", "user_id", "bank", "started_at", "started_seq",
               "timeouts_in_row"]
     with CaptureQueriesContext(connection) as read:
-        clocks = store.game_clocks(game, now)
+        found = store.game_clocks(game, now)
     assert len(read.captured_queries) == 1
+    clocks = found.clocks
     assert [c.seat for c in clocks] == [0, 1, 2]
     assert [[getattr(c, f) for f in fields] for c in clocks] == [
         [getattr(c, f) for f in fields] for c in Clock.objects.filter(game=game).order_by("seat")]
     assert clocks[0].bank == timedelta(days=2, seconds=3, microseconds=7)
     assert clocks[0].started_at == now - timedelta(hours=5)
-    assert [c.vacationed for c in clocks] == [True, False, False]
-    assert [c.is_bot for c in clocks] == [
-        game.seats.get(index=s).user_id == cyd.pk for s in range(3)]
+    assert found.vacationed == {0}
+    assert found.computer_seats == {game.seats.get(user=cyd).index}
     assert all(c.game is game for c in clocks)
     later = now + timedelta(days=3)  # the vacation is over, but it touched the running time
-    assert [c.vacationed for c in store.game_clocks(game, later)] == [True, False, False]
+    assert store.game_clocks(game, later).vacationed == {0}
     Vacation.objects.update(starts_at=now + timedelta(days=2), ends_at=now + timedelta(days=4))
-    assert [c.vacationed for c in store.game_clocks(game, now)] == [False] * 3
+    assert store.game_clocks(game, now).vacationed == frozenset()
     Vacation.objects.update(starts_at=now - timedelta(hours=1), ends_at=now + timedelta(days=1))
     Game.objects.filter(pk=game.pk).update(days_per_move=None)  # untimed: no bank to lengthen
     game.refresh_from_db()
     with CaptureQueriesContext(connection) as untimed:
-        assert [c.vacationed for c in store.game_clocks(game, now)] == [False] * 3
+        assert store.game_clocks(game, now).vacationed == frozenset()
     assert "games_vacation" not in untimed.captured_queries[0]["sql"]
 
 
@@ -208,18 +208,17 @@ def test_who_is_a_computer_is_asked_of_the_seating_port(settings):
     Bot.objects.create(user=cyd, level="easy")
     game = start_game([ann, bob, cyd])
     bot_seat = game.seats.get(user=cyd).index
-    read, seat = store.game_for_move(game.pk, ann.pk)
-    assert read.computer_seats == {bot_seat} and seat == game.seats.get(user=ann).index
-    holds = [s == bot_seat for s in range(3)]
-    assert [c.is_bot for c in store.game_clocks(game, timezone.now())] == holds
+    read, seat, computers = store.game_for_move(game.pk, ann.pk)
+    assert computers == {bot_seat} and seat == game.seats.get(user=ann).index
+    assert store.game_clocks(game, timezone.now()).computer_seats == {bot_seat}
     with CaptureQueriesContext(connection) as after_the_move_read:  # told by the seats read
-        assert [c.is_bot for c in store.game_clocks(read, timezone.now())] == holds
+        assert store.game_clocks(read, timezone.now(), computers).computer_seats == {bot_seat}
     assert "bots_bot" not in after_the_move_read.captured_queries[0]["sql"]
 
     settings.MARRAM_SEAT_PLAYERS = "games.seating.NoSeatPlayers"
     with CaptureQueriesContext(connection) as queries:
-        read, _ = store.game_for_move(game.pk, ann.pk)
+        _, _, computers = store.game_for_move(game.pk, ann.pk)
         clocks = store.game_clocks(game, timezone.now())
-    assert read.computer_seats == frozenset() and not any(c.is_bot for c in clocks)
+    assert computers == frozenset() and clocks.computer_seats == frozenset()
     assert not [q for q in queries.captured_queries if "bots_bot" in q["sql"]]
     assert len(queries.captured_queries) == 3
