@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from bots.models import Bot, Level
@@ -44,12 +44,12 @@ def bot_of(level: str, number: int = 1) -> Bot:
         return Bot.objects.select_related("user").get(level=level, number=number)
 
 
-def bot_account(level: str, number: int = 1) -> AbstractBaseUser:
+def bot_account(level: str, number: int = 1) -> User:
     """The account of ``bot_of(level, number)``."""
     return bot_of(level, number).user
 
 
-def bot_accounts(levels: Sequence[str]) -> list[AbstractBaseUser]:
+def bot_accounts(levels: Sequence[str]) -> list[User]:
     """An account for each of ``levels`` (in order), none twice: a level's first
     computer in the list is its account 1, its second account 2, and so on."""
     seen: Counter[str] = Counter()

@@ -22,7 +22,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from bots.accounts import bot_accounts
@@ -65,7 +65,7 @@ def _check_levels(bots: Any, seats: int, takeover: Any) -> list[str]:
     return levels
 
 
-def game_create(*, user: AbstractBaseUser, seats: int, bots: Sequence[str] = (),
+def game_create(*, user: User, seats: int, bots: Sequence[str] = (),
                 takeover: str | None = None, rated: bool = False, **create: Any) -> Game:
     """games.services.game_create, with computer players of ``bots`` (levels, in any
     mix, a level more than once too) in seats and the ``takeover`` option, in one
@@ -88,7 +88,7 @@ def game_create(*, user: AbstractBaseUser, seats: int, bots: Sequence[str] = (),
     return game
 
 
-def play_the_computer(*, user: AbstractBaseUser, game: str, levels: Sequence[str],
+def play_the_computer(*, user: User, game: str, levels: Sequence[str],
                       options: Mapping[str, Any] | None = None, rated: bool = False) -> Game:
     """A game of ``game`` with ``options`` (its defaults for those left out)
     between the user and a computer player of each of ``levels``: every seat

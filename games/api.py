@@ -8,6 +8,7 @@ import hashlib
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.http import HttpResponse
 from django.utils.cache import patch_cache_control
@@ -19,6 +20,7 @@ from drf_spectacular.utils import (
     inline_serializer,
 )
 from rest_framework import serializers, status
+from rest_framework.authentication import BaseAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
@@ -26,7 +28,7 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, IsAdminUser
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.settings import api_settings
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from games import live, selectors, services
@@ -64,10 +66,11 @@ from games.throttles import GameCreateThrottle
 # ---------------------------------------------------------------- plumbing
 
 
-def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+def _valid(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
+    validated: dict[str, Any] = serializer.validated_data  # a Serializer's: a dict
+    return validated
 
 
 def _body(request: Request) -> Any:
@@ -98,7 +101,7 @@ class Ping(APIView):
     """A trivial DRF endpoint: the floor under every other endpoint's latency."""
 
     permission_classes = [AllowAny]
-    authentication_classes: list = []
+    authentication_classes: list[type[BaseAuthentication]] = []
 
     @extend_schema(responses=inline_serializer("Pong", {"ping": serializers.CharField()}))
     def get(self, request: Request) -> Response:
@@ -110,7 +113,7 @@ class Ping(APIView):
 
 class Signup(APIView):
     permission_classes = [AllowAny]
-    authentication_classes: list = []
+    authentication_classes: list[type[BaseAuthentication]] = []
 
     @extend_schema(request=SignupSerializer, responses={201: SignedUpSerializer, 400: ERROR})
     def post(self, request: Request) -> Response:
@@ -128,14 +131,15 @@ class Signup(APIView):
 
 class CredentialsSerializer(StrictSerializer, AuthTokenSerializer):
     # DRF's check of a username and password, refusing fields it does not know.
-    token = None  # an answer's field, not the request's
+    # None takes the inherited field away (DRF's way), which the stubs do not know
+    token = None  # type: ignore[assignment]  # an answer's field, not the request's
 
 
 # DRF's token endpoint, reading JSON within bounds as every endpoint does (DRF's
 # own view reads forms too, and JSON with no limit on its depth).
 class TokenObtain(ObtainAuthToken):
-    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
-    renderer_classes = api_settings.DEFAULT_RENDERER_CLASSES
+    parser_classes = APIView.parser_classes  # the settings' defaults
+    renderer_classes = APIView.renderer_classes
     serializer_class = CredentialsSerializer
 
     @extend_schema(
@@ -170,7 +174,7 @@ GAME_PAGE = inline_serializer(
 
 
 class GameList(APIView):
-    def get_throttles(self) -> list:
+    def get_throttles(self) -> list[BaseThrottle]:
         # only starting games is counted; reading the lists is not
         return [GameCreateThrottle()] if self.request.method == "POST" else []
 
@@ -186,7 +190,7 @@ class GameList(APIView):
     )
     def get(self, request: Request) -> Response:
         query = _valid(GameListQuerySerializer, request.query_params.dict())
-        games = selectors.game_list(user=request.user, which=query["list"])
+        games = selectors.game_list(user=signed_in_user(request), which=query["list"])
         paginator = GamePage()
         page = paginator.paginate_queryset(games, request, view=self)
         return paginator.get_paginated_response(GameSerializer(page, many=True).data)
@@ -205,7 +209,7 @@ class GameList(APIView):
     def post(self, request: Request) -> Response:
         data = _valid(GameCreateSerializer, _body(request))
         game = seat_players().game_create(
-            user=request.user,
+            user=signed_in_user(request),
             game=data["game"],
             options=data["options"],
             seats=data["seats"],
@@ -218,9 +222,10 @@ class GameList(APIView):
 class GameDetail(APIView):
     @extend_schema(responses=GameStateSerializer)
     def get(self, request: Request, game_id: int) -> Response:
+        user = signed_in_user(request)
         game = selectors.game_get(game_id)
-        game_mail().game_viewed(game=game, user=request.user)
-        return _polled(Response(_game_state(game, request.user)))
+        game_mail().game_viewed(game=game, user=user)
+        return _polled(Response(_game_state(game, user)))
 
 
 class GameStream(APIView):
@@ -241,11 +246,11 @@ class GameStream(APIView):
         game = selectors.game_get(game_id)
         url = ""
         if game.status == Game.Status.RUNNING:
-            url = live.stream_url(game, request.user, "api")
+            url = live.stream_url(game, signed_in_user(request), "api")
         return Response({"url": url or None})
 
 
-def _game_state(game: Game, user: Any) -> dict[str, Any]:
+def _game_state(game: Game, user: User) -> dict[str, Any]:
     """The game as the user sees it: GET /api/games/{id}/, and a move's ``view``."""
     return {
         "game": game_json(game),
@@ -259,7 +264,7 @@ def _game_state(game: Game, user: Any) -> dict[str, Any]:
 _RENDERER = FastJSONRenderer()
 
 
-def seat_view(game: Game, user: Any) -> bytes:
+def seat_view(game: Game, user: User) -> bytes:
     """What ``GET /api/games/{id}/`` would give the player now, encoded as its
     answer is: what their stream is sent when it is their move (games.live)."""
     return _RENDERER.render(_game_state(game, user))
@@ -274,7 +279,8 @@ class GameJoin(APIView):
     @extend_schema(request=JoinSerializer, responses={200: GameSerializer, 409: ERROR})
     def post(self, request: Request, game_id: int) -> Response:
         data = _valid(JoinSerializer, _body(request))
-        game = services.game_join(game=game_id, user=request.user, token=data.get("token"))
+        game = services.game_join(game=game_id, user=signed_in_user(request),
+                                  token=data.get("token"))
         return _game_answer(game)
 
 
@@ -282,14 +288,14 @@ class GameLeave(APIView):
     @extend_schema(request=EmptySerializer, responses={200: GameSerializer, 409: ERROR})
     def post(self, request: Request, game_id: int) -> Response:
         _valid(EmptySerializer, _body(request))
-        return _game_answer(services.game_leave(game=game_id, user=request.user))
+        return _game_answer(services.game_leave(game=game_id, user=signed_in_user(request)))
 
 
 class GameResign(APIView):
     @extend_schema(request=EmptySerializer, responses={200: ActionResultSerializer, 409: ERROR})
     def post(self, request: Request, game_id: int) -> Response:
         _valid(EmptySerializer, _body(request))
-        result = services.game_resign(game=game_id, user=request.user)
+        result = services.game_resign(game=game_id, user=signed_in_user(request))
         return Response(action_result_json(result))
 
 
@@ -304,11 +310,11 @@ class GameInvite(APIView):
         data = _valid(InviteSerializer, _body(request))
         invited = services.game_invite(
             game=game_id,
-            user=request.user,
+            user=signed_in_user(request),
             emails=data["emails"],
             url_for=selectors.invitation_url,  # the page: a browser cannot use the API's
         )
-        return Response(InvitedSerializer(invited, many=True).data,
+        return Response(InvitedSerializer.many_init(invited).data,
                         status=status.HTTP_201_CREATED)
 
 
@@ -322,7 +328,8 @@ class InvitationDetail(APIView):
     @extend_schema(request=EmptySerializer, responses={200: GameSerializer, 409: ERROR})
     def post(self, request: Request, token: str) -> Response:
         _valid(EmptySerializer, _body(request))
-        return _game_answer(services.invitation_accept(token=token, user=request.user))
+        return _game_answer(services.invitation_accept(token=token,
+                                                       user=signed_in_user(request)))
 
 
 class GameActions(APIView):
@@ -331,7 +338,7 @@ class GameActions(APIView):
     address (games.pages.views.GameActionsPage)."""
 
     @staticmethod
-    def answer_view(game: Game, user: Any) -> dict[str, Any]:
+    def answer_view(game: Game, user: User) -> dict[str, Any]:
         return _game_state(game, user)
 
     @staticmethod
@@ -358,9 +365,10 @@ class GameActions(APIView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         data = _valid(ActionSubmitSerializer, _body(request))
+        user = signed_in_user(request)
         result = services.action_submit(
             game=game_id,
-            user=request.user,
+            user=user,
             action=data["action"],
             expected_seq=data["seq"],
             idempotency_key=data["idempotency_key"],
@@ -373,7 +381,7 @@ class GameActions(APIView):
             # (before the answer's view, which this process keeps in its place)
             before = selectors.seat_state_view_at(game, result.mover, result.base,
                                                   result.before)
-        view = answer["view"] = self.answer_view(game, request.user)
+        view = answer["view"] = self.answer_view(game, user)
         if before is not None and view.get("state") is not None:
             state_or_changes(view, self.held_state(before, view))
         return Response(
@@ -429,8 +437,8 @@ class GameNamedQuery(_MoveQuery):
     def _answer(self, request: Request, game_id: int, action: dict[str, Any],
                 **kwargs: Any) -> Response:
         name = kwargs["name"]
-        answer = selectors.game_query_get(selectors.game_get(game_id), request.user, name,
-                                          {"action": action})
+        answer = selectors.game_query_get(selectors.game_get(game_id), signed_in_user(request),
+                                          name, {"action": action})
         return Response({"action": action, name: answer})
 
 
@@ -441,8 +449,8 @@ class GameQuery(APIView):
     @extend_schema(request=QuerySerializer, responses={200: OpenApiTypes.OBJECT, 400: ERROR})
     def post(self, request: Request, game_id: int, name: str) -> Response:
         data = _valid(QuerySerializer, _body(request))
-        answer = selectors.game_query_get(selectors.game_get(game_id), request.user, name,
-                                          data["args"])
+        answer = selectors.game_query_get(selectors.game_get(game_id), signed_in_user(request),
+                                          name, data["args"])
         return Response({"query": name, "args": data["args"], "answer": answer})
 
 
@@ -464,7 +472,7 @@ class GameViewTable(APIView):
     If-None-Match, answered 304 until a new version of the rules changes it."""
 
     permission_classes = [AllowAny]
-    authentication_classes: list = []
+    authentication_classes: list[type[BaseAuthentication]] = []
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: ERROR})
     def get(self, request: Request, kind: str, name: str) -> HttpResponse:
@@ -482,7 +490,8 @@ class GameScorePreview(_MoveQuery):
 
     def _answer(self, request: Request, game_id: int, action: dict[str, Any],
                 **kwargs: Any) -> Response:
-        preview = selectors.game_preview_get(selectors.game_get(game_id), request.user, action)
+        preview = selectors.game_preview_get(selectors.game_get(game_id),
+                                             signed_in_user(request), action)
         return Response({"action": action, **preview})
 
 
@@ -542,5 +551,5 @@ class GameImport(APIView):
     @extend_schema(request=OpenApiTypes.OBJECT, responses={201: GameSerializer, 400: ERROR})
     def post(self, request: Request) -> Response:
         record = _valid(RecordImportSerializer, _body(request))
-        game = services.game_import(record=record, user=request.user)
+        game = services.game_import(record=record, user=signed_in_user(request))
         return _game_answer(game, status.HTTP_201_CREATED)

@@ -11,6 +11,7 @@ import re
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -19,7 +20,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
-from rest_framework.permissions import BasePermission
+from rest_framework.permissions import BasePermission, OperandHolder, SingleOperandHolder
 from rest_framework.request import Request
 
 if TYPE_CHECKING:  # rest_framework.views reads the settings, which name this module
@@ -81,7 +82,9 @@ class LazyAuthentication:
     before the view runs (DRF's documented way: a ``perform_authentication``
     that does nothing)."""
 
-    permission_classes = [SignedIn]
+    # as APIView declares it (DRF's stubs): classes, or classes joined by & | ~
+    permission_classes: Sequence[
+        type[BasePermission] | OperandHolder | SingleOperandHolder] = [SignedIn]
 
     def perform_authentication(self, request: Request) -> None:
         pass

@@ -73,12 +73,18 @@ def clock_remaining(
     negative if the check has not caught up with the clock yet."""
     if clock.bank is None:
         return None
+    return _bank_left(clock, clock.bank, now, vacations)
+
+
+def _bank_left(clock: Clock, bank: timedelta, now: datetime,
+               vacations: Iterable[Vacation] | None) -> timedelta:
+    """``clock_remaining`` of a clock with a bank (``bank``, the clock's own)."""
     if clock.started_at is None:
-        return clock.bank
+        return bank
     if vacations is None:
         vacations = _vacations(clock.user_id, clock.started_at, now)
     paused = sum((v.overlap(clock.started_at, now) for v in vacations), timedelta(0))
-    return clock.bank - (now - clock.started_at - paused)
+    return bank - (now - clock.started_at - paused)
 
 
 def _acted_since(clock: Clock, leaving: set[str]) -> bool:
@@ -103,13 +109,14 @@ def _stop(clock: Clock, game: Game, now: datetime, *, timed_out: bool,
         clock.timeouts_in_row = 1 if _acted_since(clock, leaving) else clock.timeouts_in_row + 1
     else:
         clock.timeouts_in_row = 0
-    if clock.bank is not None:
+    day = _day_count(game, 1)
+    if clock.bank is not None and day is not None:  # only a timed game's clocks have banks
         if timed_out:
-            clock.bank = _day_count(game, 1)  # enough for one turn: miss it too and the seat goes
+            clock.bank = day  # enough for one turn: miss it too and the seat goes
         else:
             vacations = None if vacationed else ()
-            left = max(clock_remaining(clock, now, vacations), timedelta(0))
-            clock.bank = min(left + _day_count(game, 1), _day_count(game, 3))
+            left = max(_bank_left(clock, clock.bank, now, vacations), timedelta(0))
+            clock.bank = min(left + day, 3 * day)
     clock.started_at = None
 
 

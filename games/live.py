@@ -40,6 +40,7 @@ import threading
 import time
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import redis
@@ -50,6 +51,8 @@ from django.db import transaction
 from django.utils.module_loading import import_string
 
 if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
     from games.models import Game
 
 log = logging.getLogger(__name__)
@@ -141,7 +144,8 @@ def token_read(token: str, max_age: float | None = None) -> Listening:
     older than ``max_age`` seconds (by default ``MARRAM_STREAM_TOKEN_AGE``)."""
     signer = signing.TimestampSigner(salt=TOKEN_SALT)
     try:
-        value = signer.unsign(token, max_age=token_max_age() if max_age is None else max_age)
+        value = signer.unsign(token, max_age=timedelta(
+            seconds=token_max_age() if max_age is None else max_age))
     except signing.SignatureExpired:
         raise TokenRefused("expired") from None
     except signing.BadSignature:
@@ -169,10 +173,10 @@ def token_listening(token: str, max_age: float | None = None) -> Listening | Non
         return None
 
 
-def listening_seat(game: Game, user: Any) -> int | None:
+def listening_seat(game: Game, user: User | None) -> int | None:
     """The seat whose views the user's stream may be sent: theirs, unless they
     have none (a spectator) or left the game (resigned)."""
-    if user is None or not user.is_authenticated:
+    if user is None:
         return None
     gone = set((game.projection or {}).get("resigned") or ())
     return next((s.index for s in game.seats.all()
@@ -180,7 +184,7 @@ def listening_seat(game: Game, user: Any) -> int | None:
                 None)
 
 
-def stream_url(game: Game, user: Any, kind: str = "page") -> str:
+def stream_url(game: Game, user: User | None, kind: str = "page") -> str:
     """The event stream of a game's page for ``user`` ("" when live updates are
     off): the seat's, for the player who holds it and has not left. The same
     token serves the long poll, ``.../wait?t=...&since=N``."""
@@ -188,7 +192,7 @@ def stream_url(game: Game, user: Any, kind: str = "page") -> str:
         return ""
     seat = listening_seat(game, user)
     base = f"{settings.MARRAM_STREAM_PATH.rstrip('/')}/games/{game.pk}"
-    owner = user.pk if user is not None and user.is_authenticated else None
+    owner = user.pk if user is not None else None
     return f"{base}/events?t={stream_token(game.pk, seat, kind, user=owner)}"
 
 
@@ -212,7 +216,9 @@ def listening(client: redis.Redis, game_id: int, now: float | None = None
               ) -> set[tuple[int, str, int]]:
     """The seats of the game that some stream process holds a connection of,
     each with the kind of view it is sent and the user whose token it holds."""
-    return _seats_of(client.zrangebyscore(*_listening_range(game_id, now)))
+    members = client.zrangebyscore(*_listening_range(game_id, now))
+    assert isinstance(members, list)  # a client of redis.Redis answers at once
+    return _seats_of(members)
 
 
 def _listening_range(game_id: int, now: float | None) -> tuple[str, float, str]:
@@ -245,7 +251,7 @@ def _command(*args: Any) -> Any:
     answer as Redis gives it. The client's pool hands each thread a connection
     of its own and makes new ones in a process forked from this one, so no two
     processes ever share a socket and read each other's replies."""
-    return _redis().execute_command(*args)
+    return _redis().execute_command(*args)  # type: ignore[no-untyped-call]  # redis-py's, unannotated
 
 
 def seat_view(game: Game, seat: int, kind: str, user_id: int) -> bytes | None:

@@ -8,13 +8,13 @@ import functools
 from typing import Any, TypeVar
 
 import orjson
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Prefetch, QuerySet
 from django.urls import reverse
 
 from engine import registry
 from engine.errors import IllegalAction
-from engine.protocol import JSON, AnyGame, Awaiting, query
+from engine.protocol import JSON, AnyGame, Awaiting, JSONObject, query
 from engine.replay import Replay, replay_events
 from games import snapshots, store
 from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound, NotYourTurn
@@ -103,7 +103,7 @@ def game_replay(game: Game, stop: int | None = None) -> Replay[Any]:
     through its rules; no cache involved. Only up to the row's seq: a move
     committed since the row was read is not part of the game this row describes."""
     rules = rules_of(game)
-    return replay_events(rules, rules.start(game.config),
+    return replay_events(rules, rules.start(game.started_config()),
                          _events_of(game, 0, game.seq if stop is None else stop))
 
 
@@ -190,7 +190,7 @@ def invitation_url(token: str) -> str:
 LISTS = ("mine", "open", "finished")
 
 
-def game_list(*, user: AbstractBaseUser, which: str = "mine") -> QuerySet[Game]:
+def game_list(*, user: User, which: str = "mine") -> QuerySet[Game]:
     """Games the user has a seat in (abandoned ones aside), open games, or finished
     games; newest first."""
     games = Game.objects.all()
@@ -211,9 +211,9 @@ def game_list(*, user: AbstractBaseUser, which: str = "mine") -> QuerySet[Game]:
     )
 
 
-def seat_index_of(game: Game, user: AbstractBaseUser | None) -> int | None:
+def seat_index_of(game: Game, user: User | None) -> int | None:
     """The user's seat in the game (None for a spectator or before the start)."""
-    if user is None or not user.is_authenticated:
+    if user is None:
         return None
     return next((s.index for s in game.seats.all() if s.user_id == user.pk), None)
 
@@ -226,7 +226,7 @@ def game_fairness(game: Game) -> dict[str, Any]:
     return shown
 
 
-def game_state_view(game: Game, user: AbstractBaseUser | None) -> dict[str, Any]:
+def game_state_view(game: Game, user: User | None) -> dict[str, Any]:
     """The game as this user sees it (the game's own view for their seat, which
     keeps every secret), and what they may do now."""
     you = seat_index_of(game, user)
@@ -253,13 +253,18 @@ def seat_state_view_at(game: Game, seat: int, seq: int, state: Any) -> Any:
     return kept if kept is not None else rules_of(game).view(state, seat)
 
 
+def player_names(rules: AnyGame, state: Any) -> list[str]:
+    """The players' names, by seat, in the config of the game ``state`` is of."""
+    players = rules.config(state).get("players")
+    return [str(n) for n in players] if isinstance(players, list) else []
+
+
 def not_your_turn(rules: AnyGame, state: Any) -> NotYourTurn:
     """The rules' ``not_your_turn`` told with the awaited players' names."""
-    names = [str(n) for n in rules.config(state).get("players") or []]
-    return NotYourTurn.waiting_for(rules.awaiting(state), names)
+    return NotYourTurn.waiting_for(rules.awaiting(state), player_names(rules, state))
 
 
-def game_query_get(game: Game, user: AbstractBaseUser | None, name: str,
+def game_query_get(game: Game, user: User | None, name: str,
                    args: dict[str, JSON]) -> JSON:
     """One of the game's named queries (a page's score preview, say),
     asked by a seat of the running game; IllegalAction if the rules refuse it."""
@@ -291,10 +296,14 @@ def game_query_get(game: Game, user: AbstractBaseUser | None, name: str,
         raise
 
 
-def game_preview_get(game: Game, user: AbstractBaseUser, action: dict[str, Any]) -> JSON:
+def game_preview_get(game: Game, user: User, action: dict[str, Any]) -> JSONObject:
     """The game's ``score_preview`` query for the user's move about to be made (the
-    API's /preview/)."""
-    return game_query_get(game, user, "score_preview", {"action": action})
+    API's /preview/): a JSON object."""
+    answer = game_query_get(game, user, "score_preview", {"action": action})
+    if not isinstance(answer, dict):
+        raise TypeError(f"{game.game}'s score_preview answers {type(answer).__name__}, "
+                        "not an object")
+    return answer
 
 
 def invitation_get(token: str) -> Invitation:
@@ -304,7 +313,7 @@ def invitation_get(token: str) -> Invitation:
     return invitation
 
 
-def invitation_links(game: Game, user: AbstractBaseUser) -> QuerySet[Invitation]:
+def invitation_links(game: Game, user: User) -> QuerySet[Invitation]:
     """The links to pass on that the user made for the game and nobody has used yet
     (each gives one seat to whoever takes it first); never a personal invitation,
     by address or by username, whose link is its addressee's alone."""
@@ -313,7 +322,7 @@ def invitation_links(game: Game, user: AbstractBaseUser) -> QuerySet[Invitation]
                                      accepted_by__isnull=True).order_by("created_at", "pk")
 
 
-def game_invitations(game: Game, user: AbstractBaseUser) -> list[dict[str, Any]]:
+def game_invitations(game: Game, user: User) -> list[dict[str, Any]]:
     """Every invitation to the game, oldest first, as its page lists them for its
     players: who it is for (``to``; an address only to whoever wrote it, "someone"
     to the others), how (``by``: "username", "mail" or "link"), who made it, and
@@ -322,7 +331,7 @@ def game_invitations(game: Game, user: AbstractBaseUser) -> list[dict[str, Any]]
             .select_related("invitee", "created_by", "accepted_by").order_by("created_at", "pk"))
     listed = []
     for invitation in rows:
-        if invitation.invitee_id is not None:
+        if invitation.invitee is not None:
             by, to = "username", invitation.invitee.get_username()
         elif invitation.email:
             by = "mail"
@@ -332,12 +341,12 @@ def game_invitations(game: Game, user: AbstractBaseUser) -> list[dict[str, Any]]
         listed.append({
             "by": by, "to": to, "from": invitation.created_by.get_username(),
             "answered": invitation.accepted_by.get_username()
-            if invitation.accepted_by_id is not None else "",
+            if invitation.accepted_by is not None else "",
             "at": invitation.accepted_at})
     return listed
 
 
-def game_events_get(game: Game, user: AbstractBaseUser | None,
+def game_events_get(game: Game, user: User | None,
                     since: int = 0) -> list[tuple[Event, dict[str, Any]]]:
     """The events from ``since`` on, each with what the user may read of it. Until
     the game is over, a game keeps out of the list what a seat must not know yet

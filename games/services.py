@@ -45,7 +45,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
@@ -66,6 +66,7 @@ from games.selectors import (
     game_replay,
     game_state_get,
     not_your_turn,
+    player_names,
     projection_of,
     rules_of,
 )
@@ -138,7 +139,7 @@ class _Appender:
         self,
         event: dict[str, Any],
         *,
-        actor: AbstractBaseUser | None = None,
+        actor: User | None = None,
         key: str | None = None,
         cause: int | None = None,
     ) -> Event:
@@ -265,7 +266,7 @@ def _lock(game: Game | int) -> Game:
         raise NotFound(f"there is no game {pk}") from None
 
 
-def _seat_of(game: Game, user: AbstractBaseUser) -> Seat:
+def _seat_of(game: Game, user: User) -> Seat:
     seat = game.seats.filter(user=user).first()
     if seat is None:
         raise Forbidden("you have no seat in this game", code="not_a_player")
@@ -409,7 +410,7 @@ def _normalise_action(rules: AnyGame, action: Any, seat: int,
 
 
 def _earlier_answer(
-    game: Game, first: Event, user: AbstractBaseUser, action: Any
+    game: Game, first: Event, user: User, action: Any
 ) -> ActionResult:
     if first.actor_id != user.pk:
         raise Conflict(
@@ -437,7 +438,7 @@ def _earlier_answer(
                         status=status, repeated=True)
 
 
-def _read_with_seat(pk: int, user: AbstractBaseUser) -> store.MoveRead:
+def _read_with_seat(pk: int, user: User) -> store.MoveRead:
     """The game, as a move reads it (no lock: games.store.game_for_move), with its
     seats, the user's seat index (None if they have no seat, or before the
     start) and the seats computers hold. Two statements: the game, then its
@@ -451,7 +452,7 @@ def _read_with_seat(pk: int, user: AbstractBaseUser) -> store.MoveRead:
 def action_submit(
     *,
     game: Game | int,
-    user: AbstractBaseUser,
+    user: User,
     action: Any,
     expected_seq: int,
     idempotency_key: str | None = None,
@@ -511,7 +512,7 @@ def _savepoint_if_nested() -> AbstractContextManager[Any]:
     return nullcontext()
 
 
-def _submit(pk: int, user: AbstractBaseUser, action: Any, expected_seq: int,
+def _submit(pk: int, user: User, action: Any, expected_seq: int,
             idempotency_key: str | None) -> ActionResult:
     game, seat_index, computer_seats = _read_with_seat(pk, user)
     behind = expected_seq != game.seq
@@ -568,7 +569,7 @@ def _choice_unaffected(game: Game, seat: int, expected_seq: int) -> bool:
     return rules.unaffected(state, [rules.read_event(p) for p in payloads], seat)
 
 
-def game_resign(*, game: Game | int, user: AbstractBaseUser) -> ActionResult:
+def game_resign(*, game: Game | int, user: User) -> ActionResult:
     """The user leaves a running game (the spec's resign event). The others play on;
     when one seat is left the game ends and it wins."""
     with transaction.atomic():
@@ -579,6 +580,7 @@ def game_resign(*, game: Game | int, user: AbstractBaseUser) -> ActionResult:
         seat = _seat_of(game, user)
         if seat.resigned:
             raise Conflict("you have already resigned from this game", code="resigned")
+        assert seat.index is not None  # a running game's seats have their indexes
         app = _Appender(game, game_state_get(game))
         first = None
         for event in app.rules.resign(app.state, seat.index):
@@ -595,7 +597,7 @@ def game_resign(*, game: Game | int, user: AbstractBaseUser) -> ActionResult:
 
 def game_create(
     *,
-    user: AbstractBaseUser,
+    user: User,
     seats: int,
     game: str | None = None,
     options: Mapping[str, Any] | None = None,
@@ -631,12 +633,12 @@ def game_create(
             rules_version=rules.rules_version,
         )
         Seat.objects.create(game=created, user=user, name=user.get_username())
-        if invite:
+        if invite and url_for is not None:  # (checked above: invitations have url_for)
             game_invite(game=created, user=user, emails=list(invite), url_for=url_for)
     return created
 
 
-def _check_open_games(user: AbstractBaseUser) -> None:
+def _check_open_games(user: User) -> None:
     """Refuse a new game to a player who has started MARRAM_MAX_OPEN_GAMES games that
     still wait for players. Their user row stays locked until the transaction ends,
     so that simultaneous requests count one after the other (FOR NO KEY UPDATE: rows
@@ -654,7 +656,7 @@ def _check_open_games(user: AbstractBaseUser) -> None:
         )
 
 
-def invitation_refusal(invitation: Invitation, user: AbstractBaseUser) -> str:
+def invitation_refusal(invitation: Invitation, user: User) -> str:
     """Why ``user`` may not take the seat of this invitation, in words; '' if they
     may. A personal invitation is for its addressee alone, as a challenge on
     lichess or an invitation on Board Game Arena is: one by username for that
@@ -662,9 +664,11 @@ def invitation_refusal(invitation: Invitation, user: AbstractBaseUser) -> str:
     to, whatever account they held or make); a link to pass on is anybody's."""
     inviter = invitation.created_by.get_username()
     if invitation.invitee_id is not None and invitation.invitee_id != user.pk:
-        return (f"this invitation is for {invitation.invitee.get_username()}, and you are "
+        invitee = invitation.invitee
+        assert invitee is not None  # its id is set
+        return (f"this invitation is for {invitee.get_username()}, and you are "
                 f"signed in as {user.get_username()}: sign in as "
-                f"{invitation.invitee.get_username()} to take the seat, or ask {inviter} "
+                f"{invitee.get_username()} to take the seat, or ask {inviter} "
                 "for an invitation of your own")
     if invitation.email and not _same_address(invitation.email, user):
         return ("this invitation was mailed to another address than your account's: take it "
@@ -673,22 +677,22 @@ def invitation_refusal(invitation: Invitation, user: AbstractBaseUser) -> str:
     return ""
 
 
-def _same_address(email: str, user: AbstractBaseUser) -> bool:
-    return email.strip().lower() == (getattr(user, "email", "") or "").strip().lower()
+def _same_address(email: str, user: User) -> bool:
+    return email.strip().lower() == user.email.strip().lower()
 
 
-def _personal_invitation(game: Game, user: AbstractBaseUser) -> Invitation | None:
+def _personal_invitation(game: Game, user: User) -> Invitation | None:
     """The user's own invitation to the game not answered yet (by username, or to
     their address), if any."""
     mine = Invitation.objects.filter(game=game, accepted_by__isnull=True)
     found = mine.filter(invitee=user).first()
-    address = (getattr(user, "email", "") or "").strip()
+    address = user.email.strip()
     if found is None and address:
         found = mine.filter(invitee__isnull=True, email__iexact=address).first()
     return found
 
 
-def game_join(*, game: Game | int, user: AbstractBaseUser, token: str | None = None) -> Game:
+def game_join(*, game: Game | int, user: User, token: str | None = None) -> Game:
     """Take a seat in an open game; the game starts when the last seat is taken.
     With an invitation's ``token``: only as its addressee (``invitation_refusal``)
     and if nobody has used it; a player who joins without one answers their own
@@ -725,7 +729,7 @@ def game_join(*, game: Game | int, user: AbstractBaseUser, token: str | None = N
     return game
 
 
-def invitation_accept(*, token: str, user: AbstractBaseUser) -> Game:
+def invitation_accept(*, token: str, user: User) -> Game:
     invitation = Invitation.objects.with_token(token).first()
     if invitation is None:
         raise NotFound("there is no such invitation", code="bad_token")
@@ -735,7 +739,7 @@ def invitation_accept(*, token: str, user: AbstractBaseUser) -> Game:
 # ---------------------------------------------------------------- accounts
 
 
-def user_email_change(*, user: AbstractBaseUser, email: str) -> str:
+def user_email_change(*, user: User, email: str) -> str:
     """Send the user's mail to a new address, which replies by mail must then come
     from too; the address as stored. The caller has checked the user's password."""
     address = get_user_model().objects.normalize_email(email.strip())
@@ -743,14 +747,14 @@ def user_email_change(*, user: AbstractBaseUser, email: str) -> str:
         validate_email(address)
     except ValidationError:
         raise Invalid(f"{email!r} is not an email address", field="email") from None
-    if address.lower() == (getattr(user, "email", "") or "").lower():
+    if address.lower() == user.email.lower():
         raise Invalid("that is already your address", field="email", code="unchanged")
-    user.email = address  # type: ignore[attr-defined]
+    user.email = address
     user.save(update_fields=["email"])
     return address
 
 
-def game_leave(*, game: Game | int, user: AbstractBaseUser) -> Game:
+def game_leave(*, game: Game | int, user: User) -> Game:
     """Give up a seat before the start; a game no person is left in (computer
     players aside) is abandoned."""
     with transaction.atomic():
@@ -770,6 +774,7 @@ def game_start(game: Game) -> None:
     seats = list(game.seats.select_related("user"))
     secrets.SystemRandom().shuffle(seats)
     for index, seat in enumerate(seats):
+        assert seat.user is not None  # an open game's seats are taken by accounts
         seat.index = index
         seat.name = seat.user.get_username()
     Seat.objects.bulk_update(seats, ["index", "name"])
@@ -795,10 +800,10 @@ class Invited:
 def game_invite(
     *,
     game: Game | int,
-    user: AbstractBaseUser,
+    user: User,
     emails: list[str],
     url_for: Callable[[str], str],
-    invitees: Sequence[AbstractBaseUser] = (),
+    invitees: Sequence[User] = (),
 ) -> list[Invited]:
     """Invite people to an open game: by email (each address is mailed a join link,
     through games.mail: the notifications outbox), by username (``invitees``: each
@@ -838,7 +843,8 @@ def projection_rebuild(game: Game | int) -> list[str]:
         game = _lock(game)
         changes = []
         last = Event.objects.filter(game=game).order_by("-seq").values_list("seq", flat=True)
-        count = (last.first() + 1) if last.exists() else 0
+        last_seq = last.first()
+        count = 0 if last_seq is None else last_seq + 1
         if count != game.seq:
             changes.append(f"seq {game.seq} -> {count}")
             game.seq = count
@@ -891,7 +897,7 @@ def _own_types(rules: AnyGame, start: Any, events: list[Any]) -> set[str]:
         if chance is not None:
             drawn |= {o["type"] for o, _ in chance.outcomes}
         state = rules.fold(state, rules.read_event(raw))
-    seats = len(rules.config(start).get("players") or [])
+    seats = len(player_names(rules, start))
     timeouts = {e["type"] for s in range(seats) for e in rules.timeout(start, s)}
     return set(rules.event_types) - drawn - timeouts
 
@@ -910,7 +916,7 @@ def _record_events(rules: AnyGame, events: list[Any]) -> list[Any]:
     return normal
 
 
-def _import_accounts(accounts: Any, names: list[str]) -> dict[str, AbstractBaseUser]:
+def _import_accounts(accounts: Any, names: list[str]) -> dict[str, User]:
     """The accounts an import links players to: ``accounts`` maps a player's name
     in the record to a username here. A name alone links nothing: the same name on
     another server is not the same person."""
@@ -936,7 +942,7 @@ def _import_accounts(accounts: Any, names: list[str]) -> dict[str, AbstractBaseU
     return {name: found[username] for name, username in accounts.items()}
 
 
-def game_import(*, record: Any, user: AbstractBaseUser,
+def game_import(*, record: Any, user: User,
                 accounts: Mapping[str, str] | None = None) -> Game:
     """Store a finished game from a record that reveals its seed, once the record
     is shown to replay and to follow from the committed seed.
@@ -969,7 +975,7 @@ def game_import(*, record: Any, user: AbstractBaseUser,
         raise Invalid("only finished games can be imported", code="bad_record",
                       problems=["the game is not finished"])
     now = timezone.now()
-    names = [str(name) for name in rules.config(start).get("players") or []]
+    names = player_names(rules, start)
     users = _import_accounts(accounts, names)
     seat_users = [users.get(name) for name in names]
     projection = projection_of(rules, state)
