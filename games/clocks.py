@@ -178,9 +178,6 @@ def clocks_follow(
     if fresh:
         read = _first_clocks(game)
     clocks = {c.seat: c for c in read.clocks}
-    # the outbox's turn mails (notifications.services) read it off each clock
-    for clock in read.clocks:
-        clock.is_bot = clock.seat in read.computer_seats  # type: ignore[attr-defined]
     runners = runners_of(rules, state)
     changed: list[Clock] = []
     for seat, clock in clocks.items():

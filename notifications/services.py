@@ -261,7 +261,7 @@ def turn_mails_queue(game: Game, events: Sequence[Event], change: ClockChange,
     actors = {e.actor_id for e in events}
     rows = []
     for clock in change.clocks:
-        if clock.user_id is None or getattr(clock, "is_bot", False):
+        if clock.user_id is None or clock.seat in change.computer_seats:
             continue  # no one to mail, or a computer player
         kinds = []
         if clock in change.started:
