@@ -80,8 +80,6 @@ class PondGame(ModuleNotation[GameState, PondEvent], ModuleSnapshots[GameState],
     config = staticmethod(record.config_to_json)
     fold = staticmethod(rules.step)
     legal_actions = staticmethod(actions.legal_actions)
-    view = staticmethod(views.player_view)
-    summary = staticmethod(views.summary)
     evaluate = staticmethod(bots.evaluate)
 
     def __init__(self) -> None:
@@ -122,6 +120,15 @@ class PondGame(ModuleNotation[GameState, PondEvent], ModuleSnapshots[GameState],
 
     # -- what people see
 
+    # The views are TypedDicts of JSON values (engine.pond.view): JSON objects,
+    # which mypy does not take a TypedDict for.
+
+    def view(self, state: GameState, seat: Seat | None) -> JSONObject:
+        return cast(JSONObject, views.player_view(state, seat))
+
+    def summary(self, state: GameState) -> JSONObject:
+        return cast(JSONObject, views.summary(state))
+
     def projection(self, state: GameState) -> Projection:
         return Projection(
             finished=state.finished, scores=tuple(state.piles), winners=tuple(state.winners),
@@ -145,10 +152,7 @@ class PondGame(ModuleNotation[GameState, PondEvent], ModuleSnapshots[GameState],
         it, the positions that develop, the pieces that score and what each pile
         gains. The asking seat's own action only."""
         event = self.read_event(query_action(args, seat, ("egg", "move")))
-        after = self.fold(state.copy(), event)
-        return {"board": list(after.board.rows()), "last": views.last_turn(after),
-                "gains": [a - b for a, b in zip(after.piles, state.piles, strict=True)],
-                "finished": after.finished, "winners": list(after.winners), "end": after.end}
+        return cast(JSON, views.preview(state, self.fold(state.copy(), event)))
 
     # -- words
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.pond import GAME, GameState, PondGame
+from engine.pond import GAME, GameState, PondEvent, PondGame
 from ui.pond.board_picture import alt_text, board_picture, layout
 
 SAMPLE_MOVES = 6
@@ -14,10 +14,10 @@ SAMPLE_MOVES = 6
 def sample_moves(state: GameState, seat: int) -> list[str]:
     """A few legal actions in the notation: eggs and moves in turn, each spread
     over the list (the first ones would all be eggs in the north row)."""
-    groups: dict[str, list[Any]] = {}
+    groups: dict[str, list[PondEvent]] = {}
     for action in GAME.legal_actions(state, seat):
         groups.setdefault(action["type"], []).append(action)
-    picked: list[Any] = []
+    picked: list[PondEvent] = []
     quota = {kind: min(len(actions), SAMPLE_MOVES // len(groups) + 1)
              for kind, actions in groups.items()}
     for kind, actions in groups.items():

@@ -5,14 +5,15 @@ left and why the game ended), and the rules page with the numbers of each option
 set read from the engine (games.pages asks for them through ``ui.GameUI``)."""
 from __future__ import annotations
 
-from typing import Any, cast
+from collections.abc import Sequence
+from typing import Any
 
 from engine.pond import NAMED
 from engine.pond.adapter import GAME, OPTION_SETS
 from engine.pond.pieces import COLOURS
 from engine.pond.rules import REPETITIONS
 from engine.pond.state import GameState
-from engine.pond.view import last_turn
+from engine.pond.view import LastTurn, last_turn
 from games.models import Event, Game
 from ui import Measure
 
@@ -27,17 +28,17 @@ END_WORDS = {
 }
 
 
-def _xy(pos: Any) -> str:
+def _xy(pos: Sequence[int]) -> str:
     return f"{pos[0]},{pos[1]}"
 
 
-def positions_words(positions: list[Any]) -> str:
+def positions_words(positions: Sequence[Sequence[int]]) -> str:
     """"0,0", "0,0 and 2,0", "0,0, 2,0 and 1,1": north first, then west first."""
     names = [_xy(p) for p in sorted(positions, key=lambda p: (p[1], p[0]))]
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def turn_words(last: dict[str, Any] | None) -> str:
+def turn_words(last: LastTurn | None) -> str:
     """What an egg or a move did after it landed, in words (``engine.pond.view.last_turn``)."""
     if not last:
         return ""
@@ -75,7 +76,7 @@ def since_last_move(game: Game, state: GameState, you: int | None,
     for seq, kind, payload, _ in shown:
         detail = ""
         if seq == latest_turn and state.last is not None:
-            detail = turn_words(cast(dict[str, Any], last_turn(state)))
+            detail = turn_words(last_turn(state))
         events.append({"seq": seq, "type": kind, "player": payload.get("player"),
                        "text": GAME.describe_event(payload, names), "detail": detail})
     return {"events": events, "more": not own and start > 0}
