@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from typing import cast
 
 from ..protocol import (
     EXAMPLES_IN_MAIL,
@@ -80,10 +81,7 @@ class AnimalsOnBoard(ModuleNotation[State, Event], ModuleSnapshots[State], Game[
     fold = staticmethod(rules.step)
     legal_actions = staticmethod(moves.legal_actions)
     unaffected = staticmethod(moves.keep_unaffected)
-    view = staticmethod(views.seat_view)
-    view_revealed = staticmethod(views.revealed_view)
     event_view = staticmethod(views.event_view)
-    summary = staticmethod(views.summary)
     determinize = staticmethod(bots.determinize)
     evaluate = staticmethod(bots.evaluate)
     bot_candidates = staticmethod(bots.candidates)
@@ -124,6 +122,20 @@ class AnimalsOnBoard(ModuleNotation[State, Event], ModuleSnapshots[State], Game[
         if state.finished or state.setup or seat is None or not moves.stuck(state, seat):
             return None
         return Pass(type="pass", player=seat)
+
+    # -- what people see
+
+    # The views are TypedDicts of JSON values (engine.animals_on_board.view): JSON
+    # objects, which mypy does not take a TypedDict for.
+
+    def view(self, state: State, seat: Seat | None) -> JSONObject:
+        return cast(JSONObject, views.seat_view(state, seat))
+
+    def view_revealed(self, state: State, seat: Seat | None) -> JSONObject:
+        return cast(JSONObject, views.revealed_view(state, seat))
+
+    def summary(self, state: State) -> JSONObject:
+        return cast(JSONObject, views.summary(state))
 
     # -- the result
 

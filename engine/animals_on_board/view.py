@@ -4,12 +4,16 @@ of them may read it.
 
 Until the game ends a seat sees its own ark (and its three tiles at the
 setup), the others' arks only as counts, the face-down tile as ``"?"``, the
-stack as a count, and nobody's secret keep; a spectator sees no ark at all."""
+stack as a count, and nobody's secret keep; a spectator sees no ark at all.
+
+The views' shapes are TypedDicts of JSON values (``Summary``, ``SeatView``),
+which the pages and the mail picture (``ui/animals_on_board``) are checked
+against."""
 from __future__ import annotations
 
-from typing import cast
+from typing import NotRequired, TypedDict, cast
 
-from ..protocol import JSON, JSONObject
+from ..protocol import JSONObject
 from .events import Event
 from .moves import awaited, price
 from .rounds import final_winners
@@ -17,76 +21,159 @@ from .scoring import ArkScore, score_ark
 from .state import State
 from .tiles import Seat, shown
 
+# ---------------------------------------------------------------- the views' shapes
 
-def score_json(score: ArkScore) -> JSONObject:
+
+class ScoreView(TypedDict):
+    """An ark scored (``scoring.score_ark``)."""
+
+    points: int
+    tile_points: int
+    crate_points: int
+    species: int
+    kept: list[str]
+    """The tiles scored, sorted."""
+    pairs: list[str]
+    """Returned because their species had exactly two tiles."""
+    reduced: list[str]
+    """Returned to bring the ark down to 10 tiles."""
+
+
+class Public(TypedDict):
+    """What everybody sees, at any time."""
+
+    finished: bool
+    winners: list[int]
+    current_player: int | None
+    awaiting: list[int]
+    """The seats still choosing their keep during the setup; else none."""
+    round: int
+    start_player: int
+    crates: list[int]
+    middle: list[list[str]]
+    """Each group as players see it: sorted, the face-down tile as ``"?"`` and last."""
+    in_round: list[int]
+    final_turn: bool
+    stack: int
+    """The tiles left in the stack."""
+    resigned: list[int]
+    end: str | None
+
+
+class Summary(Public):
+    """``summary``: the replay command's summary."""
+
+    scores: list[int]
+    """As the arks and crates would score now."""
+    arks: list[list[str]]
+    scored: NotRequired[list[list[str]]]
+    """Each ark's scored tiles, once the game is over."""
+
+
+class SeatView(Public):
+    """``seat_view``: what a seat (or a spectator) sees; with ``revealed`` and
+    what it names, ``revealed_view``."""
+
+    species: list[str]
+    ark_sizes: list[int]
+    kept: list[int]
+    """The seats that have chosen their keep (the setup only)."""
+    prices: list[int]
+    """Each group's price in crates."""
+    you: int | None
+    ark: NotRequired[list[str]]
+    """A seat's own ark, sorted."""
+    drawn: NotRequired[list[str]]
+    """A seat's three tiles at the setup."""
+    score: NotRequired[ScoreView]
+    """A seat's own ark as it would score now."""
+    arks: NotRequired[list[list[str]]]
+    """Every ark, once the game is over (and in the revealed view)."""
+    scoring: NotRequired[list[ScoreView]]
+    scores: NotRequired[list[int]]
+    face_down: NotRequired[str | None]
+    deck: NotRequired[list[str]]
+    revealed: NotRequired[bool]
+    drawn_by: NotRequired[list[list[str]]]
+    kept_tiles: NotRequired[list[str | None]]
+    stack_order: NotRequired[list[str]]
+    """The stack in the order it is drawn."""
+
+
+# ---------------------------------------------------------------- making them
+
+
+def score_json(score: ArkScore) -> ScoreView:
     return {"points": score.points, "tile_points": score.tile_points,
             "crate_points": score.crate_points, "species": score.species,
             "kept": list(score.kept), "pairs": list(score.pairs),
             "reduced": list(score.reduced)}
 
 
-def middle(state: State) -> list[JSON]:
-    return [cast(JSON, shown(group, state.face_down)) for group in state.middle]
+def middle(state: State) -> list[list[str]]:
+    return [shown(group, state.face_down) for group in state.middle]
 
 
 def _scores(state: State) -> list[ArkScore]:
     return [score_ark(state.arks[s], state.crates[s]) for s in range(state.seats)]
 
 
-def _public(state: State) -> JSONObject:
+def _public(state: State) -> Public:
     """What everybody sees, at any time."""
     return {
         "finished": state.finished,
-        "winners": cast(JSON, final_winners(state)),
+        "winners": final_winners(state),
         "current_player": state.current,
-        "awaiting": cast(JSON, awaited(state) if state.setup else []),
+        "awaiting": awaited(state) if state.setup else [],
         "round": state.round,
         "start_player": state.start_player,
-        "crates": cast(JSON, state.crates[:]),
+        "crates": state.crates[:],
         "middle": middle(state),
-        "in_round": cast(JSON, state.in_round[:]),
+        "in_round": state.in_round[:],
         "final_turn": state.final_turn,
         "stack": state.stack(),
-        "resigned": cast(JSON, sorted(state.resigned)),
+        "resigned": sorted(state.resigned),
         "end": state.end,
     }
 
 
-def summary(state: State) -> JSONObject:
+def summary(state: State) -> Summary:
     """``python -m engine replay``'s summary (the note's fields and a few more):
     the arks in full, ``scores`` as the arks and crates would score now."""
     scores = _scores(state)
-    out = {**_public(state),
-           "scores": cast(JSON, [s.points for s in scores]),
-           "arks": cast(JSON, [sorted(ark) for ark in state.arks])}
+    # mypy asks that a ** item name the optional keys; a Public has none
+    out: Summary = {**_public(state),  # type: ignore[typeddict-item]
+                    "scores": [s.points for s in scores],
+                    "arks": [sorted(ark) for ark in state.arks]}
     if state.finished:
-        out["scored"] = cast(JSON, [list(s.kept) for s in scores])
+        out["scored"] = [list(s.kept) for s in scores]
     return out
 
 
-def seat_view(state: State, seat: Seat | None) -> JSONObject:
+def seat_view(state: State, seat: Seat | None) -> SeatView:
     """What ``seat`` may see (``None``: a spectator). Everything once the game is over."""
-    out = {**_public(state),
-           "species": cast(JSON, list(state.config.species)),
-           "ark_sizes": cast(JSON, [len(ark) for ark in state.arks]),
-           "kept": cast(JSON, [s for s in range(state.seats) if state.kept[s] is not None]
-                        if state.setup else []),
-           "prices": cast(JSON, [price(group) for group in state.middle]),
-           "you": seat}
+    # mypy asks that a ** item name the optional keys; a Public has none
+    out: SeatView = {**_public(state),  # type: ignore[typeddict-item]
+                     "species": list(state.config.species),
+                     "ark_sizes": [len(ark) for ark in state.arks],
+                     "kept": [s for s in range(state.seats) if state.kept[s] is not None]
+                     if state.setup else [],
+                     "prices": [price(group) for group in state.middle],
+                     "you": seat}
     if seat is not None:
-        out["ark"] = cast(JSON, sorted(state.arks[seat]))
-        out["drawn"] = cast(JSON, state.drawn[seat][:])
+        out["ark"] = sorted(state.arks[seat])
+        out["drawn"] = state.drawn[seat][:]
         out["score"] = score_json(score_ark(state.arks[seat], state.crates[seat]))
     if state.finished:
-        out["arks"] = cast(JSON, [sorted(ark) for ark in state.arks])
-        out["scoring"] = cast(JSON, [score_json(s) for s in _scores(state)])
-        out["scores"] = cast(JSON, [s.points for s in _scores(state)])
+        out["arks"] = [sorted(ark) for ark in state.arks]
+        out["scoring"] = [score_json(s) for s in _scores(state)]
+        out["scores"] = [s.points for s in _scores(state)]
         out["face_down"] = state.face_down
-        out["deck"] = cast(JSON, list(state.config.deck))
+        out["deck"] = list(state.config.deck)
     return out
 
 
-def revealed_view(state: State, seat: Seat | None) -> JSONObject:
+def revealed_view(state: State, seat: Seat | None) -> SeatView:
     """``seat_view`` with every secret of the moment shown, for a finished game's
     replay: each ark (``arks``), the face-down tile (``face_down``), the tiles each
     seat drew at the setup and the one each kept (``drawn_by``, ``kept_tiles``) and
@@ -94,11 +181,11 @@ def revealed_view(state: State, seat: Seat | None) -> JSONObject:
     out = seat_view(state, seat)
     out.update({
         "revealed": True,
-        "arks": cast(JSON, [sorted(ark) for ark in state.arks]),
+        "arks": [sorted(ark) for ark in state.arks],
         "face_down": state.face_down,
-        "drawn_by": cast(JSON, [d[:] for d in state.drawn]),
-        "kept_tiles": cast(JSON, state.kept[:]),
-        "stack_order": cast(JSON, list(state.config.deck[state.next_draw:])),
+        "drawn_by": [d[:] for d in state.drawn],
+        "kept_tiles": state.kept[:],
+        "stack_order": list(state.config.deck[state.next_draw:]),
     })
     return out
 

@@ -12,7 +12,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from engine.animals_on_board import GAME
+from engine.animals_on_board import State
+from engine.animals_on_board.view import SeatView, seat_view
 from ui import Picture
 from ui.animals_on_board.species import name_of, species
 
@@ -37,7 +38,7 @@ def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
 
-def _rows(view: dict[str, Any], names: list[str]) -> list[tuple[str, list[str]]]:
+def _rows(view: SeatView, names: list[str]) -> list[tuple[str, list[str]]]:
     """The picture's rows, top to bottom: a heading and its tiles."""
     rows: list[tuple[str, list[str]]] = []
     prices = view.get("prices") or []
@@ -54,7 +55,7 @@ def _rows(view: dict[str, Any], names: list[str]) -> list[tuple[str, list[str]]]
     return rows
 
 
-def _players(view: dict[str, Any], names: list[str]) -> list[str]:
+def _players(view: SeatView, names: list[str]) -> list[str]:
     """Each player in a few words: crates, ark count, in the round, the flag."""
     said = []
     for s, name in enumerate(names):
@@ -73,7 +74,7 @@ def _players(view: dict[str, Any], names: list[str]) -> list[str]:
     return said
 
 
-def alt_text(view: dict[str, Any], names: list[str]) -> str:
+def alt_text(view: SeatView, names: list[str]) -> str:
     """The picture in words (the HTML's alt): the same rows, the tiles named."""
     parts = [f"Round {view['round']}, {counted(view['stack'], 'tile')} left in the stack."]
     for heading, tiles in _rows(view, names):
@@ -157,7 +158,7 @@ def _tile(image: Image.Image, x: int, y: int, tile: str) -> None:
     image.paste(drawn, (x, y), drawn)
 
 
-def draw_view(view: dict[str, Any], names: list[str]) -> Picture:
+def draw_view(view: SeatView, names: list[str]) -> Picture:
     rows = _rows(view, names)
     tile_rows = sum(max(1, -(-len(tiles) // PER_ROW)) for _, tiles in rows)
     players = _players(view, names)
@@ -187,6 +188,6 @@ def draw_view(view: dict[str, Any], names: list[str]) -> Picture:
     return Picture(out.getvalue(), alt_text(view, names), WIDTH, height)
 
 
-def board_picture(state: Any, seat: int) -> Picture:
+def board_picture(state: State, seat: int) -> Picture:
     names = list(state.config.players)
-    return draw_view(GAME.view(state, seat), names)
+    return draw_view(seat_view(state, seat), names)

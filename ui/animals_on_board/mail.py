@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine.animals_on_board import GAME, AnimalsOnBoard, State
+from engine.animals_on_board.events import Event
+from engine.animals_on_board.view import seat_view
 from ui.animals_on_board.board_picture import board_picture, draw_view
 from ui.animals_on_board.species import name_of
 
@@ -17,7 +19,7 @@ def sample_moves(state: State, seat: int) -> list[str]:
     for and a one-tile split of each group (the full list of splits is long)."""
     actions = GAME.legal_actions(state, seat)
     takes = [a for a in actions if a["type"] != "split"]
-    firsts: dict[int, Any] = {}
+    firsts: dict[int, Event] = {}
     for a in actions:
         if a["type"] == "split":
             firsts.setdefault(a["group"], a)
@@ -28,9 +30,8 @@ def sample_moves(state: State, seat: int) -> list[str]:
 def turn_details(rules: AnimalsOnBoard, state: State, seat: int) -> dict[str, Any]:
     """The mail's parts (notifications/email/board.txt and .html): no hand; the
     seat's own tiles (its three at the start, else its ark) said with the picture."""
-    view = GAME.view(state, seat)
     names = list(state.config.players)
-    picture = draw_view(view, names)
+    picture = draw_view(seat_view(state, seat), names)
     own = state.drawn[seat] if state.setup else sorted(state.arks[seat])
     tiles = (("Your three tiles: " if state.setup else "Your ark: ")
              + (", ".join(f"{t} ({name_of(t)})" for t in own) or "empty")
