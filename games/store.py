@@ -13,7 +13,7 @@ The reads are the ORM's:
 - ``game_seq``: a game's seq alone (a move found stale);
 - ``game_seqs``: a game's seq and its panels' (``Game.panels_seq``): every poll
   of a page that finds nothing new;
-- ``database_reached``: the health check's round trip.
+- ``database_reached``: the health check's round trip (Django's own ``SELECT 1``).
 
 ``Batch`` holds everything a change writes (its events, the game row, the seats
 it now awaits (``seats_awaited``), the clocks, the mails in the outbox) and
@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, OperationalError, connections, transaction
 from django.db.models import Exists, F, Field, Model, OuterRef, Prefetch, QuerySet
 
 from games.models import Clock, Game, Seat, Vacation
@@ -168,10 +168,16 @@ def game_seqs(game_id: int) -> tuple[int, int] | None:
 
 
 def database_reached() -> str:
-    """One round trip to the database (an error if it cannot be reached); its kind
-    ("postgresql", "sqlite")."""
-    Game.objects.order_by().exists()
-    return connections[DEFAULT_DB_ALIAS].vendor
+    """One round trip to the database, whatever tables it holds: Django's own
+    check of a connection (``is_usable``, what its connection health checks
+    send); an OperationalError if it cannot be reached, and the connection
+    closed. The database's kind ("postgresql", "sqlite")."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    connection.ensure_connection()
+    if not connection.is_usable():
+        connection.close()
+        raise OperationalError("the database does not answer")
+    return str(connection.vendor)
 
 
 # ---------------------------------------------------------------- rows written by hand
