@@ -44,11 +44,16 @@ MOVES_WITH_CLAIMS = ("place", "flip")
 """The actions a claim goes with: what the claims and score previews are asked of."""
 
 
-def _view_of_all(state: GameState) -> JSONObject:
+def _view_of_all(state: GameState) -> views.PlayerView:
     seen = views.player_view(state, None)
     # row by row, the same however the game got there (as the API has always given it)
     seen["board"].sort(key=lambda tile: (tile["at"][1], tile["at"][0]))
-    return cast(JSONObject, seen)
+    return seen
+
+
+def _seat_view(state: GameState, seat: Seat | None) -> views.PlayerView:
+    # every seat sees the same but for ``you`` (hands are public): made once a state
+    return {**state.once("view", _view_of_all), "you": seat}
 
 
 # What the game awaits, made once for each case (a move asks about ten times):
@@ -112,7 +117,6 @@ class Marram(ModuleSnapshots[GameState], Game[GameState, MarramEvent]):
 
     snapshot_module = snapshot
     fold = staticmethod(game.step)
-    summary = staticmethod(views.summary)
     determinize = staticmethod(bots.determinize)
     evaluate = staticmethod(bots.evaluate)
 
@@ -149,12 +153,11 @@ class Marram(ModuleSnapshots[GameState], Game[GameState, MarramEvent]):
 
     def awaiting(self, state: GameState) -> Awaiting:
         wait = game.awaiting(state)
-        kind = wait["kind"]
-        if kind == "finished":
+        if wait["kind"] == "finished":
             return _OVER
-        if kind == "chance":
+        if wait["kind"] == "chance":
             return _awaiting_draw(wait["event"], wait["creature"])
-        if kind == "guess":
+        if wait["kind"] == "guess":
             return _awaiting_guess(wait["player"], wait["creature"])
         return _awaiting_move(wait["player"], wait["move"])
 
@@ -184,14 +187,20 @@ class Marram(ModuleSnapshots[GameState], Game[GameState, MarramEvent]):
 
     # -- what people see
 
+    # The views are TypedDicts of JSON values (engine.marram.view): JSON objects,
+    # which mypy does not take a TypedDict for.
+
     def view(self, state: GameState, seat: Seat | None) -> JSONObject:
-        # every seat sees the same but for ``you`` (hands are public): made once a state
-        return {**state.once("view", _view_of_all), "you": seat}
+        return cast(JSONObject, _seat_view(state, seat))
 
     def view_revealed(self, state: GameState, seat: Seat | None) -> JSONObject:
         # the deck is the only secret (hands are public): its order, next tile first
-        return {**self.view(state, seat), "revealed": True,
-                "deck": list(state.config.deck[state.drawn:])}
+        seen: views.PlayerView = {**_seat_view(state, seat), "revealed": True,
+                                  "deck": list(state.config.deck[state.drawn:])}
+        return cast(JSONObject, seen)
+
+    def summary(self, state: GameState) -> JSONObject:
+        return cast(JSONObject, views.summary(state))
 
     def view_tables(self) -> Mapping[str, JSONObject]:
         return {"drawings": cast(JSONObject, views.drawings(standard()))}

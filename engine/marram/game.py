@@ -8,7 +8,7 @@ raises, the state it was given must be thrown away.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal, TypedDict, final
 
 from ..errors import IllegalAction, RecordError
 from . import board as B
@@ -515,7 +515,47 @@ def first_placement(state: GameState, seat: Seat) -> tuple[str, str, int, Pos] |
     return next(B.iter_placements(state, state.hands[seat]), None)
 
 
-def awaiting(state: GameState) -> dict[str, Any]:
+@final
+class AwaitedMove(TypedDict):
+    """A seat's move: its number in the turn (1 or 2)."""
+
+    kind: Literal["move"]
+    player: Seat
+    move: int
+
+
+@final
+class AwaitedGuess(TypedDict):
+    """A seat's guess of where a creature will end."""
+
+    kind: Literal["guess"]
+    player: Seat
+    creature: str
+
+
+@final
+class AwaitedChance(TypedDict):
+    """A chance event (``event``: "appear" or "hop") moving a creature."""
+
+    kind: Literal["chance"]
+    player: None
+    event: str
+    creature: str
+
+
+@final
+class AwaitedNothing(TypedDict):
+    """The game is over."""
+
+    kind: Literal["finished"]
+    player: None
+
+
+Awaited = AwaitedMove | AwaitedGuess | AwaitedChance | AwaitedNothing
+"""What the game waits for (``awaiting``)."""
+
+
+def awaiting(state: GameState) -> Awaited:
     """Who or what the game waits for."""
     if state.finished:
         return {"kind": "finished", "player": None}

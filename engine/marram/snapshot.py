@@ -18,7 +18,7 @@ from typing import Any, cast
 
 from ..protocol import JSON, JSONObject
 from .features import Feature, Features
-from .state import Creature, GameState, Placed
+from .state import Award, Creature, GameState, Placed
 from .types import Pos
 
 VERSION = 1
@@ -121,6 +121,12 @@ def _creature_in(raw: Mapping[str, Any]) -> Creature:
                     {int(seat): guess for seat, guess in raw["guesses"]}, raw["outcome"])
 
 
+def _award(raw: Mapping[str, Any]) -> Award:
+    return {"seat": int(raw["seat"]), "points": int(raw["points"]),
+            "feature": str(raw["feature"]), "kind": str(raw["kind"]),
+            "unfinished": bool(raw["unfinished"]), "event": int(raw["event"])}
+
+
 def load(start: GameState, data: Mapping[str, JSON]) -> GameState:
     """The state ``dump`` wrote, on the config and rules of ``start`` (the
     state before any event of the same game)."""
@@ -146,7 +152,7 @@ def load(start: GameState, data: Mapping[str, JSON]) -> GameState:
     state.creatures = {str(c["name"]): _creature_in(c) for c in raw["creatures"]}
     state.pending = [tuple(p) for p in raw["pending"]]
     state.lingering = None if raw["lingering"] is None else int(raw["lingering"])
-    state.log = [dict(entry) for entry in raw["log"]]
+    state.log = [_award(entry) for entry in raw["log"]]
     state.events = int(raw["events"])
     state.retired = [int(n) for n in raw["retired"]]
     state.completed = {str(k): int(v) for k, v in raw["completed"]}

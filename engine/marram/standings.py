@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .state import GameState
+from .state import Award, GameState
 
 SOURCES: tuple[str, ...] = (
     "grass", "sand", "blue", "orange", "worm", "freak", "end_game", "fly", "frog",
@@ -19,9 +19,9 @@ SOURCES: tuple[str, ...] = (
 end of the game (``end_game``), and the guesses for the fly and the frog."""
 
 
-def source_of(entry: dict[str, Any]) -> str:
+def source_of(entry: Award) -> str:
     """The source a score-log entry counts towards."""
-    return "end_game" if entry.get("unfinished") else str(entry["kind"])
+    return "end_game" if entry["unfinished"] else entry["kind"]
 
 
 def breakdown(state: GameState) -> list[dict[str, dict[str, int]]]:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, Literal, TypedDict, TypeVar, cast
 
 from .catalogue import Catalogue
 from .features import Features
@@ -14,6 +14,21 @@ from .types import Face, Pos, Seat
 T = TypeVar("T")
 
 CreatureStatus = Literal["waiting", "on_board", "eaten", "escaped"]
+
+
+class Award(TypedDict):
+    """An entry of the score log: points awarded to a seat, and for what."""
+
+    seat: Seat
+    points: int
+    feature: str
+    """What scored, in words ("grass patch with 2 bulges", "the fly escaped")."""
+    kind: str
+    """The kind of feature (``scoring.feature_kind``), or the creature."""
+    unfinished: bool
+    """Scored unfinished at the end of the game."""
+    event: int
+    """The index of the event that awarded it (the events folded before it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +116,7 @@ class GameState:
     pending: list[Pending] = field(default_factory=list)
     lingering: int | None = None
     """Root of a completed blue snake kept as the board's only head (Pitchfork)."""
-    log: list[dict[str, Any]] = field(default_factory=list)
+    log: list[Award] = field(default_factory=list)
     """What scored, for whom: one entry per award."""
     events: int = 0
     retired: list[int] = field(default_factory=list)

@@ -147,8 +147,9 @@ class TileDef:
     spade: bool
     front: FaceDef
     _cache: dict[tuple[str, bool, int], Oriented] = field(default_factory=dict, repr=False)
-    views: dict[tuple[Any, ...], dict[str, Any]] = field(default_factory=dict, repr=False)
-    """Static parts of the player view, per orientation (engine.view fills it)."""
+    views: dict[tuple[object, ...], object] = field(default_factory=dict, repr=False)
+    """Static parts of the player view, per orientation and per face as printed
+    (engine.marram.view fills it and reads it back)."""
 
     def face(self, face: Face, inverted: bool = False) -> FaceDef:
         """A face as defined; ``inverted`` swaps its terrain (a tile that gained a spade)."""

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -31,7 +32,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from engine import marram as engine
 from engine.marram.state import GameState
-from engine.marram.view import face_view, tile_view
+from engine.marram.view import Beast, FaceView, TileView, Token, face_view, tile_view
 from ui import Picture
 
 # ---------------------------------------------------------------- layout
@@ -153,7 +154,7 @@ def _arc_anchor(k: int) -> Point:
     return _perim_point((a + b) / 2)
 
 
-def _segment_points(sides: list[int], reach: float, steps: int = 10) -> list[Point]:
+def _segment_points(sides: Sequence[int], reach: float, steps: int = 10) -> list[Point]:
     """Points along a beast segment: a straight or quarter-circle path between two
     side midpoints, or from one side midpoint towards the centre."""
     if len(sides) >= 2:
@@ -173,7 +174,7 @@ def _segment_points(sides: list[int], reach: float, steps: int = 10) -> list[Poi
     return [_lerp(m, (C, C), reach / 50 * i / 6) for i in range(7)]
 
 
-def _reaches(beasts: list[dict[str, Any]]) -> list[float]:
+def _reaches(beasts: Sequence[Beast]) -> list[float]:
     """How far in each one-side segment reaches: as far as it can without touching
     the others (board.js reachesOf)."""
     fixed = [p for b in beasts if len(b["sides"]) >= 2 for p in _segment_points(b["sides"], 0)]
@@ -195,11 +196,11 @@ def _reaches(beasts: list[dict[str, Any]]) -> list[float]:
     return [reaches.get(i, 0.0) for i in range(len(beasts))]
 
 
-def _item_positions(view: dict[str, Any]) -> list[tuple[str, Point]]:
-    beast_sides = {s for b in view.get("beasts", []) for s in b["sides"]}
+def _item_positions(view: TileView | FaceView) -> list[tuple[str, Point]]:
+    beast_sides = {s for b in view["beasts"] for s in b["sides"]}
     used: dict[int, int] = {}
     out = []
-    for item in view.get("items", []):
+    for item in view["items"]:
         k = item["arc"]
         if k % 2 == 0:
             p = _lerp((C, C), _perim_point(k * 50), 0.66)
@@ -277,7 +278,7 @@ class _Pen:
                        font=_font(max(6, round(size * self.k))))
 
 
-def _draw_terrain(pen: _Pen, view: dict[str, Any]) -> None:
+def _draw_terrain(pen: _Pen, view: TileView | FaceView) -> None:
     colours = {"G": GRASS, "S": SAND}
     regions = view["regions"]
     for region in regions:
@@ -306,7 +307,7 @@ def _draw_terrain(pen: _Pen, view: dict[str, Any]) -> None:
         pen.disc((C, C), w, fill)
 
 
-def _draw_beasts(pen: _Pen, beasts: list[dict[str, Any]]) -> list[tuple[Point, float]]:
+def _draw_beasts(pen: _Pen, beasts: Sequence[Beast]) -> list[tuple[Point, float]]:
     """The beasts, bodies first; the places they take (for the symbols' layout)."""
     reaches = _reaches(beasts)
     taken: list[tuple[Point, float]] = []
@@ -345,25 +346,27 @@ def _draw_beasts(pen: _Pen, beasts: list[dict[str, Any]]) -> list[tuple[Point, f
     return taken
 
 
-def _draw_tile(pen: _Pen, view: dict[str, Any], players: list[str]) -> None:
+def _draw_tile(pen: _Pen, view: TileView | FaceView, token: Token | None,
+               players: list[str]) -> None:
+    """A laid tile (``tile_view``) with its token, or a face of a tile in the hand
+    (``face_view``, no token)."""
     pen.polygon([(0, 0), (100, 0), (100, 100), (0, 100)], SAND)
     _draw_terrain(pen, view)
-    taken = _draw_beasts(pen, view.get("beasts", []))
+    taken = _draw_beasts(pen, view["beasts"])
     for kind, p in _item_positions(view):
         fill, ink = ITEM[kind]
         pen.disc(p, 6, fill, ink, 1.1)
         taken.append((p, 6.5))
-    if view.get("spade"):
-        spot = (C, C) if not view.get("beasts") else _best_spot([(C, C), *QUADRANTS], taken, 13)
+    if view["spade"]:
+        spot = (C, C) if not view["beasts"] else _best_spot([(C, C), *QUADRANTS], taken, 13)
         pen.disc(spot, 10.5, "#fbfaf4", OUTLINE, 1)
         pen.polygon([(spot[0] - 3.8, spot[1] - 1.5), (spot[0] + 3.8, spot[1] - 1.5),
                      (spot[0] + 3.8, spot[1] + 3.8), (spot[0], spot[1] + 8),
                      (spot[0] - 3.8, spot[1] + 3.8)], "#5a5a5a")
         pen.line([(spot[0], spot[1] - 8), (spot[0], spot[1] - 1.5)], "#2b2b2b", 1.7)
         taken.append((spot, 15))
-    token = view.get("token")
     if token:
-        if token.get("side") is not None:
+        if "side" in token:
             m = SIDE_MID[token["side"]]
             spot = _best_spot([_lerp(m, (C, C), f) for f in (0.3, 0.24, 0.36, 0.5)], taken, 12)
         else:
@@ -480,7 +483,8 @@ def board_picture(state: GameState, seat: int) -> Picture:
                   str(plan.y0 + j), fill=LABEL_INK, anchor="mm", font=_font(12 * s))
     for pos in sorted(state.board):
         pen = cell(*pos)
-        _draw_tile(pen, tile_view(state, pos, state.board[pos]), players)
+        laid = tile_view(state, pos, state.board[pos])
+        _draw_tile(pen, laid, laid["token"], players)
         if pos in flips:  # the position, for 'flip x,y rN'
             pen.draw.rounded_rectangle((*pen.at((22, 80)), *pen.at((78, 98))), radius=4 * s,
                                        fill=FLIP_MARK, outline=OPEN_INK, width=s)
@@ -507,7 +511,7 @@ def board_picture(state: GameState, seat: int) -> Picture:
             for j, face in enumerate(("front", "back")):
                 x = left + j * (TILE_PX + HAND_GAP)
                 pen = _Pen(draw, x * s, plan.hand_top * s, TILE_PX * s)
-                _draw_tile(pen, face_view(catalogue[tile_id], face), players)
+                _draw_tile(pen, face_view(catalogue[tile_id], face), None, players)
                 draw.text(((x + TILE_PX / 2) * s, (plan.hand_top + TILE_PX + LABEL_H / 2) * s),
                           f"{tile_id} {face}", fill=LABEL_INK, anchor="mm", font=_font(12 * s))
 
