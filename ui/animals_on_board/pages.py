@@ -6,7 +6,7 @@ quotes, read from the engine."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.animals_on_board import GAME, State, moves, scoring, tiles
 from engine.animals_on_board.events import Event as AnimalsEvent
@@ -43,6 +43,21 @@ def _consequences(before: State, event: AnimalsEvent, after: State,
     return said
 
 
+class _Told(NamedTuple):
+    """An event of the game with the states before and after it."""
+
+    seq: int
+    type: str
+    player: int | None
+    own: bool
+    """A move the reader made themselves (not one the server made for them)."""
+    event: AnimalsEvent
+    before: State
+    after: State
+    forced: bool
+    """A pass the server made for a seat that could do nothing else."""
+
+
 def since_last_move(game: Game, you: int | None, names: list[str]) -> dict[str, Any]:
     """The events since the player's own last move (a spectator: since the last
     move of the seat the game waits for, or the last few), each in words with
@@ -50,22 +65,20 @@ def since_last_move(game: Game, you: int | None, names: list[str]) -> dict[str, 
     rows = list(Event.objects.filter(game_id=game.pk, seq__lt=game.seq).order_by("seq")
                 .values_list("seq", "type", "payload", "actor_id"))
     state = GAME.start(game.started_config())
-    told: list[dict[str, Any]] = []
+    told: list[_Told] = []
     for seq, kind, payload, actor in rows:
         event = GAME.read_event(payload)
         before = GAME.copy(state)
         state = GAME.fold(state, event)
-        told.append({"seq": seq, "type": kind, "player": payload.get("player"),
-                     "own": actor is not None and kind != "resign"
-                     and payload.get("player") == you,
-                     "event": event, "before": before, "after": GAME.copy(state),
-                     "forced": actor is None and kind == "pass"})
+        told.append(_Told(seq, kind, payload.get("player"),
+                          actor is not None and kind != "resign" and payload.get("player") == you,
+                          event, before, GAME.copy(state), actor is None and kind == "pass"))
     if you is None:
         awaited = GAME.awaiting(state).players
         seat = awaited[0] if awaited else None
-        mine = [i for i, t in enumerate(told) if t["player"] == seat and seat is not None]
+        mine = [i for i, t in enumerate(told) if t.player == seat and seat is not None]
     else:
-        mine = [i for i, t in enumerate(told) if t["own"]]
+        mine = [i for i, t in enumerate(told) if t.own]
     start = mine[-1] + 1 if mine else 0
     more = len(told) - start > SINCE_SHOWN
     shown = told[max(start, len(told) - SINCE_SHOWN):]
@@ -75,14 +88,14 @@ def since_last_move(game: Game, you: int | None, names: list[str]) -> dict[str, 
         shown.insert(0, told[mine[-1]])
     events = []
     for t in shown:
-        seen = GAME.event_view(state, t["event"], you)
-        after = _consequences(t["before"], t["event"], t["after"], names)
-        if t["own"] and not after:
+        seen = GAME.event_view(state, t.event, you)
+        after = _consequences(t.before, t.event, t.after, names)
+        if t.own and not after:
             continue
-        events.append({"seq": t["seq"], "type": t["type"], "player": t["player"],
-                       "own": t["own"], "after": after,
+        events.append({"seq": t.seq, "type": t.type, "player": t.player,
+                       "own": t.own, "after": after,
                        "text": GAME.describe_event(GAME.read_event(seen), names,
-                                                   forced=t["forced"])})
+                                                   forced=t.forced)})
     return {"events": events, "more": more}
 
 

@@ -1,10 +1,11 @@
 """A picture of the board for mail: PNG, since most mail clients show no SVG.
 
 Drawn with Pillow from the same tile views the browser draws
-(``engine.view.tile_view`` and ``face_view``), in the colours and shapes of
+(``engine.marram.view.tile_view`` and ``face_view``), in the colours and shapes of
 ui/marram/static/marram/board.js, simplified where a picture this small gains
 nothing (no grass tufts or sand dots). Nothing here knows a rule: the open
-places and the tiles that may be flipped come from ``engine.legal_actions``.
+places and the tiles that may be flipped come from the seat's legal actions
+(``GAME.legal_actions``).
 
 Layout, in pixels (the tests work positions out from it):
 
@@ -26,11 +27,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
 from engine import marram as engine
+from engine.marram.events import MarramEvent
 from engine.marram.state import GameState
 from engine.marram.view import Beast, FaceView, TileView, Token, face_view, tile_view
 from ui import Picture
@@ -395,8 +396,8 @@ def flippable(state: GameState, seat: int) -> list[tuple[int, int]]:
                    if a["type"] == "flip"})
 
 
-def _actions(state: GameState, seat: int) -> list[dict[str, Any]]:
-    return engine.legal_actions(state) if engine.awaiting(state).get("player") == seat else []
+def _actions(state: GameState, seat: int) -> list[MarramEvent]:
+    return engine.GAME.legal_actions(state, seat)
 
 
 @dataclass(frozen=True)
