@@ -20,16 +20,11 @@ from notifications.selectors import mail_settings_get
 from notifications.services import notification_deliver
 from tests.service.conftest import make_user, start_game_of
 from tests.service.mail_kit import MAIL_DEAL
-from tests.service.test_mail_corpus import MAILGUN_KEY, WEBHOOK_SECRET
+from tests.service.test_mail_corpus import MAILGUN_KEY
+from tests.service.test_mail_providers import AUTH, hosted  # noqa: F401  (used by name)
 
-pytestmark = pytest.mark.django_db
-AUTH = "Basic " + base64.b64encode(f"marram:{WEBHOOK_SECRET}".encode()).decode()
-
-
-@pytest.fixture
-def hosted(settings):
-    settings.MAIL_WEBHOOK_SECRET = WEBHOOK_SECRET
-    settings.MAILGUN_WEBHOOK_SIGNING_KEY = MAILGUN_KEY
+# every test posts as the provider would, with the site set up for it (hosted)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("hosted")]
 
 
 @pytest.fixture
@@ -65,7 +60,7 @@ def failed(to: str, row: Notification | None, *, severity: str, code: int, text:
             "message": {"headers": {"message-id": "provider-side-id@mailgun.example"}}}
 
 
-def test_a_mailgun_bounce_of_a_missing_mailbox_stops_mail_to_it_at_once(client, hosted, sent):
+def test_a_mailgun_bounce_of_a_missing_mailbox_stops_mail_to_it_at_once(client, sent):
     bob, row = sent
     answer = mailgun(client, failed(bob.email, row, severity="permanent", code=550,
                                     text="5.1.1 The email account that you tried to reach "
@@ -83,7 +78,7 @@ def test_a_mailgun_bounce_of_a_missing_mailbox_stops_mail_to_it_at_once(client, 
     assert MailBounce.objects.count() == 1
 
 
-def test_a_temporary_failure_is_a_soft_bounce_that_stops_nothing(client, hosted, sent):
+def test_a_temporary_failure_is_a_soft_bounce_that_stops_nothing(client, sent):
     bob, row = sent
     answer = mailgun(client, failed(bob.email, row, severity="temporary", code=452,
                                     text="4.2.2 The email account is over quota"))
@@ -95,7 +90,7 @@ def test_a_temporary_failure_is_a_soft_bounce_that_stops_nothing(client, hosted,
     assert row.status == Notification.Status.SENT
 
 
-def test_three_hard_bounces_without_a_mailbox_status_stop_mail(client, hosted, sent):
+def test_three_hard_bounces_without_a_mailbox_status_stop_mail(client, sent):
     bob, row = sent
     for n in range(3):
         assert not BouncingAddress.objects.exists()
@@ -107,7 +102,7 @@ def test_three_hard_bounces_without_a_mailbox_status_stop_mail(client, hosted, s
     assert BouncingAddress.objects.filter(address=bob.email).exists()
 
 
-def test_a_postmark_hard_bounce_is_matched_by_its_address(client, hosted, sent):
+def test_a_postmark_hard_bounce_is_matched_by_its_address(client, sent):
     bob, row = sent
     answer = postmark(client, {
         "RecordType": "Bounce", "ID": 4323372036, "Type": "HardBounce", "TypeCode": 1,
@@ -122,7 +117,7 @@ def test_a_postmark_hard_bounce_is_matched_by_its_address(client, hosted, sent):
     assert BouncingAddress.objects.filter(address=bob.email).exists()
 
 
-def test_a_spam_complaint_turns_the_players_mail_off(client, hosted, sent):
+def test_a_spam_complaint_turns_the_players_mail_off(client, sent):
     bob, row = sent
     assert mail_settings_get(bob).policy != Policy.OFF
     answer = postmark(client, {
@@ -134,7 +129,7 @@ def test_a_spam_complaint_turns_the_players_mail_off(client, hosted, sent):
     assert not MailBounce.objects.exists()
 
 
-def test_delivered_and_opened_change_nothing(client, hosted, sent):
+def test_delivered_and_opened_change_nothing(client, sent):
     bob, row = sent
     for event in ("delivered", "opened"):
         answer = mailgun(client, {"event": event, "recipient": bob.email,
@@ -145,7 +140,7 @@ def test_delivered_and_opened_change_nothing(client, hosted, sent):
     assert mail_settings_get(bob).policy != Policy.OFF
 
 
-def test_a_post_without_the_providers_checks_changes_nothing(client, hosted, sent, settings):
+def test_a_post_without_the_providers_checks_changes_nothing(client, sent, settings):
     bob, row = sent
     bounce = failed(bob.email, row, severity="permanent", code=550, text="5.1.1 no such user")
     assert mailgun(client, bounce, key="not-the-key").status_code == 400
