@@ -29,7 +29,8 @@ from notifications.models import Notification
 from tests.service import test_celery_worker as real
 from tests.service.conftest import make_user, start_game
 from tests.service.push_kit import PushService, push_service
-from tests.service.test_celery_worker import Collector, Process, wait_for, worker_process
+from tests.service.test_celery_worker import Process, wait_for, worker_process
+from tests.service.test_webhook_queue import mail_delay
 
 worker_env, smtp, mailbox, fresh_visits = (real.process_env, real.smtp, real.mailbox,
                                            real.fresh_visits)
@@ -86,18 +87,6 @@ def settled(request, monkeypatch) -> Iterator[None]:
     if "workers" in request.fixturenames:  # the workers done with this test's rows
         wait_for(lambda: not Notification.objects.filter(status="pending").exists(),
                  "the outbox to empty", timeout=SLOW * ROUNDS + 30)
-
-
-def mail_delay(box: Collector, name: str, monkeypatch) -> float:
-    """Seconds from the commit of a new game of ``name``'s to its mail at the SMTP
-    collector."""
-    monkeypatch.setattr(notes, "_waker", notes.OutboxWaker())
-    first, second = make_user(f"{name}-a"), make_user(f"{name}-b")
-    started = time.monotonic()
-    start_game([first, second])
-    wait_for(lambda: box.to(first.email) and box.to(second.email),
-             f"the mail of {name}'s game", timeout=30)
-    return time.monotonic() - started
 
 
 def test_pushes_are_routed_to_their_own_queue():
