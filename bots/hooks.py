@@ -12,7 +12,7 @@ from typing import Any
 
 from django import forms
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Model
 
 from bots import services
 from bots.accounts import bot_not_among
@@ -125,8 +125,8 @@ class BotPlayers:
     def computers(self, user_ids: Iterable[int | None]) -> set[int]:
         return bot_user_ids(user_ids)
 
-    def computer_ids(self) -> QuerySet[Any]:
-        return Bot.objects.values("user_id")
+    def computer_accounts(self) -> tuple[type[Model], str] | None:
+        return Bot, "user"
 
     def create_fields(self) -> dict[str, forms.Field]:
         return bot_fields()

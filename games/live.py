@@ -179,7 +179,7 @@ def listening_seat(game: Game, user: User | None) -> int | None:
     if user is None:
         return None
     gone = set((game.projection or {}).get("resigned") or ())
-    return next((s.index for s in game.seats.all()
+    return next((s.index for s in game.seat_list()
                  if s.user_id == user.pk and s.index is not None and s.index not in gone),
                 None)
 
@@ -238,7 +238,7 @@ def seat_holders(game: Game) -> dict[int, int | None]:
     left (resigned) or it has none."""
     gone = set((game.projection or {}).get("resigned") or ())
     return {s.index: None if s.index in gone else s.user_id
-            for s in game.seats.all() if s.index is not None}
+            for s in game.seat_list() if s.index is not None}
 
 
 def holder_line(seat: int, holder: int | None) -> bytes:
@@ -261,7 +261,7 @@ def seat_view(game: Game, seat: int, kind: str, user_id: int) -> bytes | None:
     the game in front of them: a visit, as the GET would be."""
     from games.mail import game_mail
 
-    user = next((s.user for s in game.seats.all()
+    user = next((s.user for s in game.seat_list()
                  if s.index == seat and s.user_id == user_id), None)
     if user is None:
         return None

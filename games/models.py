@@ -79,6 +79,21 @@ class Game(models.Model):
             models.CheckConstraint(condition=Q(seat_count__gte=1), name="game_seat_count_positive"),
         ]
 
+    _seats_read: list[Seat] | None = None
+
+    def seats_read(self, seats: list[Seat]) -> None:
+        """The game's seats, read with it (games.store): what ``seat_list``
+        gives without asking the database again."""
+        self._seats_read = seats
+
+    def seat_list(self) -> list[Seat]:
+        """The game's seats in seat order (before the start, in the order they
+        were taken): those read with the game when the store read them so, else
+        ``seats.all()`` (a prefetch of "seats", or a query)."""
+        if self._seats_read is not None:
+            return self._seats_read
+        return list(self.seats.all())
+
     def __str__(self) -> str:
         return f"Game {self.pk} ({self.title}, {self.status})"
 

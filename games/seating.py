@@ -15,8 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.db.models import F, QuerySet
+from django.db.models import Model
 from django.utils.module_loading import import_string
 
 from games.errors import Invalid
@@ -48,12 +47,12 @@ class SeatPlayers(Protocol):
         """Those of these accounts that are computers, not people: while it is
         their move the game page says they are thinking."""
 
-    def computer_ids(self) -> QuerySet[Any]:
-        """The accounts that are computers, as a query of one column, ``user_id``,
-        for the games app's reads to ask in the same statement whether a seat or
-        a clock is a computer's (games.store): ``Exists(computer_ids().filter(
-        user_id=OuterRef("user_id")))``. The same accounts as ``computers`` and
-        ``clockless``."""
+    def computer_accounts(self) -> tuple[type[Model], str] | None:
+        """Where the accounts that are computers are listed, for the games app's
+        reads to ask in the same statement whether a seat or a clock is a
+        computer's (games.store): a model with a row for each such account, and
+        the name of its field that holds the account; None when no account is a
+        computer. The same accounts as ``computers`` and ``clockless``."""
 
     def create_fields(self) -> dict[str, forms.Field]:
         """The lobby's new-game form's fields beyond the games app's own."""
@@ -84,8 +83,8 @@ class NoSeatPlayers:
     def computers(self, user_ids: Iterable[int | None]) -> set[int]:
         return set()
 
-    def computer_ids(self) -> QuerySet[Any]:
-        return get_user_model().objects.none().values(user_id=F("pk"))
+    def computer_accounts(self) -> tuple[type[Model], str] | None:
+        return None
 
     def create_fields(self) -> dict[str, forms.Field]:
         return {}

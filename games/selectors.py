@@ -215,7 +215,7 @@ def seat_index_of(game: Game, user: User | None) -> int | None:
     """The user's seat in the game (None for a spectator or before the start)."""
     if user is None:
         return None
-    return next((s.index for s in game.seats.all() if s.user_id == user.pk), None)
+    return next((s.index for s in game.seat_list() if s.user_id == user.pk), None)
 
 
 def game_fairness(game: Game) -> dict[str, Any]:

@@ -355,7 +355,7 @@ class GameSerializer(serializers.ModelSerializer[Game]):
 
     def to_representation(self, game: Game) -> dict[str, Any]:
         seats = sorted(
-            game.seats.all(), key=lambda s: (s.index is None, s.index or 0, s.joined_at)
+            game.seat_list(), key=lambda s: (s.index is None, s.index or 0, s.joined_at)
         )
         seat = _SEAT
         return {

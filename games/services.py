@@ -111,7 +111,7 @@ class _Appender:
     """The seat whose submission this is (None for the server's own events): its
     answer carries its view, the stream need not (games.live)."""
     seats_read: bool = False
-    """Whether the game came with its seats (``game.seats.all()`` asks nothing
+    """Whether the game came with its seats (``game.seat_list()`` asks nothing
     more): a player's move reads them with the game (games.store.game_for_move)."""
     computer_seats: frozenset[int] | None = None
     """The seats computers hold, when the game's read has them (a player's move:
@@ -191,7 +191,7 @@ class _Appender:
             game_mail().clocks_changed(game=game, events=self.rows, change=change, writes=writes)
         writes.run()
         if out and self.seats_read:  # the seats read show it too
-            for seat in game.seats.all():
+            for seat in game.seat_list():
                 seat.resigned = seat.resigned or seat.index in out
         # Only a committed state may be served to others.
         game_id, seq = game.pk, game.seq
@@ -441,8 +441,7 @@ def _earlier_answer(
 def _read_with_seat(pk: int, user: User) -> store.MoveRead:
     """The game, as a move reads it (no lock: games.store.game_for_move), with its
     seats, the user's seat index (None if they have no seat, or before the
-    start) and the seats computers hold. Two statements: the game, then its
-    seats."""
+    start) and the seats computers hold, in one statement."""
     found = store.game_for_move(pk, user.pk)
     if found is None:
         raise NotFound(f"there is no game {pk}")

@@ -1,78 +1,214 @@
-"""The store: what a move reads, and how a change's writes reach the database
-together (``Batch``), the one statement of the project written out by hand.
+"""The store: what a move and a page read of a game, and how a change's writes
+reach the database together (``Batch``): the statements of the project written
+out by hand, on Django's public APIs only.
 
-The reads are the ORM's:
+The reads:
 
-- ``game_for_move``: the game and the user's seat in it, the first read of
-  every move; the seats come with it (the move's answer shows the game from
-  them), and which of them computers hold (games.seating);
-- ``game_with_seats``: a game with its creator and its seats, for every GET of
-  a game;
+- ``game_for_move``: the game, its creator and its seats with their players,
+  and which seats computers hold (games.seating), in one statement: the first
+  read of every move; its answer shows the game from it (``Game.seat_list``);
+- ``game_with_seats``: the same without asking who is a computer, for every GET
+  of a game;
 - ``game_clocks``: a game's clocks, with those whose running time a vacation
   touches and those computers hold (the last move of a turn);
 - ``game_seq``: a game's seq alone (a move found stale);
 - ``game_seqs``: a game's seq and its panels' (``Game.panels_seq``): every poll
   of a page that finds nothing new;
-- ``database_reached``: the health check's round trip (Django's own ``SELECT 1``).
+- ``database_reached``: the health check's round trip (Django's own check).
+
+They are written by hand because the ORM's building of them cost more than
+everything else in a move's web process (benchmarks/move_bench.py: Pond, 6.8
+ms a move with the ORM's reads, 3.1 ms with these; docs/performance.md). Their
+SQL is made from the models' ``_meta`` (tables, ``concrete_fields``, each
+field's ``column``), so every column of a model is read and a field added to
+it is read with no change here; rows become instances as the ORM makes them
+(``Model.from_db``, after the backend's and the field's converters). Who is a
+computer is asked where the seating port says they are listed
+(``SeatPlayers.computer_accounts``): no table of another app is named here.
 
 ``Batch`` holds everything a change writes (its events, the game row, the seats
 it now awaits (``seats_awaited``), the clocks, the mails in the outbox) and
 writes it in one round trip, only if the game is still at the seq the change
 read. On PostgreSQL that is one statement, each write a data-modifying ``WITH``
-part; elsewhere the same writes go one by one in a transaction. Its SQL is
-made from the models' ``_meta`` (the Options API: ``db_table``,
-``concrete_fields``, ``get_field``, each field's ``column``) and their fields'
-own conversions (``pre_save``, ``get_db_prep_save``, ``db_type``), so that a
-field added to a model is written as the ORM writes it, and no table or column
-name is typed here.
+part; elsewhere the same writes go one by one in a transaction. It is made the
+same way, with the fields' own conversions (``pre_save``,
+``get_db_prep_save``, ``db_type``), so that a field added to a model is written
+as the ORM writes it.
 """
 
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
+from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, OperationalError, connections, transaction
-from django.db.models import Exists, F, Field, Model, OuterRef, Prefetch, QuerySet
+from django.db.models import Field, Model
 
 from games.models import Clock, Game, Seat, Vacation
 from games.seating import seat_players
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 # ---------------------------------------------------------------- reads
 
 
-def _is_computer() -> Exists:
-    """Whether the row's ``user_id`` is a computer player's account, as the
-    seating port says (games.seating.SeatPlayers.computer_ids): the games app
-    does not know the bots app's tables."""
-    return Exists(seat_players().computer_ids().filter(user_id=OuterRef("user_id")))
+@dataclass(frozen=True)
+class _Loader:
+    """How a model's columns in a row of a SELECT become an instance, as the ORM
+    loads them (``Model.from_db``, after the converters the ORM's compiler would
+    apply: the backend's, then the field's ``from_db_value``)."""
+
+    model: type[Model]
+    names: list[str]
+    """The fields' attnames, in the order of ``columns``."""
+    convert: list[tuple[int, Any, Any]]
+    """(the field's place, its expression, a converter) for each converter."""
+
+    def load(self, row: Sequence[Any], start: int, connection: Any) -> Model:
+        values = list(row[start:start + len(self.names)])
+        for i, expression, converter in self.convert:
+            values[i] = converter(values[i], expression, connection)
+        return self.model.from_db(connection.alias, self.names, values)
 
 
-def _seats() -> QuerySet[Seat]:
-    """A game's seats as a read of the game shows them: in seat order (before the
-    start, when no seat has its index, in the order they were taken), each with
-    its player."""
-    return Seat.objects.select_related("user").order_by(
-        F("index").asc(nulls_last=True), "joined_at", "id")
+class _Loaders(threading.local):
+    """Each thread's loaders, by (model, alias of the table, database): their
+    converters are bound to the thread's own connection, as Django's
+    connections are."""
+
+    def __init__(self) -> None:
+        self.made: dict[tuple[type[Model], str, str], _Loader] = {}
 
 
-def _game_and_seats(game_id: int, seats: QuerySet[Seat]) -> Game | None:
-    """The game with its creator, then ``seats`` as ``game.seats.all()``: two
-    statements (``prefetch_related``); None if there is no such game."""
-    games = (Game.objects.filter(pk=game_id).order_by().select_related("created_by")
-             .prefetch_related(Prefetch("seats", queryset=seats)))
-    found = list(games)
-    return found[0] if found else None
+_loaders = _Loaders()
+
+
+def _loader(model: type[Model], alias: str, connection: Any) -> _Loader:
+    key = (model, alias, connection.alias)
+    found = _loaders.made.get(key)
+    if found is None:
+        fields = model._meta.concrete_fields
+        convert = []
+        for i, f in enumerate(fields):
+            expression = f.get_col(alias)
+            # Field.get_db_converters: the field's from_db_value, as the compiler
+            # applies it (django-stubs leaves it out)
+            own = f.get_db_converters(connection)  # type: ignore[attr-defined]
+            for converter in connection.ops.get_db_converters(expression) + own:
+                convert.append((i, expression, converter))
+        found = _loaders.made[key] = _Loader(model, [f.attname for f in fields], convert)
+    return found
+
+
+def _columns(connection: Any, model: type[Model], alias: str) -> str:
+    """Every column of the model's table (``_meta.concrete_fields``), qualified by
+    the table's alias: a field added to the model is read with no change here."""
+    return ", ".join(f"{alias}.{_quote(connection, f.column)}"
+                     for f in model._meta.concrete_fields)
+
+
+def _width(model: type[Model]) -> int:
+    return len(model._meta.concrete_fields)
+
+
+def _table(connection: Any, model: type[Model]) -> str:
+    return _quote(connection, model._meta.db_table)
+
+
+Listed = tuple[type[Model], str] | None
+"""Where the accounts that are computers are listed (games.seating.SeatPlayers.
+computer_accounts)."""
+
+
+def _is_computer(connection: Any, listed: Listed, user_column: str) -> str:
+    """An SQL condition: the account in ``user_column`` is a computer's, as the
+    seating port says where they are listed (``listed``): the games app names no
+    table of another app."""
+    if listed is None:
+        return "(1 = 0)"
+    model, name = listed
+    return (f"EXISTS (SELECT 1 FROM {_table(connection, model)} x WHERE "
+            f"x.{_column(connection, model, name)} = {user_column})")
+
+
+@functools.cache
+def _game_read_text(alias: str, listed: Listed) -> str:
+    """The game, its creator and its seats (each with its player and whether a
+    computer holds it), a row a seat (one row with no seat for a game with
+    none), in seat order: before the start, when no seat has its index, in the
+    order they were taken."""
+    connection = connections[alias]
+    users = get_user_model()
+    q = functools.partial(_column, connection)
+    seat_index = f"s.{q(Seat, 'index')}"
+    return (
+        f"SELECT {_columns(connection, Game, 'g')}, {_columns(connection, users, 'c')}, "
+        f"{_columns(connection, Seat, 's')}, {_columns(connection, users, 'u')}, "
+        f"{_is_computer(connection, listed, 's.' + q(Seat, 'user'))} "
+        f"FROM {_table(connection, Game)} g "
+        f"JOIN {_table(connection, users)} c ON c.{q(users, users._meta.pk.name)} = "
+        f"g.{q(Game, 'created_by')} "
+        f"LEFT JOIN {_table(connection, Seat)} s ON s.{q(Seat, 'game')} = g.{q(Game, 'id')} "
+        f"LEFT JOIN {_table(connection, users)} u ON u.{q(users, users._meta.pk.name)} = "
+        f"s.{q(Seat, 'user')} "
+        f"WHERE g.{q(Game, 'id')} = %s "
+        f"ORDER BY ({seat_index} IS NULL), {seat_index}, s.{q(Seat, 'joined_at')}, "
+        f"s.{q(Seat, 'id')}")
+
+
+@dataclass(frozen=True)
+class _GameRead:
+    game: Game
+    computer_seats: frozenset[int]
+
+
+def _read_game(game_id: int, computers: bool) -> _GameRead | None:
+    """The game with its creator and its seats in one statement
+    (``_game_read_text``), the seats as ``game.seat_list()`` gives them; with
+    ``computers``, which of them computers hold (else none is said to be)."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    users = get_user_model()
+    games, players, seats = (_loader(Game, "g", connection), _loader(users, "c", connection),
+                             _loader(Seat, "s", connection))
+    seat_players_ = _loader(users, "u", connection)
+    with connection.cursor() as cursor:
+        listed = seat_players().computer_accounts() if computers else None
+        cursor.execute(_game_read_text(connection.alias, listed), [game_id])
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    g, u = _width(Game), _width(users)
+    game = games.load(rows[0], 0, connection)
+    assert isinstance(game, Game)
+    game.created_by = cast("User", players.load(rows[0], g, connection))
+    read: list[Seat] = []
+    computers = []
+    for row in rows:
+        if row[g + u] is None:  # a game with no seat yet
+            continue
+        seat = seats.load(row, g + u, connection)
+        assert isinstance(seat, Seat)
+        seat.game = game
+        if seat.user_id is not None:
+            seat.user = cast("User", seat_players_.load(row, g + u + _width(Seat), connection))
+        if row[-1] and seat.index is not None:
+            computers.append(seat.index)
+        read.append(seat)
+    game.seats_read(read)
+    return _GameRead(game, frozenset(computers))
 
 
 class MoveRead(NamedTuple):
     """What a move reads first (``game_for_move``)."""
 
     game: Game
-    """The game with its creator, and its seats as ``game.seats.all()``."""
+    """The game with its creator, and its seats as ``game.seat_list()``."""
     seat: int | None
     """The index of the user's seat (None if they have none, or before the start)."""
     computer_seats: frozenset[int]
@@ -81,32 +217,28 @@ class MoveRead(NamedTuple):
 
 def game_for_move(game_id: int, user_id: int | None) -> MoveRead | None:
     """The game, the index of the user's seat in it and the seats computers
-    hold; None if there is no such game. Two statements: the game with its
-    creator, then its seats with their players (``game_with_seats``), each seat
-    with ``is_computer``. Not locked: a move's writes are written only if the
-    game is still at the seq read here (``Batch.update``'s ``expect``).
+    hold; None if there is no such game. One statement: the game with its
+    creator and its seats with their players, each seat with whether a computer
+    holds it. Not locked: a move's writes are written only if the game is still
+    at the seq read here (``Batch.update``'s ``expect``).
 
     The seats computers hold come with it so that the move need not ask again
     whether a computer is to move next (bots.hooks) or holds a clock
-    (``game_clocks``); the seats are ``game.seats.all()``, so that the move's
+    (``game_clocks``); the seats are ``game.seat_list()``, so that the move's
     answer shows the game without reading it again."""
-    game = _game_and_seats(game_id, _seats().annotate(is_computer=_is_computer()))
-    if game is None:
+    read = _read_game(game_id, computers=True)
+    if read is None:
         return None
-    seats = list(game.seats.all())
-    # is_computer: the annotation just made, which django-stubs does not follow
-    computers = frozenset(s.index for s in seats
-                          if s.is_computer and s.index is not None)  # type: ignore[attr-defined]
-    return MoveRead(game, next((s.index for s in seats if s.user_id == user_id), None),
-                    computers)
+    mine = next((s.index for s in read.game.seat_list() if s.user_id == user_id), None)
+    return MoveRead(read.game, mine, read.computer_seats)
 
 
 def game_with_seats(game_id: int) -> Game | None:
     """The game with its creator and its seats (in seat order, each with its
-    player) as ``game.seats.all()``: two statements, the game joined to its
-    creator, then the seats joined to their users. None if there is no such
+    player) as ``game.seat_list()``: one statement. None if there is no such
     game."""
-    return _game_and_seats(game_id, _seats())
+    read = _read_game(game_id, computers=False)
+    return None if read is None else read.game
 
 
 @dataclass(frozen=True)
@@ -123,6 +255,25 @@ class ClocksRead:
     read)."""
 
 
+@functools.cache
+def _clocks_text(alias: str, vacations: bool, computers: bool, listed: Listed) -> str:
+    """The game's clocks, each with whether a vacation touches it (if
+    ``vacations``) and whether a computer holds it (if ``computers``: where they
+    are listed)."""
+    connection = connections[alias]
+    q = functools.partial(_column, connection)
+    vacationed = (
+        f"EXISTS (SELECT 1 FROM {_table(connection, Vacation)} v "
+        f"WHERE v.{q(Vacation, 'user')} = k.{q(Clock, 'user')} "
+        f"AND v.{q(Vacation, 'ends_at')} > k.{q(Clock, 'started_at')} "
+        f"AND v.{q(Vacation, 'starts_at')} < %s)" if vacations else "(1 = 0)")
+    is_computer = (_is_computer(connection, listed, "k." + q(Clock, "user")) if computers
+                   else "(1 = 0)")
+    return (f"SELECT {_columns(connection, Clock, 'k')}, {vacationed}, {is_computer} "
+            f"FROM {_table(connection, Clock)} k WHERE k.{q(Clock, 'game')} = %s "
+            f"ORDER BY k.{q(Clock, 'seat')}")
+
+
 def game_clocks(game: Game, now: datetime, computer_seats: frozenset[int] | None = None
                 ) -> ClocksRead:
     """The game's clocks, in seat order, in one statement, with the seats whose
@@ -132,39 +283,59 @@ def game_clocks(game: Game, now: datetime, computer_seats: frozenset[int] | None
     already: the seats computers hold, ``computer_seats``, come with a move's
     read (``MoveRead``; the clock of a seat is its holder's); and only a timed
     game's clocks have banks, which alone vacations lengthen (an untimed game's
-    clocks are never vacationed). Each costs the ORM a subquery to build, as
-    much as the rest of the read."""
-    clocks = Clock.objects.filter(game_id=game.pk).order_by("seat")
-    if game.days_per_move:
-        clocks = clocks.annotate(vacationed=Exists(Vacation.objects.filter(
-            user_id=OuterRef("user_id"), ends_at__gt=OuterRef("started_at"),
-            starts_at__lt=now)))
-    if computer_seats is None:
-        clocks = clocks.annotate(is_computer=_is_computer())
-    found = list(clocks)
-    for clock in found:
+    clocks are never vacationed)."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    vacations = bool(game.days_per_move)
+    asked = computer_seats is None
+    sql = _clocks_text(connection.alias, vacations, asked,
+                       seat_players().computer_accounts() if asked else None)
+    params = ([connection.ops.adapt_datetimefield_value(now)] if vacations else []) + [game.pk]
+    clocks = _loader(Clock, "k", connection)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    found, vacationed, computers = [], [], []
+    for row in rows:
+        clock = clocks.load(row, 0, connection)
+        assert isinstance(clock, Clock)
         clock.game = game
-    # the annotations just made, which django-stubs does not follow
-    if computer_seats is None:
-        computer_seats = frozenset(c.seat for c in found
-                                   if c.is_computer)  # type: ignore[attr-defined]
-    vacationed = frozenset(c.seat for c in found
-                           if game.days_per_move and c.vacationed)  # type: ignore[attr-defined]
-    return ClocksRead(found, computer_seats, vacationed)
+        found.append(clock)
+        if row[-2]:
+            vacationed.append(clock.seat)
+        if row[-1]:
+            computers.append(clock.seat)
+    return ClocksRead(found, frozenset(computers) if computer_seats is None else computer_seats,
+                      frozenset(vacationed))
+
+
+@functools.cache
+def _seqs_text(alias: str, names: tuple[str, ...]) -> str:
+    connection = connections[alias]
+    q = functools.partial(_column, connection)
+    return (f"SELECT {', '.join(q(Game, n) for n in names)} FROM {_table(connection, Game)} "
+            f"WHERE {q(Game, 'id')} = %s")
+
+
+def _game_columns(game_id: int, names: tuple[str, ...]) -> tuple[Any, ...] | None:
+    connection = connections[DEFAULT_DB_ALIAS]
+    with connection.cursor() as cursor:
+        cursor.execute(_seqs_text(connection.alias, names), [game_id])
+        row = cursor.fetchone()
+    return None if row is None else tuple(row)
 
 
 def game_seq(game_id: int) -> int | None:
     """The number of events of the game (None if there is no such game): one
     statement."""
-    found = list(Game.objects.filter(pk=game_id).order_by().values_list("seq", flat=True))
-    return found[0] if found else None
+    row = _game_columns(game_id, ("seq",))
+    return None if row is None else int(row[0])
 
 
 def game_seqs(game_id: int) -> tuple[int, int] | None:
     """The game's seq and its panels' seq (None if there is no such game), in one
     statement: all a poll needs to find that nothing has happened."""
-    found = list(Game.objects.filter(pk=game_id).order_by().values_list("seq", "panels_seq"))
-    return found[0] if found else None
+    row = _game_columns(game_id, ("seq", "panels_seq"))
+    return None if row is None else (int(row[0]), int(row[1]))
 
 
 def database_reached() -> str:

@@ -27,5 +27,5 @@ class OutboxMail:
     def game_viewed(self, *, game: Game, user: Any) -> None:
         if user is None or not user.is_authenticated:
             return
-        if any(seat.user_id == user.pk for seat in game.seats.all()):
+        if any(seat.user_id == user.pk for seat in game.seat_list()):
             services.game_viewed_note(user=user, game=game)

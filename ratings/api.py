@@ -41,7 +41,7 @@ def _game(game_id: int) -> Game:
 
 
 def game_brief(game: Game) -> GameBrief:
-    seats = sorted(game.seats.all(), key=lambda s: (s.index is None, s.index or 0))
+    seats = sorted(game.seat_list(), key=lambda s: (s.index is None, s.index or 0))
     winners = (game.projection or {}).get("winners") or []
     return {"id": game.pk, "game": game.game, "title": game.title, "status": game.status,
             "players": [s.name for s in seats],

@@ -14,7 +14,7 @@ register = template.Library()
 def chat_panel(context: dict[str, Any], game: Game) -> dict[str, Any]:
     """The game's chat beside the board, for its players."""
     user = context["user"]
-    if not user.is_authenticated or not any(s.user_id == user.pk for s in game.seats.all()):
+    if not user.is_authenticated or not any(s.user_id == user.pk for s in game.seat_list()):
         return {"shown": False}
     latest = list(Message.objects.filter(game=game).select_related("user")
                   .order_by("-created_at", "-id")[:100])[::-1]

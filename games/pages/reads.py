@@ -75,7 +75,7 @@ class Listed:
 
     @property
     def seated(self) -> bool:
-        return any(s.user_id == self.user_id for s in self.game.seats.all())
+        return any(s.user_id == self.user_id for s in self.game.seat_list())
 
     @property
     def your_turn(self) -> bool:
@@ -83,11 +83,11 @@ class Listed:
 
     @property
     def players(self) -> list[Seat]:
-        return sorted(self.game.seats.all(), key=lambda s: (s.index is None, s.index or 0))
+        return sorted(self.game.seat_list(), key=lambda s: (s.index is None, s.index or 0))
 
     @property
     def waiting_name(self) -> str | None:
-        seat = next((s for s in self.game.seats.all() if s.index == self.waiting_for), None)
+        seat = next((s for s in self.game.seat_list() if s.index == self.waiting_for), None)
         return seat.name if seat else None
 
     @property
@@ -114,7 +114,7 @@ class Listed:
 
     @property
     def winners(self) -> list[str]:
-        names = {s.index: s.name for s in self.game.seats.all()}
+        names = {s.index: s.name for s in self.game.seat_list()}
         return [names.get(w, "?") for w in self.game.projection.get("winners") or []]
 
 
@@ -307,7 +307,7 @@ def move_clock(game: Game, now: datetime | None = None,
     answer: dict[str, Any] = {"days_per_move": game.days_per_move, "seconds_left": None,
                               "text": clock_text(game.days_per_move, None)}
     awaited = awaited_seats(game)
-    mine = next((s.index for s in game.seats.all() if s.user_id is not None
+    mine = next((s.index for s in game.seat_list() if s.user_id is not None
                  and s.index in awaited and s.user_id == getattr(user, "pk", None)), None)
     seat = mine if mine is not None else (awaited[0] if awaited else None)
     clock = Clock.objects.filter(game_id=game.pk, seat=seat).first() if seat is not None \
@@ -352,7 +352,7 @@ def resign_outcome(game: Game, user: User) -> ResignOutcome | None:
     running, or already resigned)."""
     if game.status != Game.Status.RUNNING:
         return None
-    seats = sorted((s for s in game.seats.all() if s.index is not None),
+    seats = sorted((s for s in game.seat_list() if s.index is not None),
                    key=lambda s: s.index or 0)
     if not any(s.user_id == user.pk and not s.resigned for s in seats):
         return None
@@ -403,7 +403,7 @@ def page_state(game: Game, user: User) -> dict[str, Any]:
         "fairness": game_fairness(game),
         **view,
     }
-    seats = sorted((s for s in game.seats.all() if s.index is not None),
+    seats = sorted((s for s in game.seat_list() if s.index is not None),
                    key=lambda s: s.index or 0)
     answer["players"] = [s.name for s in seats]
     state = answer.get("state")

@@ -56,7 +56,7 @@ def final_standings(game: Game, state: Any, names: list[str], letters: list[str]
         return None
     measure = _measure(game, state, names, p)
     ranked = standings(p)
-    resigned = {s.index for s in game.seats.all() if s.resigned and s.index is not None}
+    resigned = {s.index for s in game.seat_list() if s.resigned and s.index is not None}
     badge = "won together" if p.cooperative else "winner"
     rows = [{"seat": s.seat, "name": names[s.seat], "letter": letters[s.seat],
              "place": _place(s, ranked, resigned),

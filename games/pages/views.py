@@ -270,12 +270,12 @@ def _game_page(request: HttpRequest, game: Game, invite_form: InviteForm,
     game_mail().game_viewed(game=game, user=user)
     you = seat_index_of(game, user)
     state = reads.page_state(game, user) if game.is_started else None
-    seated = any(s.user_id == user.pk for s in game.seats.all())
+    seated = any(s.user_id == user.pk for s in game.seat_list())
     return render(request, "games/game.html", {
         **_panels_context(game, user),
         "you": you,
         "seated": seated,
-        "seats": sorted(game.seats.all(), key=lambda s: (s.index is None, s.index or 0)),
+        "seats": sorted(game.seat_list(), key=lambda s: (s.index is None, s.index or 0)),
         "page_state": state,
         "status": state["status_text"] if state else None,
         "player_rows": reads.player_rows(state) if state else [],
@@ -469,7 +469,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         if found.accepted_by_id != user.pk else ""
     return render(request, "games/invitation.html", {
         "invitation": found, "game": game, "refusal": _sentence(refusal) if refusal else "",
-        "seated": any(s.user_id == user.pk for s in game.seats.all())})
+        "seated": any(s.user_id == user.pk for s in game.seat_list())})
 
 
 # ---------------------------------------------------------------- replays

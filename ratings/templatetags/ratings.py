@@ -48,7 +48,7 @@ def game_rating_changes(game: Game) -> dict[str, Any]:
 @register.inclusion_tag("ratings/rematch.html", takes_context=True)
 def rematch_panel(context: dict[str, Any], game: Game) -> dict[str, Any]:
     user = context["user"]
-    seats = list(game.seats.all())
+    seats = list(game.seat_list())
     seated = any(s.user_id == user.pk for s in seats)
     if game.status != Game.Status.FINISHED or not seated or any(s.user_id is None
                                                                  for s in seats):
@@ -66,7 +66,7 @@ def invite_by_username(context: dict[str, Any], game: Game) -> dict[str, Any]:
     """The open game's form to invite players by username, offering the people the
     player has played."""
     user = context["user"]
-    seated = {s.user_id for s in game.seats.all()}
+    seated = {s.user_id for s in game.seat_list()}
     choice = getattr(game, "rated_choice", None)
     return {"game": game, "csrf_token": context.get("csrf_token"),
             "played": [p for p in selectors.people_played(user)

@@ -228,8 +228,9 @@ def test_the_statements_of_every_move_are_prepared_once_per_connection(users):
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         prepared = [row[0] for row in cursor.fetchall()]
     reads = [s for s in prepared if s.startswith("SELECT")]
-    assert any('FROM "games_game"' in s for s in reads)  # the game
-    assert any('FROM "games_seat"' in s and '"bots_bot"' in s for s in reads)  # its seats
+    # the game with its seats, and whether a computer holds each
+    assert any('FROM "games_game"' in s and '"games_seat"' in s and '"bots_bot"' in s
+               for s in reads)
     assert any('INSERT INTO "games_event"' in s and "UPDATE" in s for s in prepared)  # writes
 
 

@@ -296,11 +296,11 @@ def test_a_move_between_people_asks_nothing_more_of_the_computer_players(
             django_capture_on_commit_callbacks(execute=True):
         my_move(game, seat_user(game, awaited(game)[0]))
     assert not [c for c in enqueue.call_args_list if c.args[0] is bot_tasks.bot_move]
-    # asked with the move's read of the seats, and no more (the clocks read at the
+    # asked with the move's read of the game and its seats, and no more (the clocks read at the
     # turn's end knows from it which a computer holds, to be mailed nothing)
     asked = [q["sql"].split(" FROM ")[-1].split()[0] for q in queries.captured_queries
              if "bots_bot" in q["sql"]]
-    assert asked == ['"games_seat"']
+    assert asked == ['"games_game"']
     assert any('FROM "games_clock"' in q["sql"] for q in queries.captured_queries)
 
 

@@ -18,10 +18,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.django_db
-def test_a_game_read_is_two_statements_in_seat_order(django_assert_num_queries):
-    """The game with its creator, then its seats with their players: the seats in
-    seat order, and before the start (no index yet) in the order they were taken,
-    on every database."""
+def test_a_game_read_is_one_statement_in_seat_order(django_assert_num_queries):
+    """The game with its creator and its seats with their players, in one
+    statement: the seats in seat order, and before the start (no index yet) in
+    the order they were taken, on every database."""
     ann, bob, cyd = make_user("ann"), make_user("bob"), make_user("cyd")
     running = start_game([ann, bob])
     open_game = services.game_create(user=cyd, variant="classic", length="long", seats=3)
@@ -29,7 +29,7 @@ def test_a_game_read_is_two_statements_in_seat_order(django_assert_num_queries):
     empty = services.game_create(user=bob, variant="classic", length="long", seats=2)
     services.game_leave(game=empty, user=bob)
     for game in (running, open_game, empty):
-        with django_assert_num_queries(2):
+        with django_assert_num_queries(1):
             shown = GameSerializer(game_get(game.pk)).data
         assert shown["created_by"] == game.created_by.username
     assert [p["username"] for p in GameSerializer(game_get(open_game.pk)).data["players"]] == [
@@ -47,7 +47,7 @@ def statements(captured) -> list[str]:
 
 
 @pytest.mark.django_db(transaction=True)  # a move commits, and caches its state then
-def test_a_state_read_costs_two_statements_and_a_move_three_and_its_answer_none():
+def test_a_state_read_costs_one_statement_and_a_move_two_and_its_answer_none():
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -58,18 +58,18 @@ def test_a_state_read_costs_two_statements_and_a_move_three_and_its_answer_none(
     view = body(client.get(f"/api/games/{game.pk}/"))  # warms the token and state caches
     with CaptureQueriesContext(connection) as read:
         view = body(client.get(f"/api/games/{game.pk}/"))
-    assert statements(read) == ["SELECT", "SELECT"]  # the game, its seats
+    assert statements(read) == ["SELECT"]  # the game with its seats
     with CaptureQueriesContext(connection) as write:
         answer = client.post(f"/api/games/{game.pk}/actions/",
                              {"seq": view["seq"], "action": view["legal_actions"][0]},
                              format="json")
     assert answer.status_code == 201, answer.content
-    # the move, in three statements and no transaction: read the game, then its
-    # seats with their players and whether a computer holds each; append the
-    # events and update the game and its seats if it is still at the seq read
-    # (one statement, which commits on its own); the answer's view is shown
-    # from the read
-    assert statements(write) == ["SELECT", "SELECT", "WITH"]
+    # the move, in two statements and no transaction: read the game with its
+    # seats, their players and whether a computer holds each; append the events
+    # and update the game and its seats if it is still at the seq read (one
+    # statement, which commits on its own); the answer's view is shown from the
+    # read
+    assert statements(write) == ["SELECT", "WITH"]
     # ...and it is what a GET as the mover (the one that need not follow) reads
     assert body(answer)["view"] == body(client.get(f"/api/games/{game.pk}/"))
 
@@ -195,7 +195,7 @@ def test_the_clocks_read_says_which_a_vacation_touches_and_which_a_computer_hold
 @pytest.mark.django_db
 def test_who_is_a_computer_is_asked_of_the_seating_port(settings):
     """The move's read and the clocks' read ask the site's SeatPlayers which
-    accounts are computers (``computer_ids``): with the bots app, its bots; on a
+    accounts are computers (``computer_accounts``): with the bots app, its bots; on a
     site of people only, nobody, and no bots' table is read."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -221,4 +221,4 @@ def test_who_is_a_computer_is_asked_of_the_seating_port(settings):
         clocks = store.game_clocks(game, timezone.now())
     assert computers == frozenset() and clocks.computer_seats == frozenset()
     assert not [q for q in queries.captured_queries if "bots_bot" in q["sql"]]
-    assert len(queries.captured_queries) == 3
+    assert len(queries.captured_queries) == 2
