@@ -1,13 +1,8 @@
-"""What a request costs outside the game: two parts of it, each beside what it
+"""What a request costs outside the game: a part of it beside what it
 replaced, in alternating rounds, in this process (CPU time).
 
     .venv/bin/python benchmarks/request_bench.py [--rounds 60] [--calls 300]
 
-- **The notices' store made when used** (``marram_site.messages``): a bare
-  ``GET /api/ping/`` through the application (production settings, a throwaway
-  PostgreSQL and Redis from scripts/testservices.py), its answer read and
-  closed as a server would, against the same application with Django's
-  ``MessageMiddleware``.
 - **Input fields copied** (``games.serializers._copied``): a move's body
   validated by ``ActionSubmitSerializer``, against the same serializer with
   DRF's copies of its fields.
@@ -16,10 +11,12 @@ Each round times both ways of a part, ``--calls`` calls each, in turn (the
 order swapped every other round): short rounds, so that the machine's drift
 falls on both. Prints each part's medians, the median over the rounds of the
 ratio new / old and in how many rounds the new way was cheaper; then, for
-scale: resolving the addresses of a move, a game's read and a poll, all three;
-and what one statement's round trip to PostgreSQL costs this process, ``SELECT
-1`` through Django's cursor, through psycopg alone, and libpq's own blocking
-call (the kernel's work on the socket).
+scale: a bare ``GET /api/ping/`` through the application (production settings,
+a throwaway PostgreSQL and Redis from scripts/testservices.py), its answer read
+and closed as a server would; resolving the addresses of a move, a game's read
+and a poll, all three; and what one statement's round trip to PostgreSQL
+costs this process, ``SELECT 1`` through Django's cursor, through psycopg
+alone, and libpq's own blocking call (the kernel's work on the socket).
 """
 
 from __future__ import annotations
@@ -53,34 +50,14 @@ def cpu_us(work: Callable[[], object], times: int) -> float:
 
 def in_process_parts() -> dict[str, tuple[Callable[[], object], Callable[[], object]]]:
     """Each in-process part: (the new way, the old way)."""
-    from django.conf import settings
-    from django.core.handlers.wsgi import WSGIHandler
-    from django.test.utils import override_settings
     from rest_framework import serializers
 
     from games.serializers import ActionSubmitSerializer
-    from marram_site.wsgi import serving_application
 
-    lazy = serving_application()
-    django_messages = [m.replace("marram_site.messages.LazyMessageMiddleware",
-                                 "django.contrib.messages.middleware.MessageMiddleware")
-                       for m in settings.MIDDLEWARE]
-    with override_settings(MIDDLEWARE=django_messages):
-        eager = WSGIHandler()
     drf_copies = type("DRFCopies", (ActionSubmitSerializer,),
                       {"get_fields": serializers.Serializer.get_fields})
     body = {"seq": 12, "idempotency_key": "0123456789abcdef0123456789abcdef",
             "action": {"type": "place", "tile": "T12", "at": [1, 2], "rotation": 1}}
-
-    def ping(app: Callable) -> Callable[[], object]:
-        def work() -> bytes:
-            response = app(ping_environ(), lambda status, headers: None)
-            try:
-                return b"".join(response)
-            finally:
-                if hasattr(response, "close"):  # Django's request_finished, as a server
-                    response.close()            # calls it (WSGI)
-        return work
 
     def validate(serializer_class: type) -> Callable[[], object]:
         def work() -> object:
@@ -89,16 +66,27 @@ def in_process_parts() -> dict[str, tuple[Callable[[], object], Callable[[], obj
             return serializer.validated_data
         return work
 
-    return {"ping in-process, notices' store (us)": (ping(lazy), ping(eager)),
-            "a move's body validated (us)": (validate(ActionSubmitSerializer),
+    return {"a move's body validated (us)": (validate(ActionSubmitSerializer),
                                              validate(drf_copies))}
 
 
 def for_scale() -> dict[str, Callable[[], object]]:
-    """A request's address resolved (a move's, a game's read, a poll's), and
-    ``SELECT 1`` three ways."""
+    """A bare ping through the application, a request's address resolved (a
+    move's, a game's read, a poll's), and ``SELECT 1`` three ways."""
     from django.db import connection
     from django.urls import resolve
+
+    from marram_site.wsgi import serving_application
+
+    app = serving_application()
+
+    def ping() -> bytes:
+        response = app(ping_environ(), lambda status, headers: None)
+        try:
+            return b"".join(response)
+        finally:
+            if hasattr(response, "close"):  # Django's request_finished, as a server
+                response.close()            # calls it (WSGI)
 
     addresses = ("/api/games/5/actions/", "/api/games/5/", "/api/games/5/events/")
 
@@ -110,7 +98,8 @@ def for_scale() -> dict[str, Callable[[], object]]:
             cursor.execute("SELECT 1")
             return cursor.fetchall()
 
-    return {"a move's, a read's and a poll's address resolved (us)":
+    return {"ping in-process (us)": ping,
+            "a move's, a read's and a poll's address resolved (us)":
             lambda: [resolve(address) for address in addresses],
             "SELECT 1, Django's cursor (us)": django_cursor,
             "SELECT 1, psycopg alone (us)": lambda: raw.execute("SELECT 1").fetchall(),

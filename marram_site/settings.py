@@ -242,7 +242,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "games.signin.SigninMiddleware",
     # Django's, the store of notices made only for a request that uses it
-    "marram_site.messages.LazyMessageMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
