@@ -188,7 +188,7 @@ def _read_game(game_id: int, computers: bool) -> _GameRead | None:
     assert isinstance(game, Game)
     game.created_by = cast("User", players.load(rows[0], g, connection))
     read: list[Seat] = []
-    computers = []
+    held: list[int] = []
     for row in rows:
         if row[g + u] is None:  # a game with no seat yet
             continue
@@ -198,10 +198,10 @@ def _read_game(game_id: int, computers: bool) -> _GameRead | None:
         if seat.user_id is not None:
             seat.user = cast("User", seat_players_.load(row, g + u + _width(Seat), connection))
         if row[-1] and seat.index is not None:
-            computers.append(seat.index)
+            held.append(seat.index)
         read.append(seat)
     game.seats_read(read)
-    return _GameRead(game, frozenset(computers))
+    return _GameRead(game, frozenset(held))
 
 
 class MoveRead(NamedTuple):
