@@ -1,22 +1,15 @@
-"""What a request costs outside the game: a part of it beside what it
-replaced, in alternating rounds, in this process (CPU time).
+"""What a request costs outside the game, in this process (CPU time): the floor
+that every request pays, for scale beside a move's cost.
 
     .venv/bin/python benchmarks/request_bench.py [--rounds 60] [--calls 300]
 
-- **Input fields copied** (``games.serializers._copied``): a move's body
-  validated by ``ActionSubmitSerializer``, against the same serializer with
-  DRF's copies of its fields.
-
-Each round times both ways of a part, ``--calls`` calls each, in turn (the
-order swapped every other round): short rounds, so that the machine's drift
-falls on both. Prints each part's medians, the median over the rounds of the
-ratio new / old and in how many rounds the new way was cheaper; then, for
-scale: a bare ``GET /api/ping/`` through the application (production settings,
-a throwaway PostgreSQL and Redis from scripts/testservices.py), its answer read
+A bare ``GET /api/ping/`` through the application (production settings, a
+throwaway PostgreSQL and Redis from scripts/testservices.py), its answer read
 and closed as a server would; resolving the addresses of a move, a game's read
-and a poll, all three; and what one statement's round trip to PostgreSQL
-costs this process, ``SELECT 1`` through Django's cursor, through psycopg
-alone, and libpq's own blocking call (the kernel's work on the socket).
+and a poll, all three; and what one statement's round trip to PostgreSQL costs
+this process, ``SELECT 1`` through Django's cursor, through psycopg alone, and
+libpq's own blocking call (the kernel's work on the socket). Each is timed in
+``--rounds`` rounds of ``--calls`` calls; prints the median of the rounds.
 """
 
 from __future__ import annotations
@@ -46,28 +39,6 @@ def cpu_us(work: Callable[[], object], times: int) -> float:
     for _ in range(times):
         work()
     return 1e6 * (time.process_time() - started) / times
-
-
-def in_process_parts() -> dict[str, tuple[Callable[[], object], Callable[[], object]]]:
-    """Each in-process part: (the new way, the old way)."""
-    from rest_framework import serializers
-
-    from games.serializers import ActionSubmitSerializer
-
-    drf_copies = type("DRFCopies", (ActionSubmitSerializer,),
-                      {"get_fields": serializers.Serializer.get_fields})
-    body = {"seq": 12, "idempotency_key": "0123456789abcdef0123456789abcdef",
-            "action": {"type": "place", "tile": "T12", "at": [1, 2], "rotation": 1}}
-
-    def validate(serializer_class: type) -> Callable[[], object]:
-        def work() -> object:
-            serializer = serializer_class(data=body)
-            serializer.is_valid(raise_exception=True)
-            return serializer.validated_data
-        return work
-
-    return {"a move's body validated (us)": (validate(ActionSubmitSerializer),
-                                             validate(drf_copies))}
 
 
 def for_scale() -> dict[str, Callable[[], object]]:
@@ -109,32 +80,21 @@ def for_scale() -> dict[str, Callable[[], object]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=60,
-                        help="rounds of each part (each round times both ways, in turn)")
-    parser.add_argument("--calls", type=int, default=300, help="calls of each way a round")
+                        help="rounds of each part")
+    parser.add_argument("--calls", type=int, default=300, help="calls of each part a round")
     args = parser.parse_args()
     import service_bench as sb
 
-    figures: dict[str, dict[str, list[float]]] = {}
     with sb.database() as url, sb.broker() as redis_url:
         sb.BROKER_URL = redis_url
         sb.prepare(url, 0, None)  # migrate; production settings for this process too
-        for part, (new, old) in in_process_parts().items():
-            for _ in range(args.calls):  # warm both
-                new(), old()
-            runs = figures[part] = {"new": [], "old": []}
-            for round_ in range(args.rounds):
-                for is_new in (True, False) if round_ % 2 == 0 else (False, True):
-                    runs["new" if is_new else "old"].append(
-                        cpu_us(new if is_new else old, args.calls))
+        parts = for_scale()
+        for work in parts.values():  # warm each
+            for _ in range(args.calls):
+                work()
         floor = {name: statistics.median(cpu_us(work, args.calls) for _ in range(args.rounds))
-                 for name, work in for_scale().items()}
-    print(f"medians of {args.rounds} rounds of {args.calls} calls{'':16}"
-          f"{'new':>9}{'old':>9}{'new/old':>9}  new lower")
-    for part, runs in figures.items():
-        ratios = [n / o for n, o in zip(runs["new"], runs["old"], strict=True)]
-        print(f"{part:62}{statistics.median(runs['new']):9.1f}"
-              f"{statistics.median(runs['old']):9.1f}{statistics.median(ratios):9.3f}"
-              f"  {sum(r < 1 for r in ratios)} of {len(ratios)}")
+                 for name, work in parts.items()}
+    print(f"medians of {args.rounds} rounds of {args.calls} calls")
     for name, took in floor.items():
         print(f"{name:62}{took:9.1f}")
     return 0

@@ -4,7 +4,6 @@ the deck order) can slip out by being added to a model."""
 
 from __future__ import annotations
 
-import copy
 from datetime import datetime
 from typing import Any
 
@@ -17,9 +16,6 @@ from engine.bots import LEVELS as BOT_LEVELS
 from games.models import Event, Game, Seat
 from games.services import ActionResult, Invited
 
-AnyField = serializers.Field[Any, Any, Any, Any]
-"""A field of any kind."""
-
 Shape = dict[str, object]
 """What a body or an answer that a serializer only describes (for the schema, or to
 validate a body) would be given as an instance: the JSON object itself."""
@@ -28,10 +24,6 @@ validate a body) would be given as an instance: the JSON object itself."""
 class StrictSerializer(serializers.Serializer[Shape]):
     """A serializer that names and refuses any field it does not define, and takes
     only a string for a text field (DRF would read 12 as "12")."""
-
-    def get_fields(self) -> dict[str, AnyField]:
-        """The declared fields, copied for this serializer to bind (``_copied``)."""
-        return {name: _copied(field) for name, field in self._declared_fields.items()}
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, dict):
@@ -48,24 +40,6 @@ class StrictSerializer(serializers.Serializer[Shape]):
                 raise serializers.ValidationError({name: ["must be a string"]
                                                    for name in not_text})
         return super().to_internal_value(data)
-
-
-def _copied(field: AnyField) -> AnyField:
-    """A declared field's copy for one serializer. DRF rebuilds every field from
-    its arguments (``deepcopy``): a move's body took 131 µs of CPU to validate so,
-    83 µs with these copies (benchmarks/request_bench.py). A field
-    with nothing inside it (no child field, not a serializer) is copied as it is
-    instead: a declared field is never bound or used itself, and nothing in a
-    field that its ``__init__`` set changes afterwards (binding sets the copy's
-    own name and parent), so the copies share nothing that changes. Any other
-    field is rebuilt, as DRF does. The copy is ``copy.copy``'s (a new instance
-    holding the same attributes), made directly: 1 µs a field instead of 4."""
-    if isinstance(field, serializers.BaseSerializer) or hasattr(field, "child") \
-            or hasattr(field, "child_relation"):
-        return copy.deepcopy(field)
-    copied = object.__new__(type(field))
-    copied.__dict__.update(field.__dict__)
-    return copied
 
 
 class StrictCharField(serializers.CharField):
