@@ -126,7 +126,7 @@ def _tables_schedule(players: Sequence[Player], size: int) -> Pairing:
     # each player meets (size - 1) others a game: enough rounds that everyone can
     # have met everyone once, and more while a pair has never met
     need = -(-(n - 1) // (size - 1))
-    while part < need or (part < 2 * need and any(
+    while part < need or (part < 3 * need and any(
             history.met[frozenset(pair)] == 0 for pair in combinations(players, 2))):
         part += 1
         for table in _greedy_tables(players, size, history, part):
@@ -235,10 +235,11 @@ def swiss(players: Sequence[Player], history: History, size: int = 2) -> Pairing
     return Pairing(tuple(tables), tuple(byes))
 
 
-WINDOW = 32
+WINDOW = 8
 """Each player is offered as opponents the players within this many places of them
-in the ranking (more, doubling, when that leaves someone unpaired): a sparse graph
-(benchmarks/tournament_bench.py times a 1,000-player round)."""
+in the ranking (more, doubling, when that leaves someone unpaired or a pair
+repeated): a sparse graph, which the blossom pairs a 1,000-player round on in about
+a second where the complete graph takes minutes (benchmarks/tournament_bench.py)."""
 
 
 def _swiss_pairs(order: Sequence[Player], history: History) -> list[Table]:
@@ -269,6 +270,10 @@ def _swiss_pairs(order: Sequence[Player], history: History) -> list[Table]:
                 break
         else:  # merged with the next group
             carry = pool
+    if any(history.met[frozenset(pair)] for pair in pairs):
+        # the groups from the bottom up could not avoid a repeat: one matching of
+        # everyone, which repeats a pair only where no pairing of the round can avoid it
+        pairs = _match(order, history, place)
     return [Table(_seat_order(pair, history))
             for pair in sorted(pairs, key=lambda pair: place[pair[0]])]
 
@@ -294,7 +299,8 @@ def _match(pool: Sequence[Player], history: History, place: Mapping[Player, int]
                           - abs(place[b] - place[a]))
                 graph.add_edge(a, b, weight=weight + repeat_step * 2)  # all positive
         matching = nx.max_weight_matching(graph, maxcardinality=True)
-        if len(matching) == n // 2 or window >= n:
+        if window >= n or len(matching) == n // 2 and not any(
+                history.met[frozenset(pair)] for pair in matching):
             break
         window *= 2
     return [(a, b) if place[a] < place[b] else (b, a) for a, b in matching]
