@@ -299,8 +299,8 @@ def tournament_start(*, tournament: Tournament | int, user: User) -> Tournament:
 
 
 def _fewest(tournament: Tournament) -> int:
-    """The fewest entrants a tournament starts with: two tables (one for a round robin)."""
-    return tournament.table_size * (1 if tournament.format == "round_robin" else 2)
+    """The fewest entrants a tournament starts with: one table's."""
+    return tournament.table_size
 
 
 def _seed_key(seed: str, user_id: int) -> str:
