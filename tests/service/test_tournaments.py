@@ -19,7 +19,7 @@ from notifications.models import Notification
 from tests.service.conftest import client_for, make_user, signed_in
 from tests.service.endgame_kit import play_to_the_end
 from tournaments import log, services
-from tournaments.models import Tournament, TournamentEvent, TournamentGame
+from tournaments.models import Tournament, TournamentEvent
 from tournaments.verify import tournament_verify
 
 
@@ -40,12 +40,6 @@ def play_out(tournament: Tournament, *, limit: int = 40) -> Tournament:
             play_to_the_end(game, rng_seed=game.pk)
             services.tournament_game_ended(game.pk)
     raise AssertionError("still running")
-
-
-def names(tournament: Tournament, users) -> list[str]:
-    return [dict(tournament.projection and
-                 {e["user"]: e["name"] for e in tournament.projection["entrants"]})[u]
-            for u in users]
 
 
 @pytest.mark.django_db
