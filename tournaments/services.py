@@ -170,6 +170,13 @@ def tournament_create(*, user: User, name: Any, game: Any, format: Any, table_si
         chosen = read_options(rules, options or {}, size)
     except BadOptions as e:
         raise Invalid(str(e), code="bad_config", field="table_size") from None
+    if format == Tournament.Format.KNOCKOUT and size > 2:
+        # snake seeding makes tables of every size from 2 up as the field shrinks
+        short = [n for n in range(2, size) if n not in rules.seat_counts]
+        if short:
+            raise Invalid(f"a knockout of tables of {size} plays tables of {short[0]} as the "
+                          f"field shrinks, and {rules.title} is not for {short[0]} players",
+                          code="bad_config", field="table_size")
     limit = settings.MARRAM_TOURNAMENT_MAX_PLAYERS
     most = _int(max_players, "max_players", size, limit)
     assert most is not None

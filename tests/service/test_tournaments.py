@@ -253,6 +253,7 @@ BAD_CREATES = [
     ({"colour": "red"}, "colour"),
     ({"options": {"variant": "chess"}}, None),
     ({"bots": "grandmaster"}, "bots"),
+    ({"game": "pond", "format": "knockout", "table_size": 3}, "table_size"),
     ({"by_invitation": True, "invited": ["nobody-here"]}, "invited"),
 ]
 
