@@ -475,7 +475,9 @@ def tournaments_sweep(now: datetime | None = None) -> dict[str, int]:
         with transaction.atomic():
             tournament = _lock(pk)
             state = state_of(tournament)
-            if state.status == "running" and state.rounds and _overdue(state, now):
+            # the last round's deadline pairs nothing: the tournament ends with its games
+            if state.status == "running" and state.rounds and _overdue(state, now) \
+                    and log.next_pairing(state) is not None:
                 _pair_next(tournament, state, now)
                 done["rounds"] += 1
     return done

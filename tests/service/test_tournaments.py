@@ -352,3 +352,61 @@ def test_the_pages_create_list_join_and_follow_a_tournament(users):
                                                     "max_players": "4"})
     assert bad.status_code == 400 and Tournament.objects.count() == 1
     assert signed_in(ann).get("/tournaments/99999/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_calendar_round_is_paired_at_its_deadline_and_a_late_result_still_counts(users):
+    ann, bob, cyd, dee = users
+    t = services.tournament_create(user=ann, name="Monthly", game="pond", format="swiss",
+                                   rounds=2, max_players=4, round_days=7)
+    for user in (bob, cyd, dee):
+        services.tournament_join(tournament=t, user=user)
+    first, still = running_games(t)
+    loser = first.seats.order_by("index").first().user
+    game_services.game_resign(game=first, user=loser)
+    services.tournament_game_ended(first.pk)
+    deadline = timezone.now() + timedelta(days=7)
+    assert services.tournaments_sweep(now=deadline - timedelta(hours=1))["rounds"] == 0
+    assert services.tournaments_sweep(now=deadline + timedelta(minutes=1))["rounds"] == 1
+    state = services.state_of(t)
+    assert len(state.rounds) == 2 and not state.rounds[0].done
+    # the one who resigned their only game of round 1 is withdrawn: one game and a bye
+    assert state.withdrawn == {loser.pk: 1}
+    assert len(state.rounds[1].tables) == 1 and len(state.rounds[1].byes) == 1
+    # the game of round 1 still running ends, and counts: the sweep finds its result
+    play_to_the_end(still)
+    for game in running_games(t):
+        play_to_the_end(game)
+    done = services.tournaments_sweep(now=deadline + timedelta(days=8))
+    assert done["results"] == 2 and done["rounds"] == 0  # the last round pairs nothing
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.FINISHED and tournament_verify(t) == []
+    # three games and a bye, a point each
+    assert sum(float(r["points"]) for r in t.projection["standings"]) == 4
+
+
+@pytest.mark.django_db
+def test_a_round_is_pushed_to_a_players_device_with_the_tournaments_page(users, settings):
+    from notifications import push
+    from notifications import services as notes
+    from tests.service.push_kit import push_service
+
+    private, public = push.key_new()
+    settings.MARRAM_VAPID_PRIVATE_KEY = private
+    settings.MARRAM_WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.0/8"]
+    ann, bob = users[:2]
+    with push_service(public) as service:
+        push.device_add(user=ann, subscription=service.subscribe("phone"), name="phone")
+        t = services.tournament_create(user=ann, name="Pushed", game="pond",
+                                       format="knockout", max_players=2)
+        services.tournament_join(tournament=t, user=bob)
+        for pk in Notification.objects.filter(kind__in=["tournament", "push_tournament"],
+                                              status="pending").values_list("pk", flat=True):
+            notes.notification_deliver(pk)
+        for pk in Notification.objects.filter(kind="push_tournament", status="pending"
+                                              ).values_list("pk", flat=True):
+            notes.notification_deliver(pk)  # the row to each device the first one made
+        [message] = [p.message for p in service.to("phone") if p.message["kind"]
+                     == "push_tournament"]
+    assert (message["title"], message["body"], message["url"]) == (
+        "Pushed", "Round 1: 1 game to play", f"/tournaments/{t.pk}/")
