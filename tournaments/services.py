@@ -43,6 +43,8 @@ from tournaments.pairing import Pairing
 from tournaments.scoring import shown
 
 MAX_ROUNDS = 20
+ROUND_ROBIN_MAX_PLAYERS = 20
+"""A round robin starts all its games at once: 190 for 20 players at tables of two."""
 MAX_BEST_OF = 7
 MAX_DAYS = 60
 NAME_MAX = 80
@@ -178,6 +180,8 @@ def tournament_create(*, user: User, name: Any, game: Any, format: Any, table_si
                           f"field shrinks, and {rules.title} is not for {short[0]} players",
                           code="bad_config", field="table_size")
     limit = settings.MARRAM_TOURNAMENT_MAX_PLAYERS
+    if format == Tournament.Format.ROUND_ROBIN:
+        limit = min(limit, ROUND_ROBIN_MAX_PLAYERS)  # every game of it starts at once
     most = _int(max_players, "max_players", size, limit)
     assert most is not None
     rounds = _int(rounds, "rounds", 1, MAX_ROUNDS) if format == Tournament.Format.SWISS else None
@@ -322,8 +326,13 @@ def seeding_of(tournament: Tournament, users: Sequence[int]) -> list[dict[str, A
         pool=tournament.game, user_id__in=users)}
     fresh = Rating()
     ratings = {u: round(held.get(u, fresh.ordinal), 3) for u in users}
-    order = sorted(users, key=lambda u: (-ratings[u], _seed_key(tournament.seed, u)))
-    return [{"user": u, "rating": ratings[u]} for u in order]
+    return [{"user": u, "rating": ratings[u]}
+            for u in seeding_of_ratings(tournament.seed, ratings)]
+
+
+def seeding_of_ratings(seed: str, ratings: Mapping[int, float]) -> list[int]:
+    """Players by rating, best first; equal ratings in an order drawn from the seed."""
+    return sorted(ratings, key=lambda u: (-ratings[u], _seed_key(seed, u)))
 
 
 def _start(tournament: Tournament, state: State) -> State:

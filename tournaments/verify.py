@@ -5,6 +5,8 @@ the stored projection against the fold of the whole log."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine import fairness
 from games.models import Game
 from tournaments import log, services
@@ -40,6 +42,8 @@ def tournament_verify(tournament: Tournament) -> list[str]:
             due = dict(log.withdrawals_due(state))
             if event["user"] not in due:
                 problems.append(f"event {seq}: player {event['user']} withdrawn, not due")
+        elif kind == "started":
+            problems += _seeding_problems(tournament, seq, event["seeding"])
         elif kind == "finished" and fairness.commitment(str(event.get("seed"))) \
                 != tournament.commitment:
             problems.append(f"event {seq}: the seed revealed does not match the commitment")
@@ -54,3 +58,18 @@ def tournament_verify(tournament: Tournament) -> list[str]:
         problems.append(f"the stored status {tournament.status!r} is not the log's "
                         f"{state.status!r}")
     return problems
+
+
+def _seeding_problems(tournament: Tournament, seq: int, seeding: list[dict[str, Any]]
+                      ) -> list[str]:
+    """The seeding is by rating, best first; once the seed is revealed, equal
+    ratings in the order it draws."""
+    ratings = [float(s["rating"]) for s in seeding]
+    if ratings != sorted(ratings, reverse=True):
+        return [f"event {seq}: the seeding is not by rating"]
+    if tournament.status == Tournament.Status.FINISHED:
+        users = [int(s["user"]) for s in seeding]
+        if services.seeding_of_ratings(tournament.seed, dict(zip(users, ratings, strict=True))
+                                       ) != users:
+            return [f"event {seq}: equal ratings are not in the order the seed draws"]
+    return []

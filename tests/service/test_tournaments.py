@@ -247,6 +247,7 @@ BAD_CREATES = [
     ({"format": "knockout", "round_days": 3}, "round_days"),
     ({"rounds": 0}, "rounds"),
     ({"max_players": 1}, "max_players"),
+    ({"format": "round_robin", "max_players": 21}, "max_players"),
     ({"name": ""}, "name"),
     ({"name": 12}, "name"),
     ({"start_at": "2001-01-01T00:00:00Z"}, "start_at"),
@@ -410,3 +411,28 @@ def test_a_round_is_pushed_to_a_players_device_with_the_tournaments_page(users, 
                      == "push_tournament"]
     assert (message["title"], message["body"], message["url"]) == (
         "Pushed", "Round 1: 1 game to play", f"/tournaments/{t.pk}/")
+
+
+@pytest.mark.django_db
+def test_the_admin_shows_the_log_and_verifies_and_the_log_is_append_only(users, admin_client):
+    from django.db import DatabaseError, transaction
+
+    ann, bob = users[:2]
+    t = services.tournament_create(user=ann, name="Audited", game="pond", format="knockout",
+                                   max_players=2)
+    services.tournament_join(tournament=t, user=bob)
+    page = admin_client.get(f"/admin/tournaments/tournament/{t.pk}/change/")
+    assert page.status_code == 200 and b"round_paired" in page.content
+    assert t.seed.encode() not in page.content  # secret until the end
+    verified = admin_client.post("/admin/tournaments/tournament/", {
+        "action": "verify", "_selected_action": [t.pk]}, follow=True)
+    assert b"every round and result checks out" in verified.content
+    # a projection changed behind the log's back is found
+    Tournament.objects.filter(pk=t.pk).update(projection={"standings": []})
+    t.refresh_from_db()
+    assert tournament_verify(t) == ["the stored projection differs from the log's"]
+    event = TournamentEvent.objects.filter(tournament=t).first()
+    with pytest.raises(DatabaseError), transaction.atomic():
+        TournamentEvent.objects.filter(pk=event.pk).update(type="forged")
+    with pytest.raises(DatabaseError), transaction.atomic():
+        TournamentEvent.objects.filter(pk=event.pk).delete()
