@@ -126,7 +126,7 @@ def _tables_schedule(players: Sequence[Player], size: int) -> Pairing:
     # each player meets (size - 1) others a game: enough rounds that everyone can
     # have met everyone once, and more while a pair has never met
     need = -(-(n - 1) // (size - 1))
-    while part < need or (part < 3 * need and any(
+    while part < need or (part < 4 * need and any(
             history.met[frozenset(pair)] == 0 for pair in combinations(players, 2))):
         part += 1
         for table in _greedy_tables(players, size, history, part):
@@ -139,8 +139,10 @@ def _greedy_tables(players: Sequence[Player], size: int, history: History,
                    part: int) -> list[Table]:
     """One round of tables: those who have played most rest (the count past a
     multiple of ``size``); the rest seated greedily (each table's next player the
-    one who has met its players least), then improved by swapping two players of
-    two tables while that lowers the sum of the squares of the meetings."""
+    one who has met its players least), then the best seating found: every one
+    searched when there are few, else swapping two players of two tables while it
+    helps; best is the most pairs meeting for the first time, then the least sum of
+    the squares of the meetings."""
     seed = {p: i for i, p in enumerate(players)}
     games = Counter({p: history.firsts[p] + history.seconds[p] for p in players})
     left = sorted(players, key=lambda p: (games[p], seed[p]))
@@ -157,7 +159,9 @@ def _greedy_tables(players: Sequence[Player], size: int, history: History,
         tables.append(table)
 
     def cost(table: Sequence[Player]) -> int:
-        return sum((history.met[frozenset((a, b))] + 1) ** 2 for a, b in combinations(table, 2))
+        # pairs that have never met first, then repeats spread out
+        met = [history.met[frozenset((a, b))] for a, b in combinations(table, 2)]
+        return sum(m * m - NEW_PAIR * (m == 0) for m in met)
 
     if _partition_count(len(players) - len(players) % size, size) <= SEARCH_LIMIT:
         searched = min(_partitions(sorted(p for t in tables for p in t), size),
@@ -177,6 +181,8 @@ def _greedy_tables(players: Sequence[Player], size: int, history: History,
     return [Table(_seat_order(table, history), part=part) for table in tables]
 
 
+NEW_PAIR = 1000
+"""What a pair meeting for the first time is worth against the squares of repeats."""
 SEARCH_LIMIT = 6000
 """Rounds of tables with at most this many ways to seat them are searched whole."""
 

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournaments import log, pairing, scoring
-from tournaments.pairing import History, Table
+from tournaments.pairing import History
 
 
 def test_points_by_place_with_ties_shared():
@@ -146,9 +146,33 @@ def test_a_round_robin_meets_every_pair_once(n):
     assert set(parts.values()) == {n - 1}
 
 
-def test_tables_of_three_meet_every_pair_in_a_round_robin_of_seven():
-    # 7 players, tables of 3: each pair meets at least once
-    schedule = pairing.round_robin(list(range(7)), 3)
-    met = Counter(frozenset(p) for t in schedule.tables for p in combinations(t.players, 2))
-    assert all(met[frozenset(p)] >= 1 for p in combinations(range(7), 2))
-    assert all(isinstance(t, Table) and len(t.players) == 3 for t in schedule.tables)
+def test_a_swiss_of_tables_of_three_groups_by_score():
+    seeds = [1, 2, 3, 4, 5, 6, 7]
+    first = pairing.swiss(seeds, History(), size=3)
+    # 7 players, tables of 3: the lowest seed has the bye; the others in seeding order
+    assert first.byes == (7,) and [t.players for t in first.tables] == [(1, 2, 3), (4, 5, 6)]
+    history = History()
+    for table, places in zip(first.tables, ({1: 1, 2: 2, 3: 3}, {4: 1, 5: 2, 6: 3}),
+                             strict=True):
+        history.played(table.players)
+        for player, points in scoring.place_points(places).items():
+            history.scores[player] = points
+    history.byes[7] += 1
+    history.scores[7] = Fraction(1)
+    second = pairing.swiss(seeds, history, size=3)
+    # scores: 1, 4, 7 on 1; 2, 5 on 1/2; 3, 6 on 0. The bye: 6, the lowest without one.
+    # Tables in ranking order, each with the next players who have met none of it:
+    # 1, 4, 7; then 2, 5 and, none fresh left, 3. Who has sat first least sits first:
+    # 7 (never seated), then 1 and 4 (first once each) in ranking order; 2, 5 and 3
+    # have each sat second once
+    assert second.byes == (6,)
+    assert [t.players for t in second.tables] == [(7, 1, 4), (2, 5, 3)]
+
+
+def test_tables_of_three_and_four_meet_every_pair_in_a_round_robin():
+    for size in (3, 4):
+        for n in range(size + 1, 11):
+            schedule = pairing.round_robin(list(range(n)), size)
+            met = Counter(frozenset(p) for t in schedule.tables
+                          for p in combinations(t.players, 2))
+            assert all(met[frozenset(p)] >= 1 for p in combinations(range(n), 2)), (n, size)
