@@ -273,6 +273,22 @@ def test_a_bad_tournament_is_a_400_that_changes_nothing(users, fields, field):
 
 
 @pytest.mark.django_db
+def test_the_list_and_creation_refuse_what_they_do_not_take(users):
+    from rest_framework.test import APIClient
+
+    assert client_for(users[0]).get("/api/tournaments/?status=someday").status_code == 400
+    assert APIClient().get("/api/tournaments/").status_code == 200  # anyone may read
+    anonymous = APIClient().post("/api/tournaments/", {"name": "x", "game": "pond",
+                                                       "format": "swiss"}, format="json")
+    assert anonymous.status_code in (401, 403) and Tournament.objects.count() == 0
+    not_json = client_for(users[0]).post("/api/tournaments/", "{nope",
+                                         content_type="application/json")
+    assert not_json.status_code == 400 and Tournament.objects.count() == 0
+    assert client_for(users[0]).get("/api/tournaments/12345678901234567890/"
+                                    ).status_code == 404
+
+
+@pytest.mark.django_db
 def test_joining_leaving_and_starting_refused_with_the_reason(users):
     ann, bob, cyd, dee = users
     t = services.tournament_create(user=ann, name="Small", game="pond", format="swiss",
