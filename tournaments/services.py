@@ -473,10 +473,13 @@ def tournaments_sweep(now: datetime | None = None) -> dict[str, int]:
             if state.status == "open":
                 _start(tournament, state)
                 done["started"] += 1
-    for pk in Tournament.objects.filter(status=Tournament.Status.RUNNING).values_list(
-            "pk", flat=True):
+    for pk, stored in Tournament.objects.filter(status=Tournament.Status.RUNNING).values_list(
+            "pk", "projection"):
+        recorded = {int(g) for r in (stored or {}).get("rounds", []) for t in r["tables"]
+                    for g in t["places"]}
         lost = TournamentGame.objects.filter(tournament_id=pk,
-                                             game__status=Game.Status.FINISHED)
+                                             game__status=Game.Status.FINISHED
+                                             ).exclude(game_id__in=recorded)
         for game_id in lost.values_list("game_id", flat=True):
             with transaction.atomic():
                 tournament = _lock(pk)
