@@ -396,6 +396,8 @@ def _start_round(tournament: Tournament, state: State, found: Pairing, now: date
         "type": "round_paired", "round": number, "tables": tables, "byes": list(found.byes),
         "slots": [list(s) for s in found.slots], "deadline": deadline})
     mail.round_started(tournament, state, state.rounds[-1])
+    if not tables:  # byes only: no game will end it, so it is over at once
+        return _pair_next(tournament, state, now)
     return state
 
 
