@@ -44,9 +44,13 @@ def tournament_verify(tournament: Tournament) -> list[str]:
                 problems.append(f"event {seq}: player {event['user']} withdrawn, not due")
         elif kind == "started":
             problems += _seeding_problems(tournament, seq, event["seeding"])
-        elif kind == "finished" and fairness.commitment(str(event.get("seed"))) \
-                != tournament.commitment:
-            problems.append(f"event {seq}: the seed revealed does not match the commitment")
+        elif kind == "finished":
+            if fairness.commitment(str(event.get("seed"))) != tournament.commitment:
+                problems.append(f"event {seq}: the seed revealed does not match the "
+                                "commitment")
+            if not state.rounds or not state.rounds[-1].done \
+                    or log.next_pairing(state) is not None:
+                problems.append(f"event {seq}: finished before its last round was over")
         try:
             log.evolve(state, event)
         except (KeyError, ValueError, TypeError) as error:
