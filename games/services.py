@@ -197,6 +197,7 @@ class _Appender:
         game_id, seq = game.pk, game.seq
         if finished:
             _after_commit_named("ratings.tasks.ratings_update", game_id)
+            game_ended_hooks(game_id)
         transaction.on_commit(lambda: states.put(game_id, seq, state), robust=True)
         for seat in sorted(set(out) - was_out):  # its player's streams of it end
             live.seat_changed(game, seat, None)
@@ -218,6 +219,12 @@ class _Appender:
                             awaiting=self.game.projection["awaiting"], status=self.game.status,
                             game=self.game if shown else None, before=self.before,
                             base=self.base, mover=self.mover)
+
+
+def game_ended_hooks(game_id: int) -> None:
+    """What else hears of a game that has just finished, once it is committed: a
+    tournament's table records its result (tournaments.tasks)."""
+    _after_commit_named("tournaments.tasks.tournament_game_ended", game_id)
 
 
 def _draw_after_commit(game_id: int) -> None:
@@ -637,6 +644,30 @@ def game_create(
     return created
 
 
+def game_start_seated(*, game: str, options: Mapping[str, Any], players: Sequence[User],
+                      days_per_move: int | None, created_by: User) -> Game:
+    """A game of ``game`` that starts at once with ``players`` in its seats in this
+    order (a tournament's table, whose seat order its pairing decides), created on
+    behalf of ``created_by``; the open games' limit is not theirs to meet, for
+    nobody waits on it."""
+    try:
+        rules = registry.get(game)
+        chosen = read_options(rules, dict(options), len(players))
+    except (registry.UnknownGame, BadOptions) as e:
+        raise Invalid(str(e), code="bad_config") from None
+    if len({u.pk for u in players}) != len(players):
+        raise Invalid("a player sits at a table once", code="player_twice")
+    with transaction.atomic():
+        created = Game.objects.create(
+            game=rules.key, options=chosen, seat_count=len(players),
+            days_per_move=days_per_move, created_by=created_by,
+            rules_version=rules.rules_version)
+        Seat.objects.bulk_create([Seat(game=created, user=u, name=u.get_username())
+                                  for u in players])
+        game_start(created, keep_order=True)
+    return created
+
+
 def _check_open_games(user: User) -> None:
     """Refuse a new game to a player who has started MARRAM_MAX_OPEN_GAMES games that
     still wait for players. Their user row stays locked until the transaction ends,
@@ -767,11 +798,13 @@ def game_leave(*, game: Game | int, user: User) -> Game:
     return game
 
 
-def game_start(game: Game) -> None:
-    """Draw the seat order and the seed, publish the commitment, deal. The caller
-    holds the game row locked and every seat is taken."""
-    seats = list(game.seats.select_related("user"))
-    secrets.SystemRandom().shuffle(seats)
+def game_start(game: Game, *, keep_order: bool = False) -> None:
+    """Draw the seat order (``keep_order``: the order the seats were taken in) and
+    the seed, publish the commitment, deal. The caller holds the game row locked
+    and every seat is taken."""
+    seats = list(game.seats.select_related("user").order_by("joined_at", "id"))
+    if not keep_order:
+        secrets.SystemRandom().shuffle(seats)
     for index, seat in enumerate(seats):
         assert seat.user is not None  # an open game's seats are taken by accounts
         seat.index = index

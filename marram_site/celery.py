@@ -31,5 +31,8 @@ BEAT_SCHEDULE = {
                      "schedule": crontab(hour=7, minute=0)},
     # Finished games whose rating task was never enqueued (Redis down).
     "ratings-sweep": {"task": "ratings.tasks.ratings_sweep", "schedule": 5 * 60.0},
+    # Tournaments due to start, calendar rounds due, and finished games whose
+    # result's task was lost.
+    "tournaments-sweep": {"task": "tournaments.tasks.tournaments_sweep", "schedule": 5 * 60.0},
 }
 app.conf.beat_schedule = BEAT_SCHEDULE

@@ -97,6 +97,9 @@ Environment variables:
   and never passes one on.
 - ``MARRAM_MAX_OPEN_GAMES``: how many games one player may have started that still
   wait for players (20).
+- ``MARRAM_TOURNAMENTS_PER_DAY``: how many tournaments one player may create in a
+  day (3); ``MARRAM_TOURNAMENT_MAX_PLAYERS``: the most entrants a tournament may
+  take (256).
 - ``MARRAM_DRAW_INLINE``: draw the fly and frog hops inside the move's
   transaction instead of in a Celery task right after it (off by default).
 - ``MARRAM_SNAPSHOT_EVERY``: store a game's state once every this many events,
@@ -226,6 +229,7 @@ INSTALLED_APPS = [
     "ratings",
     "notes",
     "chat",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -388,6 +392,10 @@ MARRAM_THROTTLE_RATES = {
 # How many games one player may have started that still wait for players: the
 # lobby lists every open game, so one account must not be able to fill it.
 MARRAM_MAX_OPEN_GAMES = env_int("MARRAM_MAX_OPEN_GAMES", 20)
+# Tournaments (tournaments.services): how many one player may create in 24 hours,
+# and the most entrants one takes; the list shows them all, as the lobby does games.
+MARRAM_TOURNAMENTS_PER_DAY = env_int("MARRAM_TOURNAMENTS_PER_DAY", 3)
+MARRAM_TOURNAMENT_MAX_PLAYERS = env_int("MARRAM_TOURNAMENT_MAX_PLAYERS", 256)
 # Replies by mail whose first line starts with one of these words are handed to
 # that function (game_id, user, line) instead of being read as a move.
 MARRAM_MAIL_COMMANDS = {"say": "chat.services.chat_post_by_mail"}

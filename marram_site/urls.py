@@ -33,6 +33,7 @@ urlpatterns = [
     path("api/", include("ratings.api_urls")),
     path("api/", include(notes_urls.api_urlpatterns)),
     path("api/", include(chat_urls.api_urlpatterns)),
+    path("api/", include("tournaments.api_urls")),
     # after every app's: /api/games/{id}/{name}/ takes any name for a game's query
     path("api/", include(games_urls.named_query_urlpatterns)),
     # Sign in and out of the browsable API (session auth): DRF's pages, reading
@@ -58,4 +59,5 @@ urlpatterns = [
     path("", include("ratings.urls")),  # leaderboards, profiles, rematches
     path("", include("notes.urls")),  # a player's private note on a game
     path("", include("chat.urls")),  # a game's chat
+    path("", include("tournaments.urls")),  # tournaments' pages
 ]

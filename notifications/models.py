@@ -68,6 +68,9 @@ class Notification(models.Model):
         PUSH_CHAT = "push_chat", "Push: chat line"
         PUSH_INVITATION = "push_invitation", "Push: invitation"
         PUSH_REMATCH = "push_rematch", "Push: rematch offer"
+        # tournaments (tournaments.mail): a round has started, the tournament is over
+        TOURNAMENT = "tournament", "Tournament: a round started, or it is over"
+        PUSH_TOURNAMENT = "push_tournament", "Push: tournament"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -135,7 +138,8 @@ WEBHOOK_KINDS = (Notification.Kind.WEBHOOK_TURN, Notification.Kind.WEBHOOK_TEST)
 """The kinds of outbox rows that are webhook calls, not mail."""
 PUSH_KINDS = (Notification.Kind.PUSH_TURN, Notification.Kind.PUSH_CLOCK,
               Notification.Kind.PUSH_GAME_OVER, Notification.Kind.PUSH_CHAT,
-              Notification.Kind.PUSH_INVITATION, Notification.Kind.PUSH_REMATCH)
+              Notification.Kind.PUSH_INVITATION, Notification.Kind.PUSH_REMATCH,
+              Notification.Kind.PUSH_TOURNAMENT)
 """The kinds of outbox rows that are push notifications (notifications.push)."""
 
 

@@ -85,6 +85,7 @@ LABELS = {
     Kind.PUSH_CHAT: "Someone writes in a game's chat",
     Kind.PUSH_INVITATION: "Someone invites me to a game",
     Kind.PUSH_REMATCH: "Someone offers a rematch",
+    Kind.PUSH_TOURNAMENT: "A round of my tournament starts, or the tournament is over",
 }
 """Each kind of push as the settings page names it, in its order."""
 SOURCES = {
@@ -93,11 +94,13 @@ SOURCES = {
     Kind.GAME_OVER: Kind.PUSH_GAME_OVER,
     "chat": Kind.PUSH_CHAT,  # chat.services.KIND
     Kind.INVITATION: Kind.PUSH_INVITATION,  # or a rematch: source_kind
+    Kind.TOURNAMENT: Kind.PUSH_TOURNAMENT,
 }
 """The outbox rows a push goes with: the kind of each's push."""
 TTL: dict[str, int] = {Kind.PUSH_TURN: 3 * 86400, Kind.PUSH_CLOCK: 86400,
                        Kind.PUSH_GAME_OVER: 7 * 86400, Kind.PUSH_CHAT: 86400,
-                       Kind.PUSH_INVITATION: 7 * 86400, Kind.PUSH_REMATCH: 7 * 86400}
+                       Kind.PUSH_INVITATION: 7 * 86400, Kind.PUSH_REMATCH: 7 * 86400,
+                       Kind.PUSH_TOURNAMENT: 3 * 86400}
 """Seconds a push service keeps a message for a device that is off (RFC 8030's TTL):
 no longer than the message is of use."""
 URGENT = (Kind.PUSH_TURN, Kind.PUSH_CLOCK)
@@ -342,11 +345,13 @@ def source_kind(row: Notification) -> str | None:
     return kind
 
 
-def words(row: Notification, title: str, body: str) -> Notification:
+def words(row: Notification, title: str, body: str, url: str = "") -> Notification:
     """Give an outbox row the words of its push (a chat line's), which its writer
-    knows and the row does not keep; the row."""
+    knows and the row does not keep, and the page its tap opens when that is no
+    game's (a tournament's); the row."""
+    said = {"title": title, "body": body, **({"url": url} if url else {})}
     # carried to ``siblings`` on the unsaved row: Notification has no such field
-    row.push_words = {"title": title, "body": body}  # type: ignore[attr-defined]
+    row.push_words = said  # type: ignore[attr-defined]
     return row
 
 
@@ -553,6 +558,8 @@ def message_words(n: Notification, now: datetime) -> dict[str, Any]:
     elif n.kind == Kind.PUSH_REMATCH:
         found.update(title="A rematch", body=n.subject)
     found.update({k: v for k, v in said.items() if k in ("title", "body")})
+    if n.kind == Kind.PUSH_TOURNAMENT and str(said.get("url", "")).startswith("/tournaments/"):
+        found.update(url=said["url"], tag=said["url"])  # the tournament's page
     return found
 
 
