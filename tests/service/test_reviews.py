@@ -9,27 +9,25 @@ not ask."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
 
+from bots import services as bot_services
 from engine import registry
 from engine.bots.mcts import search
 from engine.bots.review import review_rng
 from games.models import Event, Game
+from reviews import services
 from reviews.models import Review
+from tests.service import test_celery_worker as real
 from tests.service.conftest import body, client_for, make_user, signed_in, start_game_of
 from tests.service.endgame_kit import play_to_the_end
-from tests.service.test_celery_worker import (  # noqa: F401  (the module's fixtures)
-    fresh_visits,
-    mailbox,
-    process_env,
-    quiet_worker,
-    smtp,
-    wait_for,
-    worker_process,
-)
+from tests.service.test_celery_worker import wait_for
+
+worker_env, smtp, mailbox, fresh_visits, quiet_worker, worker = (
+    real.process_env, real.smtp, real.mailbox, real.fresh_visits, real.quiet_worker,
+    real.worker)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("redis_url")]
 
@@ -38,14 +36,10 @@ SEED = "5e" * 32
 
 
 @pytest.fixture(scope="module")
-def worker(process_env, tmp_path_factory) -> Iterator[dict]:
-    """A worker making reviews at the small budget."""
-    env = {**process_env, "MARRAM_REVIEW_PLAYOUTS": str(PLAYOUTS),
-           "MARRAM_REVIEW_SAMPLES": str(SAMPLES)}
-    log = tmp_path_factory.mktemp("celery") / "worker.log"
-    running = {"now": worker_process(env, log, "reviews", purge=True).start()}
-    yield running
-    running["now"].stop()
+def process_env(worker_env) -> dict[str, str]:
+    """The worker's environment: reviews at the small budget."""
+    return {**worker_env, "MARRAM_REVIEW_PLAYOUTS": str(PLAYOUTS),
+            "MARRAM_REVIEW_SAMPLES": str(SAMPLES)}
 
 
 def _pond(ann, bob) -> Game:
@@ -143,3 +137,19 @@ def test_a_player_sees_the_button_and_a_spectator_does_not():
     theirs = signed_in(cyd).get(f"/games/{game.pk}/replay/").content.decode()
     assert "No review yet: the game's players can ask for one." in theirs
     assert "Review the moves</button>" not in theirs
+
+
+@pytest.mark.django_db(transaction=False)
+def test_only_the_people_s_moves_are_reviewed_not_the_computer_s(settings):
+    settings.MARRAM_REVIEW_PLAYOUTS, settings.MARRAM_REVIEW_SAMPLES = 10, 2
+    ann = make_user("ann")
+    game = bot_services.game_create(user=ann, game="pond", seats=2, bots=["easy"])
+    game = play_to_the_end(game)
+    review, started = services.review_request(game_id=game.pk, user=ann)
+    assert started and review.status == "pending"
+    assert services.review_make(game.pk) is True
+    assert services.review_make(game.pk) is False  # made: a second run writes nothing
+    review.refresh_from_db()
+    theirs = list(Event.objects.filter(game=game, actor=ann).values_list("seq", flat=True))
+    assert theirs and len(theirs) < game.seq
+    assert [m["seq"] for m in review.moves] == theirs
