@@ -118,7 +118,7 @@ def test_a_player_asks_once_the_game_is_over_and_the_worker_reviews_every_move()
     for user in (ann, cyd):
         page = signed_in(user).get(f"/games/{game.pk}/replay/").content.decode()
         assert "Review by the strong computer" in page and "The costliest moves" in page
-        assert f'data-step="{worst["seq"] + 1}"' in page
+        assert f'data-review-step="{worst["seq"] + 1}"' in page
         assert "Review the moves</button>" not in page
     assert body(spectator.get(f"/api/games/{game.pk}/review/")) == shown
 

@@ -6,10 +6,11 @@ const POLL_MS = 4000;
 
 function wireSteps(panel) {
   panel.addEventListener("click", (ev) => {
-    const link = ev.target instanceof Element ? ev.target.closest("[data-step]") : null;
-    if (!link || !window.replayViewer) return;
+    // (the replay viewer around the panel carries a data-step of its own)
+    const link = ev.target instanceof Element ? ev.target.closest("a[data-review-step]") : null;
+    if (!link || !panel.contains(link) || !window.replayViewer) return;
     ev.preventDefault();
-    window.replayViewer.go(Number(link.dataset.step));
+    window.replayViewer.go(Number(link.dataset.reviewStep));
     history.replaceState(null, "", link.getAttribute("href"));
   });
 }
