@@ -21,6 +21,10 @@ class Review(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
         related_name="+", help_text="The player who asked for it first.")
     requested_at = models.DateTimeField(auto_now_add=True)
+    waiting = models.JSONField(
+        default=list, blank=True,
+        help_text="The ids of the players who asked while it was made: each is mailed "
+        "when it is ready.")
     enqueued_at = models.DateTimeField(
         null=True, blank=True, help_text="When its task was last handed to the broker.")
     finished_at = models.DateTimeField(null=True, blank=True)

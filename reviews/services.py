@@ -5,8 +5,9 @@ A game has at most one review, shared by everyone who may replay the game
 only once it is over: a review of a running game would be help while playing,
 so none is made or shown before the end. The first request makes the row
 (pending) and hands ``reviews.tasks.review_make`` to the broker after the
-commit; the player is not kept waiting, and the replay page follows the review
-until it is ready. The task may run twice or late: it writes only a review
+commit; the player is not kept waiting: the replay page follows the review
+until it is ready, and each player who asked is mailed when it is (under
+their mail settings). The task may run twice or late: it writes only a review
 still pending, and the same game gives the same review (engine.bots.review is
 seeded from the game's seed, public once the game is over).
 
@@ -24,6 +25,8 @@ from typing import Any, TypedDict
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 
 from bots.selectors import bot_user_ids
@@ -33,9 +36,18 @@ from engine.protocol import AnyGame, JSONObject
 from games.errors import Conflict, Forbidden
 from games.models import Event, Game
 from games.selectors import game_get, rules_of, seat_index_of
+from marram_site.links import site_url
+from notifications import emails
+from notifications.models import Notification, Policy
+from notifications.selectors import mail_settings_get
+from notifications.services import notifications_queue
 from reviews.models import Review
 
 logger = logging.getLogger(__name__)
+
+KIND = "review"
+"""The outbox rows' kind: "your review is ready" (the outbox sends any kind it
+is given a subject for)."""
 
 RETRY_AFTER = timedelta(minutes=15)
 """A review still pending this long after its task was enqueued is enqueued
@@ -95,7 +107,12 @@ def review_request(*, game_id: int, user: User) -> tuple[Review, bool]:
     now = timezone.now()
     with transaction.atomic():
         review, created = Review.objects.select_for_update().get_or_create(
-            game=game, defaults={"requested_by": user, "enqueued_at": now})
+            game=game, defaults={"requested_by": user, "enqueued_at": now,
+                                 "waiting": [user.pk]})
+        if not created and review.status != Review.Status.READY \
+                and user.pk not in review.waiting:
+            review.waiting = [*review.waiting, user.pk]
+            review.save(update_fields=["waiting"])
         due = created or review.status == Review.Status.FAILED or (
             review.status == Review.Status.PENDING
             and (review.enqueued_at is None or now - review.enqueued_at > RETRY_AFTER))
@@ -160,7 +177,29 @@ def review_make(game_id: int) -> bool:
         locked.finished_at = timezone.now()
         locked.save(update_fields=["status", "moves", "measure", "playouts", "samples",
                                    "cpu_seconds", "finished_at"])
+        _mail_ready(game, locked.waiting)
     return True
+
+
+def _mail_ready(game: Game, user_ids: list[int]) -> None:
+    """Tell each player who asked that the review is ready, by mail (under their
+    mail settings: none for a player who takes no mail or a daily digest)."""
+    rows = []
+    replay = site_url(reverse("pages:replay", args=[game.pk]))
+    for seat in game.seats.select_related("user").filter(user_id__in=user_ids):
+        user = seat.user
+        if user is None or mail_settings_get(user).policy in (Policy.OFF, Policy.DIGEST):
+            continue
+        context = {**emails.links(user_id=user.pk, game=game), "user": user,
+                   "replay_url": replay}
+        rows.append(Notification(
+            user=user, game=game, seat=seat.index, kind=KIND,
+            dedup_key=f"review:{game.pk}:{user.pk}",
+            subject=emails.subject_for(game, "the review of the moves is ready"),
+            body_text=render_to_string("reviews/email/ready.txt", context).strip() + "\n",
+            body_html=render_to_string("reviews/email/ready.html", context)))
+    if rows:
+        notifications_queue(rows, may_exist=True)  # a task run twice mails once
 
 
 def entries_of(rules: AnyGame, moves: list[MoveReview[Any]],

@@ -62,8 +62,8 @@ def test_no_review_while_the_game_is_played():
     assert not Review.objects.exists()
 
 
-@pytest.mark.usefixtures("worker", "mailbox")
-def test_a_player_asks_once_the_game_is_over_and_the_worker_reviews_every_move():
+@pytest.mark.usefixtures("worker")
+def test_a_player_asks_once_the_game_is_over_and_the_worker_reviews_every_move(mailbox):
     ann, bob, cyd = make_user("ann"), make_user("bob"), make_user("cyd")
     game = play_to_the_end(_pond(ann, bob))
     assert game.status == "finished"
@@ -121,6 +121,13 @@ def test_a_player_asks_once_the_game_is_over_and_the_worker_reviews_every_move()
         assert f'data-review-step="{worst["seq"] + 1}"' in page
         assert "Review the moves</button>" not in page
     assert body(spectator.get(f"/api/games/{game.pk}/review/")) == shown
+
+    # ann, who asked while it was made, is mailed that it is ready; bob found it made
+    ready = f"Pond game {game.pk}: the review of the moves is ready"
+    mail = wait_for(lambda: [m for m in mailbox.messages if m["Subject"] == ready], "the mail")
+    assert [m["To"] for m in mail] == ["ann@example.org"]
+    text = mail[0].get_body(("plain",)).get_content()
+    assert f"/games/{game.pk}/replay/" in text
 
 
 def _ready(client, game_id: int) -> dict | None:
