@@ -279,6 +279,24 @@ class SearchSettings:
     the seat's own actions alone. None searches every seat's actions by UCB."""
 
 
+@dataclass(frozen=True, slots=True)
+class ReviewSettings:
+    """How the review of a finished game (``engine.bots.review``) judges a seat's
+    move against the strong bot's choice."""
+
+    measure: Literal["points", "win"] = "points"
+    """What a move's cost is told in: ``points`` (the margin over the best other
+    seat: the final scores, or ``evaluate`` of a position before the end) where
+    the evaluation counts the game's points; ``win``, the search's reward (the
+    chance of winning, in percent) where it does not."""
+    samples: int = 16
+    """Paired samples (determinizations and draws) that judge the move played
+    against the search's choice."""
+    horizon: int = 2
+    """Actions played in each sample after the judged one, each seat's best by
+    one-ply evaluation (the reply, and the turn's rest), before it is measured."""
+
+
 class Query(Protocol[StateIn]):
     """A named read the pages ask for (``Queries.queries``)."""
 
@@ -706,6 +724,8 @@ class BotHooks(Rules[StateT, EventT], Protocol[StateT, EventT]):
     """The names ``bot_action`` plays by."""
     search: SearchSettings = SearchSettings()
     """The strong bot's budget and tuning."""
+    review: ReviewSettings = ReviewSettings()
+    """How a finished game's review judges a move."""
 
     def bot_action(self, state: StateT, seat: Seat, rng: random.Random,
                    policy: str = "random") -> EventT:

@@ -230,6 +230,7 @@ INSTALLED_APPS = [
     "notes",
     "chat",
     "tournaments",
+    "reviews",
 ]
 
 MIDDLEWARE = [
@@ -503,6 +504,16 @@ MARRAM_PUSH_QUEUE = "push"
 CELERY_TASK_ROUTES = {"notifications.tasks.webhook_deliver": {"queue": MARRAM_WEBHOOK_QUEUE},
                       "notifications.tasks.push_deliver": {"queue": MARRAM_PUSH_QUEUE},
                       "notifications.tasks.push_drain": {"queue": MARRAM_PUSH_QUEUE}}
+# A finished game's review (reviews.tasks.review_make) thinks for a minute or
+# two: MARRAM_REVIEW_QUEUE=reviews puts it on a queue of its own, for a worker of
+# its own (`celery worker -Q reviews`), so that it never holds a mail worker.
+MARRAM_REVIEW_QUEUE = env_str("MARRAM_REVIEW_QUEUE", CELERY_TASK_DEFAULT_QUEUE)
+CELERY_TASK_ROUTES["reviews.tasks.review_make"] = {"queue": MARRAM_REVIEW_QUEUE}
+# The review's budget: the strong player's playouts a move and the paired samples
+# that judge a move against its choice; 0 takes each game's own (its strong
+# player's budget, its ReviewSettings.samples). docs/bots.md has the CPU figures.
+MARRAM_REVIEW_PLAYOUTS = env_int("MARRAM_REVIEW_PLAYOUTS", 0)
+MARRAM_REVIEW_SAMPLES = env_int("MARRAM_REVIEW_SAMPLES", 0)
 # The beat schedule is in marram_site/celery.py.
 # Draw the fly and frog in the move's own transaction (no task); see games.services.
 MARRAM_DRAW_INLINE = env_bool("MARRAM_DRAW_INLINE", default=False)

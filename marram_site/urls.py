@@ -16,6 +16,7 @@ from marram_site import webapp
 from marram_site.csp import csp_update
 from marram_site.views import favicon, healthz
 from notes import urls as notes_urls
+from reviews import urls as reviews_urls
 
 # Swagger UI with its start-up script as a file of its own (no inline script) and
 # no inline style; its stylesheet draws its icons as data: images, allowed here only.
@@ -34,6 +35,7 @@ urlpatterns = [
     path("api/", include(notes_urls.api_urlpatterns)),
     path("api/", include(chat_urls.api_urlpatterns)),
     path("api/", include("tournaments.api_urls")),
+    path("api/", include(reviews_urls.api_urlpatterns)),
     # after every app's: /api/games/{id}/{name}/ takes any name for a game's query
     path("api/", include(games_urls.named_query_urlpatterns)),
     # Sign in and out of the browsable API (session auth): DRF's pages, reading
@@ -60,4 +62,5 @@ urlpatterns = [
     path("", include("notes.urls")),  # a player's private note on a game
     path("", include("chat.urls")),  # a game's chat
     path("", include("tournaments.urls")),  # tournaments' pages
+    path("", include("reviews.urls")),  # the review of a finished game
 ]

@@ -19,6 +19,7 @@ from ..protocol import (
     Options,
     Projection,
     Query,
+    ReviewSettings,
     SearchSettings,
     Seat,
     Task,
@@ -49,6 +50,10 @@ class PondGame(ModuleNotation[GameState, PondEvent], ModuleSnapshots[GameState],
     record_version = record.VERSION
     seat_counts = (record.SEATS,)
     score_unit = ("piece", "pieces")  # the pieces in a player's pile
+    review = ReviewSettings(measure="win")
+    """A review tells a move's cost in the chance of winning: the evaluation
+    weighs pieces on the board and near-sets beside the piles, so it is no count
+    of pieces."""
     options_declared = (
         Option("options", "Pond", OPTION_SETS, ponds.DEFAULT,
                help="the size of the pond, the eggs in each spawn and the target pile"),
