@@ -107,8 +107,9 @@ class RatingChange(models.Model):
 
 
 class RatedChoice(models.Model):
-    """The lobby's word on whether a game with a computer player is rated (games
-    without one are rated whatever this says)."""
+    """The word, given before a game starts, on whether it is rated: a game
+    started as unrated is not rated; one with a computer player is rated only
+    when started as rated (ratings.services.unrated_because)."""
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="rated_choice")
     rated = models.BooleanField(default=False)

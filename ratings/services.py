@@ -17,7 +17,9 @@ Which games are rated (``unrated_because`` says why not):
 - with a computer player only when it was started as a rated game (``RatedChoice``:
   the Rated box of the home page's "Play against the computer" or of the lobby,
   or the open game's page); the computer's account then has a rating of its
-  own, like anybody's.
+  own, like anybody's;
+- not started as an unrated game (``RatedChoice`` saying so: a tournament's
+  games when the tournament is not rated, or an open game's creator's word).
 Ranks come from the game's standings (engine.protocol.standings), the same as
 the end screen's: the winners the rules name first (whatever their score, as
 after a Pond elimination), then the others by score as the game orders them
@@ -91,10 +93,11 @@ def unrated_because(game: Game, seats: list[Seat]) -> str:
         return "a seat without an account here"
     if len((game.projection or {}).get("scores") or ()) != len(seats):
         return "no final standings for its seats"
-    if any(is_computer(s.user) for s in seats):
-        choice = RatedChoice.objects.filter(game=game).first()
-        if choice is None or not choice.rated:
-            return "a computer player took part, and the game was not started as a rated one"
+    choice = RatedChoice.objects.filter(game=game).first()
+    if choice is not None and not choice.rated:
+        return "started as an unrated game"
+    if choice is None and any(is_computer(s.user) for s in seats):
+        return "a computer player took part, and the game was not started as a rated one"
     return ""
 
 
@@ -206,8 +209,9 @@ def rated_choice_set(*, game: Game, rated: bool) -> RatedChoice:
 
 
 def game_rated_choose(*, game_id: int, user: User, rated: bool) -> RatedChoice:
-    """The creator of an open game says whether it is rated should a computer player
-    take a seat (a game between people only is always rated)."""
+    """The creator of an open game says whether it is rated: a game started as
+    unrated is not, and one with a computer player in it is rated only if
+    started as rated (``unrated_because``)."""
     with transaction.atomic():
         game = _game_of(game_id, lock=True)
         if game.created_by_id != user.pk:

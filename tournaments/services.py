@@ -383,8 +383,8 @@ def _start_round(tournament: Tournament, state: State, found: Pairing, now: date
                 game=tournament.game, options=tournament.options,
                 players=[users[p] for p in seated], days_per_move=tournament.days_per_move,
                 created_by=tournament.created_by)
-            if tournament.rated:  # rated even with a computer player at the table
-                rated_choice_set(game=game, rated=True)
+            # rated even with a computer player at the table, or not even between people
+            rated_choice_set(game=game, rated=tournament.rated)
             TournamentGame.objects.create(tournament=tournament, game=game, round=number,
                                           table=i)
             games.append(game.pk)

@@ -171,6 +171,22 @@ def test_a_game_with_a_computer_player_is_rated_only_if_the_lobby_said_so(users,
     assert not Rating.objects.filter(user=ann).exists()
 
 
+def test_a_game_between_people_started_as_unrated_moves_no_rating(users):
+    """A game whose creator (or tournament) said before the start that it is not
+    rated is left unrated, though only people played it; the same game without
+    that word is rated."""
+    ann, bob = users[:2]
+    casual = finished([ann, bob], [31, 24], minutes=-5)
+    services.rated_choice_set(game=casual, rated=False)
+    services.ratings_update(casual.pk)
+    assert RatedGame.objects.get(game=casual).unrated_because == "started as an unrated game"
+    assert not Rating.objects.exists()
+    game = finished([ann, bob], [31, 24])
+    services.ratings_update(game.pk)
+    assert RatedGame.objects.get(game=game).rated
+    assert_close(stored(ann), plackett_luce([(MU, SIGMA)] * 2, [1, 2])[0])
+
+
 def test_a_game_is_rated_once_however_often_its_task_runs(users):
     ann, bob = users[:2]
     game = finished([ann, bob], [1, 0])

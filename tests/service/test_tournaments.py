@@ -106,6 +106,22 @@ def test_a_games_end_is_recorded_by_the_games_apps_hook(
 
 
 @pytest.mark.django_db
+def test_an_unrated_tournaments_games_between_people_move_no_rating(users):
+    from ratings.models import RatedGame, Rating
+    from ratings.services import ratings_update
+
+    ann, bob = users[:2]
+    t = services.tournament_create(user=ann, name="Friendly", game="pond", format="knockout",
+                                   max_players=2, rated=False)
+    services.tournament_join(tournament=t, user=bob)  # full: it starts
+    [game] = running_games(t)
+    play_to_the_end(game)
+    ratings_update(game.pk)
+    assert RatedGame.objects.get(game=game).unrated_because == "started as an unrated game"
+    assert not Rating.objects.filter(user__in=[ann, bob]).exists()
+
+
+@pytest.mark.django_db
 def test_a_player_out_of_every_game_of_a_round_is_withdrawn_and_not_paired_again(
         users, django_capture_on_commit_callbacks):
     ann, bob, cyd, dee = users
