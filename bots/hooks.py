@@ -19,9 +19,9 @@ from bots.accounts import bot_not_among
 from bots.forms import PlayComputerForm, bot_fields
 from bots.models import Bot, GameBots, Takeover
 from bots.selectors import bot_user_ids
-from games import live
-from games.errors import ServiceError
 from games.models import Clock, Game, Seat
+from live import stream
+from web.errors import ServiceError
 
 
 def bots_after_commit(game: Game, computer_seats: frozenset[int] | None) -> None:
@@ -89,7 +89,7 @@ def seat_take_over(*, game: Game, seat: int, bot: Bot) -> Takeover:
     row.name = f"{row.name} ({bot.label})"[:150]
     row.save(update_fields=["user", "name"])
     # the replaced player's stream of the seat ends, and its token is refused
-    live.seat_changed(game, seat, bot.user_id)
+    stream.seat_changed(game, seat, bot.user_id)
     return Takeover.objects.create(game=game, seat=seat, player=person, bot=bot, seq=game.seq)
 
 

@@ -30,10 +30,10 @@ from bots.models import GameBots, Level
 from bots.selectors import bot_seats
 from engine import bots as engine_bots
 from games import services as games_services
-from games.errors import Conflict, Forbidden, Invalid
 from games.models import Game, Seat
 from games.selectors import game_state_get, rules_of
 from ratings.services import rated_choice_set
+from web.errors import Conflict, Forbidden, Invalid
 
 logger = logging.getLogger(__name__)
 

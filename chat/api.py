@@ -10,10 +10,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.auth import signed_in_user
 from chat import services
 from chat.models import MAX_LENGTH, Message
 from games.api import ERROR, _body, _valid
-from games.auth import signed_in_user
 from games.serializers import StrictSerializer
 
 

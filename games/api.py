@@ -31,10 +31,9 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
-from games import live, selectors, services
-from games.auth import LazyAuthentication, signed_in_user
-from games.bodies import MAX_QUERY_JSON, json_parse
-from games.errors import Invalid, NotFound
+from accounts.auth import LazyAuthentication, signed_in_user
+from accounts.throttles import GameCreateThrottle
+from games import selectors, services
 from games.http import FastJSONRenderer, state_or_changes
 from games.mail import game_mail
 from games.models import Game
@@ -61,7 +60,9 @@ from games.serializers import (
     action_result_json,
     game_json,
 )
-from games.throttles import GameCreateThrottle
+from live import stream
+from web.bodies import MAX_QUERY_JSON, json_parse
+from web.errors import Invalid, NotFound
 
 # ---------------------------------------------------------------- plumbing
 
@@ -246,7 +247,7 @@ class GameStream(APIView):
         game = selectors.game_get(game_id)
         url = ""
         if game.status == Game.Status.RUNNING:
-            url = live.stream_url(game, signed_in_user(request), "api")
+            url = stream.stream_url(game, signed_in_user(request), "api")
         return Response({"url": url or None})
 
 
@@ -266,7 +267,7 @@ _RENDERER = FastJSONRenderer()
 
 def seat_view(game: Game, user: User) -> bytes:
     """What ``GET /api/games/{id}/`` would give the player now, encoded as its
-    answer is: what their stream is sent when it is their move (games.live)."""
+    answer is: what their stream is sent when it is their move (live.stream)."""
     return _RENDERER.render(_game_state(game, user))
 
 

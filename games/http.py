@@ -21,9 +21,9 @@ from rest_framework.response import Response
 from rest_framework.utils import encoders
 
 from engine.errors import IllegalAction
-from games.bodies import json_parse
-from games.changes import CHANGES_FROM, state_changes
-from games.errors import ServiceError, TryLater
+from live.changes import CHANGES_FROM, state_changes
+from web.bodies import json_parse
+from web.errors import ServiceError, TryLater
 
 
 class RequestTooLarge(exceptions.APIException):
@@ -38,7 +38,7 @@ def body_too_large() -> str:
 
 
 class BoundedJSONParser(JSONParser):
-    """JSON read by games.bodies.json_parse, refused with a 413 beyond
+    """JSON read by web.bodies.json_parse, refused with a 413 beyond
     DATA_UPLOAD_MAX_MEMORY_SIZE (which Django applies to forms but not to a body
     read as a stream)."""
 
@@ -70,7 +70,7 @@ def json_bytes(data: Any) -> bytes:
 
 def state_or_changes(view: dict[str, Any], before: Any) -> bool:
     """Put in ``view`` the changes from the state ``before`` (``state_changes``,
-    games.changes) in place of its ``state``, unless the state is under
+    live.changes) in place of its ``state``, unless the state is under
     ``CHANGES_FROM`` bytes or the changes would take more room; either encoded
     once, for ``json_bytes``. Whether the changes went in."""
     state = view.pop("state")

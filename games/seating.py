@@ -19,7 +19,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import F, QuerySet
 from django.utils.module_loading import import_string
 
-from games.errors import Invalid
+from web.errors import Invalid
 
 if TYPE_CHECKING:
     from django import forms

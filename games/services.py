@@ -46,8 +46,6 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -55,8 +53,7 @@ from engine import fairness, registry
 from engine.errors import BadOptions, IllegalAction, RecordError
 from engine.protocol import AnyGame, read_options
 from engine.replay import apply, read_record, replay_events
-from games import clocks, live, snapshots, store
-from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound, StaleSeq
+from games import clocks, snapshots, store
 from games.mail import game_mail
 from games.models import Event, Game, Invitation, Seat
 from games.seating import seat_players
@@ -70,7 +67,9 @@ from games.selectors import (
     projection_of,
     rules_of,
 )
-from games.state_cache import states
+from live import stream
+from live.state_cache import states
+from web.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound, StaleSeq
 
 # ---------------------------------------------------------------- appending events
 
@@ -94,7 +93,7 @@ class ActionResult:
     before: Any = None
     """The state the submission was made on, at seq ``base``: what the mover's
     client held, so that its answer may carry the changes since
-    (games.changes). None for a repeated submission."""
+    (live.changes). None for a repeated submission."""
     base: int = -1
     mover: int | None = None
     """The seat of the submission's player."""
@@ -109,7 +108,7 @@ class _Appender:
     state: Any
     mover: int | None = None
     """The seat whose submission this is (None for the server's own events): its
-    answer carries its view, the stream need not (games.live)."""
+    answer carries its view, the stream need not (live.stream)."""
     seats_read: bool = False
     """Whether the game came with its seats (``game.seats.all()`` asks nothing
     more): a player's move reads them with the game (games.store.game_for_move)."""
@@ -199,8 +198,8 @@ class _Appender:
             _after_commit_named("ratings.tasks.ratings_update", game_id)
         transaction.on_commit(lambda: states.put(game_id, seq, state), robust=True)
         for seat in sorted(set(out) - was_out):  # its player's streams of it end
-            live.seat_changed(game, seat, None)
-        live.publish_after_commit(game, seq, [s for s in awaited if s != self.mover])
+            stream.seat_changed(game, seat, None)
+        stream.publish_after_commit(game, seq, [s for s in awaited if s != self.mover])
         snapshots.game_snapshot_after_commit(game, self.base, self.rules, state)
         if game.projection["awaiting"]["kind"] == "chance":
             _draw_after_commit(game_id)
@@ -734,24 +733,6 @@ def invitation_accept(*, token: str, user: User) -> Game:
     if invitation is None:
         raise NotFound("there is no such invitation", code="bad_token")
     return game_join(game=invitation.game_id, user=user, token=token)
-
-
-# ---------------------------------------------------------------- accounts
-
-
-def user_email_change(*, user: User, email: str) -> str:
-    """Send the user's mail to a new address, which replies by mail must then come
-    from too; the address as stored. The caller has checked the user's password."""
-    address = get_user_model().objects.normalize_email(email.strip())
-    try:
-        validate_email(address)
-    except ValidationError:
-        raise Invalid(f"{email!r} is not an email address", field="email") from None
-    if address.lower() == user.email.lower():
-        raise Invalid("that is already your address", field="email", code="unchanged")
-    user.email = address
-    user.save(update_fields=["email"])
-    return address
 
 
 def game_leave(*, game: Game | int, user: User) -> Game:

@@ -18,7 +18,7 @@ from django.db import transaction
 
 from games import services
 from games.background import run_after_answer
-from games.errors import NotFound
+from web.errors import NotFound
 
 logger = logging.getLogger(__name__)
 

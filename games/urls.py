@@ -2,8 +2,8 @@
 
 from django.urls import path
 
+from accounts.throttles import InviteThrottle, SignupThrottle, TokenThrottle
 from games import api
-from games.throttles import InviteThrottle, SignupThrottle, TokenThrottle
 
 urlpatterns = [
     # a move and a game's reads first: the busiest addresses are found soonest

@@ -39,10 +39,10 @@ Environment variables:
   in front of the server (e.g. ``172.16.0.0/12`` for a compose network, or
   ``10.0.0.5``); empty by default. Only a connection from one of them may say
   through X-Forwarded-For whom it forwards; every other client is its connection's
-  own address. The throttles count per client address (``games.addresses``).
+  own address. The throttles count per client address (``web.addresses``).
 - ``MARRAM_PASSWORD_HASHING_SLOTS`` (1), ``MARRAM_PASSWORD_HASHING_WAIT`` (0
   seconds): how many password hashes a process computes at once, and how long a
-  request waits for its turn before a 503 with Retry-After (``games.passwords``).
+  request waits for its turn before a 503 with Retry-After (``accounts.passwords``).
   A waiting request holds a thread as surely as a hashing one: under guessing from
   many addresses, waiting a second kept the ping of benchmarks/signin_bench.py at
   seconds, not waiting at milliseconds.
@@ -220,6 +220,9 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI's files, served as static files
+    "web",
+    "accounts",
+    "live",
     "games",
     "notifications",
     "bots",
@@ -240,7 +243,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "games.signin.SigninMiddleware",
+    "accounts.signin.SigninMiddleware",
     # Django's, the store of notices made only for a request that uses it
     "marram_site.messages.LazyMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -293,14 +296,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Auth ---------------------------------------------------------------------
 
 # Failed password checks are limited per account and per address, and hashing is
-# bounded per process: see games.signin and games.passwords.
-AUTHENTICATION_BACKENDS = ["games.signin.ThrottledModelBackend"]
+# bounded per process: see accounts.signin and accounts.passwords.
+AUTHENTICATION_BACKENDS = ["accounts.signin.ThrottledModelBackend"]
 PASSWORD_HASHERS = [
-    "games.passwords.PBKDF2PasswordHasher",
-    "games.passwords.PBKDF2SHA1PasswordHasher",
-    "games.passwords.Argon2PasswordHasher",
-    "games.passwords.BCryptSHA256PasswordHasher",
-    "games.passwords.ScryptPasswordHasher",
+    "accounts.passwords.PBKDF2PasswordHasher",
+    "accounts.passwords.PBKDF2SHA1PasswordHasher",
+    "accounts.passwords.Argon2PasswordHasher",
+    "accounts.passwords.BCryptSHA256PasswordHasher",
+    "accounts.passwords.ScryptPasswordHasher",
 ]
 MARRAM_PASSWORD_HASHING_SLOTS = env_int("MARRAM_PASSWORD_HASHING_SLOTS", 1)
 MARRAM_PASSWORD_HASHING_WAIT = env_float("MARRAM_PASSWORD_HASHING_WAIT", 0.0)
@@ -309,10 +312,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
-    {"NAME": "games.passwords.MaximumLengthValidator"},
+    {"NAME": "accounts.passwords.MaximumLengthValidator"},
 ]
 
-# Whose X-Forwarded-For to believe (games.addresses.client_address).
+# Whose X-Forwarded-For to believe (web.addresses.client_address).
 MARRAM_TRUSTED_PROXIES = env_networks("MARRAM_TRUSTED_PROXIES")
 # Where players' webhooks may go although it is not the public internet.
 MARRAM_WEBHOOK_ALLOWED_NETWORKS = env_networks("MARRAM_WEBHOOK_ALLOWED_NETWORKS")
@@ -361,7 +364,7 @@ if not PRODUCTION:
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # DRF's TokenAuthentication, remembering checked tokens for a few seconds.
-        "games.auth.CachedTokenAuthentication",
+        "accounts.auth.CachedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -377,9 +380,9 @@ REST_FRAMEWORK = {
     # Every error is {"code", "message", ...}; see games.http.exception_handler.
     "EXCEPTION_HANDLER": "games.http.exception_handler",
 }
-# How often (see games.throttles): per address for accounts and tokens, per player
+# How often (see accounts.throttles): per address for accounts and tokens, per player
 # for invitations and new games; failed password checks per address and per
-# account (see games.signin); None for no limit.
+# account (see accounts.signin); None for no limit.
 MARRAM_THROTTLE_RATES = {
     "signup": "20/hour", "token": "20/hour", "invite": "30/hour", "game_create": "30/hour",
     "signin_address": "30/15m", "signin_account": "10/15m",
@@ -432,8 +435,8 @@ CONTENT_SECURITY_POLICY = {
 }
 
 # Sessions in the database, Django's; a cookie of another shape is no session
-# and costs no query (games.sessions).
-SESSION_ENGINE = "games.sessions"
+# and costs no query (accounts.sessions).
+SESSION_ENGINE = "accounts.sessions"
 
 # --- Cache --------------------------------------------------------------------
 
@@ -500,13 +503,13 @@ CELERY_TASK_ROUTES = {"notifications.tasks.webhook_deliver": {"queue": MARRAM_WE
 MARRAM_DRAW_INLINE = env_bool("MARRAM_DRAW_INLINE", default=False)
 # Store a game's state every this many events (games.snapshots); 0: never.
 MARRAM_SNAPSHOT_EVERY = env_int("MARRAM_SNAPSHOT_EVERY", 50)
-# Games whose latest state each process keeps (games.state_cache). An entry is a
+# Games whose latest state each process keeps (live.state_cache). An entry is a
 # game's state: about 2 KB for Animals on Board, 30-90 KB for Marram and Pond in
 # mid-game (measured with tracemalloc), so 512 Marram games are 15-45 MB a
 # process. A game not kept is replayed from its newest snapshot on its next read.
 MARRAM_STATE_CACHE_SIZE = env_int("MARRAM_STATE_CACHE_SIZE", 512)
 
-# --- Live updates (games.live, marram_site/stream.py) --------------------------
+# --- Live updates (live.stream, marram_site/stream.py) --------------------------
 
 # Open game pages hear of moves from the stream server (server-sent events)
 # instead of polling; needs REDIS_URL and the stream server behind the same
@@ -519,10 +522,13 @@ MARRAM_STREAM_PATH = env_str("MARRAM_STREAM_PATH", "/stream")
 MARRAM_STREAM_MAX_CONNECTIONS = env_int("MARRAM_STREAM_MAX_CONNECTIONS", 5000)
 MARRAM_STREAM_HEARTBEAT = env_float("MARRAM_STREAM_HEARTBEAT", 25.0)
 MARRAM_STREAM_WAIT = env_float("MARRAM_STREAM_WAIT", 25.0)
-# How long a stream's token is good, in seconds (games.live): the stream server
+# How long a stream's token is good, in seconds (live.stream): the stream server
 # refuses an older one and ends a stream whose token has grown older; the page
 # (or API client) then asks for a fresh address, which follows the seat's player.
 MARRAM_STREAM_TOKEN_AGE = env_int("MARRAM_STREAM_TOKEN_AGE", 3600)
+# What a seat's stream is sent when a commit leaves it to move (live.stream): the
+# games app's answer to the seat's own GET.
+MARRAM_STREAM_SEAT_VIEW = "games.streaming.seat_view"
 
 # --- Mail ---------------------------------------------------------------------
 

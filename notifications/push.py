@@ -58,7 +58,6 @@ from py_vapid import Vapid02
 from pywebpush import WebPusher
 
 from games import clocks
-from games.errors import Conflict, Invalid, NotFound
 from games.models import Clock, Game, Invitation, Seat
 from games.selectors import rules_of
 from games.tasks import enqueue, run_inline
@@ -73,6 +72,7 @@ from notifications.models import (
     PushSubscription,
 )
 from notifications.webhook_http import CallFailed, CallRefused
+from web.errors import Conflict, Invalid, NotFound
 
 logger = logging.getLogger(__name__)
 

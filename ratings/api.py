@@ -10,9 +10,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.auth import signed_in_user
 from games.api import ERROR, _body, _valid
-from games.auth import signed_in_user
-from games.errors import NotFound
 from games.models import Game
 from games.selectors import invitation_url
 from games.serializers import EmptySerializer
@@ -31,6 +30,7 @@ from ratings.serializers import (
     RematchAnswerSerializer,
     RematchSerializer,
 )
+from web.errors import NotFound
 
 
 def _game(game_id: int) -> Game:

@@ -8,13 +8,13 @@ from datetime import timedelta
 import pytest
 
 from games import clocks, services
-from games.errors import Conflict, Invalid
 from games.models import Clock, Event, Game
 from notifications import services as notes
 from notifications import vacations
 from notifications.models import Notification
 from tests.service.conftest import custom_game, make_user, seat_user, tile
 from tests.service.mail_kit import awaited, freeze_time, play_turn
+from web.errors import Conflict, Invalid
 
 DAY = timedelta(days=1)
 

@@ -106,7 +106,7 @@ def test_bad_tokens_are_refused_and_good_ones_remembered():
     assert good.get("/api/games/").status_code == 200
     Token.objects.filter(user=ann).update(key="f" * 40)  # rotated: the old key is gone
     assert good.get("/api/games/").status_code == 200  # remembered for a few seconds
-    from games.auth import CachedTokenAuthentication
+    from accounts.auth import CachedTokenAuthentication
 
     CachedTokenAuthentication.forget_all()
     assert good.get("/api/games/").status_code == 401

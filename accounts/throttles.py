@@ -7,7 +7,7 @@ limit), read at each request so that tests can lower them. A rate's period may
 carry a count ("10/15m": ten in fifteen minutes). A refusal is a 429 whose message
 says what was refused and when to try again, with a Retry-After.
 
-Addresses are those of ``games.addresses.client_address`` (X-Forwarded-For only
+Addresses are those of ``web.addresses.client_address`` (X-Forwarded-For only
 from the trusted proxies), an IPv6 client counted by its /64.
 """
 
@@ -21,7 +21,7 @@ from django.conf import settings
 from rest_framework import exceptions
 from rest_framework.throttling import SimpleRateThrottle
 
-from games.addresses import address_group, client_address
+from web.addresses import address_group, client_address
 
 UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 RATE = re.compile(r"(\d+)/(\d*)\s*([smhd])[a-z]*")

@@ -22,7 +22,7 @@ GameState = Any
 """A game's state: its rules' own type, opaque here."""
 
 DEFAULT_SIZE = 512
-"""Games a process keeps; ``MARRAM_STATE_CACHE_SIZE`` sets it (games.apps)."""
+"""Games a process keeps; ``MARRAM_STATE_CACHE_SIZE`` sets it (live.apps)."""
 
 
 class StateCache:

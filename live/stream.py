@@ -41,7 +41,7 @@ import time
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import redis
 from django.conf import settings
@@ -52,8 +52,6 @@ from django.utils.module_loading import import_string
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
-
-    from games.models import Game
 
 log = logging.getLogger(__name__)
 
@@ -78,11 +76,30 @@ HOLDERS = "marram:holders:{game}"
 ``-`` when its player left, for the seats that changed hands or were left while
 tokens of them may still be good. The stream server refuses a seat's token of
 any other user. It expires once every token issued before the change has."""
-VIEWS = {"api": "games.api.seat_view", "page": "games.pages.views.seat_view"}
-"""What each kind of listener is sent: the encoded answer of its own GET of the
-game (the API's ``GET /api/games/{id}/``, the page's ``state.json``), made by the
-function at this path from the game and the seat's user."""
+VIEWS = ("api", "page")
+"""The kinds of listener a seat's view is sent to: each is sent the encoded
+answer of its own GET of the game (the API's ``GET /api/games/{id}/``, the
+page's ``state.json``), made by the function ``settings.MARRAM_STREAM_SEAT_VIEW``
+names (games.streaming.seat_view): the settings put the games app's side here,
+as they do for the mail."""
 TOKEN_SALT = "marram.stream"
+
+class Game(Protocol):
+    """What this module reads of a game (games.models.Game, its seats loaded):
+    its id, where its record is, who has left, and its seats' holders."""
+
+    @property
+    def pk(self) -> Any: ...
+
+    @property
+    def seq(self) -> int: ...
+
+    @property
+    def projection(self) -> Any: ...
+
+    @property
+    def seats(self) -> Any: ...
+
 
 _client_lock = threading.Lock()
 _clients: dict[str, redis.Redis] = {}
@@ -259,15 +276,12 @@ def seat_view(game: Game, seat: int, kind: str, user_id: int) -> bytes | None:
     if that is the user ``user_id`` (None if it is not, or the view could not be
     made: the seq alone then goes out, and the client asks). Their client has
     the game in front of them: a visit, as the GET would be."""
-    from games.mail import game_mail
-
     user = next((s.user for s in game.seats.all()
                  if s.index == seat and s.user_id == user_id), None)
     if user is None:
         return None
     try:
-        game_mail().game_viewed(game=game, user=user)
-        made: bytes = import_string(VIEWS[kind])(game, user)
+        made: bytes = import_string(settings.MARRAM_STREAM_SEAT_VIEW)(game, user, kind)
     except Exception:  # the move is committed: its answer must not fail for this
         log.exception("could not make seat %s's %s view of game %s", seat, kind, game.pk)
         return None
@@ -388,5 +402,5 @@ def _request_finished(**kwargs: Any) -> None:
         publish(game, seq, to_move)
 
 
-request_started.connect(_request_started, dispatch_uid="games.live.request_started")
-request_finished.connect(_request_finished, dispatch_uid="games.live.request_finished")
+request_started.connect(_request_started, dispatch_uid="live.stream.request_started")
+request_finished.connect(_request_finished, dispatch_uid="live.stream.request_finished")

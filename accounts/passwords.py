@@ -5,7 +5,7 @@ are a way to keep the server busy. The site's hashers are Django's own (the same
 algorithm names, so stored hashes are unchanged) with three guards:
 
 - every check made for a request is counted and refused once over the limits,
-  before hashing (``games.signin``);
+  before hashing (``accounts.signin``);
 - at most ``MARRAM_PASSWORD_HASHING_SLOTS`` hashes run at once in a process; a
   request that cannot get a slot within ``MARRAM_PASSWORD_HASHING_WAIT`` seconds
   (none by default: a thread kept waiting is a thread that serves nobody else)
@@ -29,8 +29,8 @@ from django.core import checks
 from django.core.exceptions import ValidationError
 from django.utils.module_loading import import_string
 
-from games import signin
-from games.errors import TryLater
+from accounts import signin
+from web.errors import TryLater
 
 MAX_PASSWORD_LENGTH = 1024
 
@@ -132,5 +132,5 @@ def hashers_guarded(**kwargs: Any) -> list[checks.CheckMessage]:
                  if not issubclass(import_string(path), _Guarded)]
     return [checks.Error(
         f"{path} hashes passwords without the site's limits",
-        hint="list the hashers of games.passwords in PASSWORD_HASHERS", id="games.E001")
+        hint="list the hashers of accounts.passwords in PASSWORD_HASHERS", id="games.E001")
         for path in unguarded]

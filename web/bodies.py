@@ -25,7 +25,7 @@ from django.http import HttpRequest, HttpResponseBase
 from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
 
-from games.errors import Invalid, ServiceError
+from web.errors import Invalid, ServiceError
 
 MAX_DEPTH = 32
 """Arrays and objects inside one another: a game record, the deepest document the

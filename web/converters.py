@@ -2,12 +2,11 @@
 
 ``<id:...>`` is a row id: 1 to 18 digits, so that a longer number is a 404 at
 routing rather than an integer no database column holds (SQLite overflows past
-2**63 and answered 500; PostgreSQL refuses it too).
+2**63 and answered 500; PostgreSQL refuses it too). Registered once, as the app
+is made ready (web.apps), before any URLconf is read.
 """
 
 from __future__ import annotations
-
-from django.urls import register_converter
 
 
 class RowId:
@@ -19,5 +18,3 @@ class RowId:
     def to_url(self, value: int) -> str:
         return str(value)
 
-
-register_converter(RowId, "id")

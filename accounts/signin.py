@@ -10,7 +10,7 @@ Two hooks cover every way in, present or future:
   name typed, whether or not such an account exists (so a refusal tells nothing
   about which names exist), and before Django's hashing of a dummy password for
   an unknown name.
-- The password hashers (``games.passwords``) check any other password check made
+- The password hashers (``accounts.passwords``) check any other password check made
   during a request, such as a form's "your current password", against the
   signed-in account. ``SigninMiddleware`` tells them which request that is, and
   turns a refusal into a page.
@@ -40,9 +40,9 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
-from games.addresses import address_group, client_address
-from games.errors import TryLater
-from games.throttles import in_words, parse_rate
+from accounts.throttles import in_words, parse_rate
+from web.addresses import address_group, client_address
+from web.errors import TryLater
 
 REFUSALS = {
     "signin_address": "too many failed sign-ins from your address lately",

@@ -91,3 +91,8 @@ class TryLater(ServiceError):
         super().__init__(message, code=code)
         self.status = status
         self.retry_after = max(int(retry_after), 1)
+
+
+def sentence(message: str) -> str:
+    """A service's message ("the game is over: ...") as a sentence for a page."""
+    return message[:1].upper() + message[1:] + ("" if message.endswith(".") else ".")

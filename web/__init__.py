@@ -1,0 +1,4 @@
+"""What every app's HTTP side shares and that knows nothing of games or
+accounts: the errors services raise (web.errors), reading what clients send
+within bounds (web.bodies), the client's network address (web.addresses) and
+the ``<id:...>`` path converter (web.converters)."""
