@@ -14,8 +14,9 @@ from rest_framework import serializers
 
 from engine import registry
 from engine.bots import LEVELS as BOT_LEVELS
+from games.mail import Invited
 from games.models import Event, Game, Seat
-from games.services import ActionResult, Invited
+from games.services import ActionResult
 
 AnyField = serializers.Field[Any, Any, Any, Any]
 """A field of any kind."""

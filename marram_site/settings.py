@@ -536,6 +536,16 @@ MARRAM_STREAM_SEAT_VIEW = "games.streaming.seat_view"
 # the notifications app's outbox.
 MARRAM_GAME_MAIL = "notifications.game_mail.OutboxMail"
 
+# What follows a change to a game (games.after_move), in this order, each a class
+# made with no arguments: the chance it leaves to draw, the mail it calls for, the
+# ratings of a game it ended, the computer players it leaves to move.
+MARRAM_AFTER_MOVE = [
+    "games.tasks.ChanceDraw",
+    "notifications.after_move.TurnMail",
+    "ratings.after_move.RatingsUpdate",
+    "bots.after_move.ComputerMoves",
+]
+
 # Who besides people may sit in a game's seats (games.seating): the bots app's
 # computer players.
 MARRAM_SEAT_PLAYERS = "bots.hooks.BotPlayers"

@@ -58,10 +58,10 @@ from py_vapid import Vapid02
 from pywebpush import WebPusher
 
 from games import clocks
+from games.enqueue import Task, enqueue, run_inline
 from games.models import Clock, Game, Invitation, Seat
 from games.selectors import rules_of
-from games.tasks import enqueue, run_inline
-from notifications import webhook_http
+from notifications import jobs, webhook_http
 from notifications.emails import duration_words
 from notifications.models import (
     PUSH_DEVICES_PER_PLAYER,
@@ -376,27 +376,24 @@ def _waker() -> Any:
     return OutboxWaker(every=WAKE_EVERY)
 
 
-def after_commit(rows: Sequence[Notification]) -> None:
-    """Have the push rows just committed delivered: a row to one device by a task
-    of its own on the push queue; the rows to each of a player's devices by a drain
-    on that queue, at most two asked for a WAKE_EVERY by this process. Where tasks
-    run in this process (``./dev run``) a row to a player's devices is made one per
-    device at once, as the mail is sent, and each device's push, which waits on a
-    push service, runs on the process's background thread once the request is
-    answered, as a worker would run it."""
-    from notifications import tasks
-
+def delivery_tasks(rows: Sequence[Notification]) -> list[Task]:
+    """The tasks that deliver the push rows just committed: a row to one device by
+    a task of its own on the push queue; the rows to each of a player's devices
+    by a drain on that queue, at most two asked for a WAKE_EVERY by this process.
+    Where tasks run in this process (``./dev run``) a row to a player's devices
+    is made one per device at once, as the mail is sent, and each device's push,
+    which waits on a push service, runs on the process's background thread once
+    the request is answered, as a worker would run it."""
     devices = [row.pk for row in rows if row.push_device_id is not None]
     players = [row.pk for row in rows if row.push_device_id is None]
-    for pk in devices:
-        enqueue(tasks.push_deliver, pk, background=True)
+    tasks = [Task(jobs.push_deliver, (pk,), background=True) for pk in devices]
     if run_inline():
-        for pk in players:
-            enqueue(tasks.push_deliver, pk)
+        tasks += [Task(jobs.push_deliver, (pk,)) for pk in players]
     elif players:
         countdown = _waker().countdown()
-        if countdown is not None and not enqueue(tasks.push_drain, countdown=countdown):
-            _waker().failed()
+        if countdown is not None:
+            tasks.append(Task(jobs.push_drain, countdown=countdown, refused=_waker().failed))
+    return tasks
 
 
 def push_drain() -> dict[str, int]:
@@ -419,9 +416,7 @@ def push_drain() -> dict[str, int]:
             logger.exception("push %s could not be fanned out", pk)
             done["error"] += 1
     if len(due) == DRAIN_BATCH:
-        from notifications import tasks
-
-        enqueue(tasks.push_drain)
+        enqueue(jobs.push_drain)
     return dict(done)
 
 

@@ -1,11 +1,11 @@
 """The outbox and its delivery, each player's mail policy, visits, digests and the
 clock check.
 
-Writing and sending are apart. ``turn_mails_queue`` is called (through
-games.mail, notifications.game_mail) as a game's events are written, once the
-clocks have moved; it queues the mails those events call for as ``Notification``
-rows on the events' own batch, so they are committed with the events or not at
-all (a player's move holds no lock: games.services). After the commit the
+Writing and sending are apart. ``turn_mails`` gives the mails a game's events
+call for once the clocks have moved, as ``Notification`` rows that the games
+app writes with the events (notifications.after_move, a follower of the change:
+games.after_move), so they are committed with the events or not at all (a
+player's move holds no lock: games.services.append). After the commit the
 process asks Celery for a drain of the outbox (``outbox_drain``: every row due,
 delivered in turn), at most twice a second (``OutboxWaker``); where tasks run
 in-process (``./dev run``) each row is delivered at the commit instead. If Redis
@@ -63,11 +63,11 @@ from django.utils import timezone
 from games import clocks
 from games import services as game_services
 from games.clocks import ClockChange
+from games.enqueue import Task, enqueue, run_inline, tasks_enqueue
 from games.models import Clock, Event, Game
 from games.seating import seat_players
-from games.store import Batch
-from games.tasks import enqueue, run_inline
-from notifications import board_mail, emails, mail_headers, push, signing, webhooks
+from games.tasks import resolve_chance
+from notifications import board_mail, emails, jobs, mail_headers, push, signing, webhooks
 from notifications.mailsafe import address_problem, header_text, message_id_or_empty
 from notifications.mailtext import mail_text
 from notifications.models import (
@@ -130,43 +130,50 @@ never by the mail's drains."""
 # ---------------------------------------------------------------- writing the outbox
 
 
-def notifications_queue(rows: Sequence[Notification], *, may_exist: bool = False,
-                        writes: Batch | None = None) -> list[int]:
-    """Write mails to the outbox and enqueue their delivery once they are
-    committed; the ids of the rows written. With ``may_exist``, a row whose dedup key
-    is already there is left out; without, a repeated key is an error (the
-    caller's keys cannot repeat). With ``writes``, the rows are only queued on that
-    batch, to be written with it (no ids yet: [])."""
-    if writes is None:  # (a turn's mails, on ``writes``, leave out the bots' clocks)
-        bots = seat_players().clockless(row.user_id for row in rows)
-        rows = [row for row in rows if row.user_id not in bots]  # computers read no mail
+def outbox_rows(rows: Sequence[Notification]) -> list[Notification]:
+    """Rows as the outbox takes them: with the push rows beside each that has one,
+    a Message-ID each, and nothing in them that cannot be sent (``_guard``).
+    Reads nothing."""
     rows = [*rows, *push.siblings(rows)]  # a push row beside each that has one
     for row in rows:
         row.message_id = row.message_id or make_msgid(domain=settings.REPLY_DOMAIN)
         _guard(row)
+    return rows
+
+
+def notifications_queue(rows: Sequence[Notification], *, may_exist: bool = False
+                        ) -> list[int]:
+    """Write mails to the outbox and enqueue their delivery once they are
+    committed; the ids of the rows written. With ``may_exist``, a row whose dedup key
+    is already there is left out; without, a repeated key is an error (the
+    caller's keys cannot repeat). (The mail a change to a game calls for is
+    written with the change instead: notifications.after_move.)"""
+    bots = seat_players().clockless(row.user_id for row in rows)
+    rows = outbox_rows([row for row in rows if row.user_id not in bots])  # computers read no mail
     due = {row.message_id for row in rows if row.status == Status.PENDING}
-    if writes is not None:
-        writes.insert(rows)
-    elif may_exist:  # the rows written are those with the Message-IDs just made
+    if may_exist:  # the rows written are those with the Message-IDs just made
         Notification.objects.bulk_create(rows, ignore_conflicts=True)
         rows = list(Notification.objects.filter(message_id__in=[row.message_id for row in rows])
                     .only("pk", "message_id", "kind", "push_device"))
     else:
         Notification.objects.bulk_create(rows)
-    if due:
-        def deliver() -> None:  # once committed, every row has its id
-            _deliver_after_commit([row.pk for row in rows if row.message_id in due
-                                   and row.kind not in APART])
-            _call_after_commit([row.pk for row in rows if row.message_id in due
-                                and row.kind in WEBHOOK_KINDS])
-            push.after_commit([row for row in rows if row.message_id in due
-                               and row.kind in PUSH_KINDS])
+    if due:  # once committed, every row has its id
+        pending = [row for row in rows if row.message_id in due]
+        transaction.on_commit(lambda: tasks_enqueue(delivery_tasks(pending)), robust=True)
+    return [row.pk for row in rows]
 
-        if writes is not None:  # once the batch is written, whether in a transaction or not
-            writes.after(deliver)
-        else:
-            transaction.on_commit(deliver, robust=True)
-    return [] if writes is not None else [row.pk for row in rows]
+
+def delivery_tasks(rows: Sequence[Notification]) -> list[Task]:
+    """The tasks that deliver these pending rows, just committed: the mail's
+    (``_mail_tasks``), a task a webhook call on the ``webhooks`` queue
+    (``webhook_deliver``), and the pushes' (notifications.push). Calls are few
+    (one a turn of a player with a webhook, a test a minute), and written by a
+    mail's delivery in the worker, not by a move. What is not enqueued (Redis
+    down) is found by the beat sweep."""
+    return [*_mail_tasks([row.pk for row in rows if row.kind not in APART]),
+            *(Task(jobs.webhook_deliver, (row.pk,)) for row in rows
+              if row.kind in WEBHOOK_KINDS),
+            *push.delivery_tasks([row for row in rows if row.kind in PUSH_KINDS])]
 
 
 class OutboxWaker:
@@ -202,37 +209,20 @@ class OutboxWaker:
 _waker = OutboxWaker()
 
 
-def _deliver_after_commit(ids: list[int]) -> None:
+def _mail_tasks(ids: list[int]) -> list[Task]:
     """Have the rows just committed delivered: each by its own task where tasks run
     in this process as they are enqueued; else by a drain of the outbox, at most
-    two asked for a second (``OutboxWaker``). What is not enqueued (Redis down) is
-    found by the beat sweep."""
-    from notifications import tasks
-
+    two asked for a second (``OutboxWaker``)."""
     if not ids:
-        return
+        return []
     if run_inline():
-        for pk in ids:
-            enqueue(tasks.notification_deliver, pk)
-        return
+        return [Task(jobs.notification_deliver, (pk,)) for pk in ids]
     countdown = _waker.countdown()
     if countdown is None:
-        return
-    if not enqueue(tasks.outbox_drain, countdown=countdown):
-        # (the publisher has retried already, settings.CELERY_BROKER_TRANSPORT_OPTIONS):
-        # the mail of this window waits for the sweep, as when Redis is down
-        _waker.failed()
-
-
-def _call_after_commit(ids: list[int]) -> None:
-    """Have the webhook calls just committed made: a task each on the ``webhooks``
-    queue (``webhook_deliver``). Calls are few (one a turn of a player with a
-    webhook, a test a minute), and written by a mail's delivery in the worker, not
-    by a move. What is not enqueued (Redis down) is found by the beat sweep."""
-    from notifications import tasks
-
-    for pk in ids:
-        enqueue(tasks.webhook_deliver, pk)
+        return []
+    # (the publisher retries, settings.CELERY_BROKER_TRANSPORT_OPTIONS): refused,
+    # the mail of this window waits for the sweep, as when Redis is down
+    return [Task(jobs.outbox_drain, countdown=countdown, refused=_waker.failed)]
 
 
 def _guard(row: Notification) -> None:
@@ -250,14 +240,15 @@ def _guard(row: Notification) -> None:
             logger.warning("mail %s to %r not queued: %s", row.kind, row.to_email, problem)
 
 
-def turn_mails_queue(game: Game, events: Sequence[Event], change: ClockChange,
-                     writes: Batch) -> None:
-    """Queue on ``writes`` (stored with the events) the mails called for by events
-    that moved the game's clocks (``change``, games.clocks): "your turn" to each
-    seat whose clock has just started (unless it has just moved: it is looking at
-    the game), "game started" to the others when the game has just begun, "game
-    over" to everyone when it has ended. Reads nothing (a move holds no lock on
-    the game: games.services)."""
+def turn_mails(game: Game, events: Sequence[Event], change: ClockChange
+               ) -> list[Notification]:
+    """The mails called for by events that moved the game's clocks (``change``,
+    games.clocks), as rows of the outbox to write with the events
+    (notifications.after_move): "your turn" to each seat whose clock has just
+    started (unless it has just moved: it is looking at the game), "game
+    started" to the others when the game has just begun, "game over" to
+    everyone when it has ended. Reads nothing (a move holds no lock on the
+    game: games.services.append)."""
     actors = {e.actor_id for e in events}
     rows = []
     for clock in change.clocks:
@@ -277,8 +268,7 @@ def turn_mails_queue(game: Game, events: Sequence[Event], change: ClockChange,
             dedup_key=f"{kind}:{game.pk}:{clock.seat}"
             + (f":{game.seq}" if kind == Kind.YOUR_TURN else ""),
         ) for kind in kinds]
-    if rows:
-        notifications_queue(rows, writes=writes)
+    return outbox_rows(rows) if rows else []
 
 
 # ---------------------------------------------------------------- delivering
@@ -519,8 +509,6 @@ def outbox_drain() -> dict[str, int]:
     row another has taken. A row whose delivery raises is logged and put back
     SWEEP_LEASE, so that it cannot hold up the rows behind it; the sweep tries it
     again."""
-    from notifications import tasks
-
     by = timezone.now() + DRAIN_AHEAD
     due = list(_due_mail(by).order_by("next_attempt_at", "pk")
                .values_list("pk", "kind", "user__email")[:DRAIN_BATCH])
@@ -545,7 +533,7 @@ def outbox_drain() -> dict[str, int]:
             _put_back([taken], timezone.now())
             done["error"] += 1
     if len(due) == DRAIN_BATCH:
-        enqueue(tasks.outbox_drain)
+        enqueue(jobs.outbox_drain)
     return {status: count for status, count in done.items() if count}
 
 
@@ -613,23 +601,20 @@ def outbox_sweep(*, now: datetime | None = None, after: timedelta = SWEEP_AFTER)
     The mails due longest are taken first, SWEEP_BATCH at a time, and each is put
     back SWEEP_LEASE (or until its task reschedules it): rows whose delivery never
     completes cannot keep the sweep from the rows behind them."""
-    from games import tasks as game_tasks
-    from notifications import tasks
-
     now = now or timezone.now()
     with transaction.atomic():  # rows a worker is sending are left alone
         due = list(Notification.objects.select_for_update(skip_locked=True)
                    .filter(status=Status.PENDING, next_attempt_at__lte=now - after)
                    .order_by("next_attempt_at", "pk").values_list("pk", "kind")[:SWEEP_BATCH])
         _put_back([pk for pk, _ in due], now)
-    mailed = sum(enqueue(tasks.notification_deliver, pk)
+    mailed = sum(enqueue(jobs.notification_deliver, pk)
                  for pk, kind in due if kind not in APART)
-    called = sum(enqueue(tasks.webhook_deliver, pk) for pk, kind in due if kind in WEBHOOK_KINDS)
-    pushed = sum(enqueue(tasks.push_deliver, pk) for pk, kind in due if kind in PUSH_KINDS)
+    called = sum(enqueue(jobs.webhook_deliver, pk) for pk, kind in due if kind in WEBHOOK_KINDS)
+    pushed = sum(enqueue(jobs.push_deliver, pk) for pk, kind in due if kind in PUSH_KINDS)
     waiting = list(Game.objects.filter(status=Game.Status.RUNNING,
                                        projection__awaiting__kind="chance")
                    .values_list("pk", flat=True))
-    drawn = sum(enqueue(game_tasks.resolve_chance, pk) for pk in waiting)
+    drawn = sum(enqueue(resolve_chance, pk) for pk in waiting)
     return {"mail": mailed, "webhooks": called, "push": pushed, "chance": drawn}
 
 

@@ -21,7 +21,8 @@ from django.test import Client
 
 from games.mail import NoMail, game_mail
 from games.models import Game
-from games.seating import NoSeatPlayers, seat_players
+from games.people_only import NoSeatPlayers
+from games.seating import seat_players
 from tests.service.conftest import body, client_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -104,7 +105,7 @@ def test_the_bots_app_is_where_the_settings_send_the_seats_not_for_people():
 
 @pytest.fixture
 def people_only(settings):
-    settings.MARRAM_SEAT_PLAYERS = "games.seating.NoSeatPlayers"
+    settings.MARRAM_SEAT_PLAYERS = "games.people_only.NoSeatPlayers"
     assert isinstance(seat_players(), NoSeatPlayers)
 
 

@@ -15,6 +15,7 @@ from engine import marram as engine
 from engine.marram.notation import describe_event
 from games import services
 from games.models import Event
+from games.selectors import game_state_get
 from notifications import services as notes
 from notifications.models import GameVisit, Notification, Policy
 from notifications.selectors import mail_settings_get
@@ -88,7 +89,7 @@ def test_your_turn_tells_what_happened_since_your_last_move(users, now):
         assert words.startswith(f"{ann.username} lays tile {payload['tile']}")
         assert words in told
     game.refresh_from_db()
-    state = services.game_state_get(game)
+    state = game_state_get(game)
     assert f"  {ann.username}: {state.scores[0]}\n" in to_bob.body
     hand = ", ".join(state.hands[1])
     assert f"Your hand: {hand}" in to_bob.body
@@ -110,7 +111,7 @@ def test_the_first_move_of_a_turn_writes_nothing(users):
     game = start_game(users[:2])
     before = Notification.objects.count()
     ann = seat_user(game, 0)
-    action = engine.legal_actions(services.game_state_get(game))[0]
+    action = engine.legal_actions(game_state_get(game))[0]
     with CaptureQueriesContext(connection) as move:
         services.action_submit(game=game, user=ann, action=action, expected_seq=game.seq)
     # the game and its seats read, the append: the clocks and the outbox add

@@ -169,7 +169,7 @@ def test_the_sweep_reaches_the_rows_behind_those_it_enqueued(now, monkeypatch):
 @pytest.mark.django_db
 def test_no_mail_is_queued_to_an_address_that_cannot_be_valid(monkeypatch, now):
     enqueued: list[int] = []  # the rows handed over for delivery at the commit
-    monkeypatch.setattr(notes, "_deliver_after_commit", enqueued.extend)
+    monkeypatch.setattr(notes, "_mail_tasks", lambda ids: enqueued.extend(ids) or [])
     monkeypatch.setattr(notes.transaction, "on_commit", lambda run, robust=False: run())
     rows = [Notification(to_email=address, kind="invitation", dedup_key=f"i:{i}",
                          subject="Come and play", body_text="x")
@@ -185,7 +185,7 @@ def test_no_mail_is_queued_to_an_address_that_cannot_be_valid(monkeypatch, now):
 
 @pytest.mark.django_db
 def test_what_is_queued_has_a_subject_on_one_bounded_line(monkeypatch):
-    monkeypatch.setattr(notes, "_deliver_after_commit", lambda ids: None)
+    monkeypatch.setattr(notes, "_mail_tasks", lambda ids: [])
     [pk] = notes.notifications_queue([Notification(
         to_email="ann@example.org", kind="reply_refused", dedup_key="s", body_text="x",
         subject="Re: hi\r\nBcc: victim@example.net\x00" + "!" * 400,

@@ -215,7 +215,7 @@ def test_who_is_a_computer_is_asked_of_the_seating_port(settings):
         assert store.game_clocks(read, timezone.now(), computers).computer_seats == {bot_seat}
     assert "bots_bot" not in after_the_move_read.captured_queries[0]["sql"]
 
-    settings.MARRAM_SEAT_PLAYERS = "games.seating.NoSeatPlayers"
+    settings.MARRAM_SEAT_PLAYERS = "games.people_only.NoSeatPlayers"
     with CaptureQueriesContext(connection) as queries:
         _, _, computers = store.game_for_move(game.pk, ann.pk)
         clocks = store.game_clocks(game, timezone.now())
