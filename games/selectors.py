@@ -19,8 +19,8 @@ from engine.replay import Replay, replay_events
 from games import snapshots, store
 from games.models import Event, Game, Invitation, Seat
 from live.state_cache import states
-from marram_site.links import site_url
 from web.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound, NotYourTurn
+from web.links import site_url
 
 T = TypeVar("T")
 

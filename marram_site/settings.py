@@ -569,7 +569,7 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30)
 # ./dev run can keep its mail as files: EMAIL_BACKEND=...filebased.EmailBackend.
 EMAIL_FILE_PATH = env_str("EMAIL_FILE_PATH", str(BASE_DIR / "tests" / "artifacts" / "mail"))
 
-# Links in mail point here (marram_site.links.site_url); replies to a move mail go
+# Links in mail point here (web.links.site_url); replies to a move mail go
 # to move+...@REPLY_DOMAIN.
 MARRAM_BASE_URL = env_str("MARRAM_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
 REPLY_DOMAIN = env_str("REPLY_DOMAIN", "marram.localhost")

@@ -1,4 +1,5 @@
 """What every app's HTTP side shares and that knows nothing of games or
 accounts: the errors services raise (web.errors), reading what clients send
-within bounds (web.bodies), the client's network address (web.addresses) and
-the ``<id:...>`` path converter (web.converters)."""
+within bounds (web.bodies), the client's network address (web.addresses), the
+site's own address for links that leave it (web.links) and the ``<id:...>``
+path converter (web.converters)."""

@@ -27,6 +27,7 @@ from engine import registry
 from games import services
 from games.api import GameActions
 from games.forms import GameCreateForm, InviteForm
+from games.game_ui import ui_for
 from games.http import json_bytes, state_or_changes
 from games.mail import game_mail
 from games.models import Game, Invitation
@@ -42,7 +43,6 @@ from games.selectors import (
 )
 from live import stream
 from live.state_cache import states
-from ui import ui_for
 from web.bodies import form_post
 from web.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError, sentence
 

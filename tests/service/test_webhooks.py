@@ -22,13 +22,13 @@ import pytest
 from django.test import Client
 
 from games import services
-from marram_site.links import site_url
 from notifications import services as notes
 from notifications import webhook_http
 from notifications.models import Notification, Policy, Webhook
 from tests.service.conftest import json_strings, make_user, seat_user, start_game
 from tests.service.mail_kit import freeze_time, play_turn
 from tests.service.test_bots import bot_seat_game, my_move
+from web.links import site_url
 
 SEED = "4b" * 32  # ann sits first, bob second
 LOOPBACK = "127.0.0.0/8"

@@ -37,7 +37,7 @@ def runserver_base_url(addrport: str) -> str:
     return f"http://{_WILDCARDS.get(host, host)}:{found['port']}"
 
 
-if __name__ == "__main__":  # ./dev run ADDR: python -m marram_site.links ADDR
+if __name__ == "__main__":  # ./dev run ADDR: python -m web.links ADDR
     import sys
 
     try:
