@@ -43,13 +43,12 @@ before a row is queued, so no mail is ever queued to one that cannot be valid.
 from __future__ import annotations
 
 import logging
-import smtplib
-import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime, make_msgid
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -67,7 +66,7 @@ from games.enqueue import Task, enqueue, run_inline, tasks_enqueue
 from games.models import Clock, Event, Game
 from games.seating import seat_players
 from games.tasks import resolve_chance
-from notifications import board_mail, emails, jobs, mail_headers, push, signing, webhooks
+from notifications import board_mail, emails, jobs, mail_headers, outbox, push, signing, webhooks
 from notifications.mailsafe import address_problem, header_text, message_id_or_empty
 from notifications.mailtext import mail_text
 from notifications.models import (
@@ -81,13 +80,13 @@ from notifications.models import (
     Policy,
     Webhook,
 )
+from notifications.outbox import DRAIN_AHEAD, OutboxWaker
 from notifications.selectors import (
     bouncing_address_get,
     game_visit_get,
     games_waiting_for,
     mail_settings_get,
 )
-from notifications.webhook_http import CallFailed, CallRefused
 
 logger = logging.getLogger(__name__)
 
@@ -97,20 +96,8 @@ page or API read of the game (an open page polls it) since their last move by
 mail: a move by mail forgets the visits before it (``game_visit_forget``)."""
 SWEEP_AFTER = timedelta(seconds=30)
 """The sweep leaves rows this young to the task enqueued on their commit."""
-MAX_ATTEMPTS = 8
-RETRY_FIRST = timedelta(minutes=2)
-RETRY_AT_MOST = timedelta(hours=1)
 SWEEP_BATCH = 500
-WAKE_EVERY = 1.0
-"""Seconds. A process that commits mail asks Celery for a drain of the outbox at
-once, then for one more at the end of this window for all the mail it commits
-within it: a busy server hands Celery at most two messages a second, not one a
-mail (an enqueue costs a web worker about a millisecond of CPU)."""
 DRAIN_BATCH = 200
-DRAIN_AHEAD = timedelta(seconds=5)
-"""A drain also takes rows due this soon: a row's time is the web machine's clock,
-the drain reads the worker's, and the two may differ a little. (A retry is
-minutes away, so none is taken early.)"""
 SETTLE_FROM = 2
 """A drain settles its turn mails all at once (``_turn_mails_settle``) when it has
 at least this many: that costs about what delivering one of them alone does."""
@@ -174,36 +161,6 @@ def delivery_tasks(rows: Sequence[Notification]) -> list[Task]:
             *(Task(jobs.webhook_deliver, (row.pk,)) for row in rows
               if row.kind in WEBHOOK_KINDS),
             *push.delivery_tasks([row for row in rows if row.kind in PUSH_KINDS])]
-
-
-class OutboxWaker:
-    """When this process last asked Celery for a drain of the outbox, and whether it
-    has asked for the one more at the end of that window (``WAKE_EVERY``)."""
-
-    def __init__(self, every: float = WAKE_EVERY,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.every, self.clock = every, clock
-        self.lock = threading.Lock()
-        self.until = float("-inf")
-        self.again = False
-
-    def countdown(self) -> float | None:
-        """In how many seconds a drain must start to take the mail committed just now;
-        None when a drain already asked for starts late enough to take it."""
-        now = self.clock()
-        with self.lock:
-            if now >= self.until:
-                self.until, self.again = now + self.every, False
-                return 0.0
-            if self.again:
-                return None
-            self.again = True
-            return self.until - now
-
-    def failed(self) -> None:
-        """The drain could not be asked for (Redis down): ask at the next commit."""
-        with self.lock:
-            self.until, self.again = float("-inf"), False
 
 
 _waker = OutboxWaker()
@@ -274,21 +231,12 @@ def turn_mails(game: Game, events: Sequence[Event], change: ClockChange
 # ---------------------------------------------------------------- delivering
 
 
-def _turn_over(n: Notification) -> bool:
-    """Whether the turn a row speaks of (its game, seat and seq) is over (a row of
-    no game's seat speaks of no turn)."""
-    if n.game_id is None or n.seat is None:
-        return True
-    clock = Clock.objects.filter(game_id=n.game_id, seat=n.seat).first()
-    return clock is None or not clock.running or clock.started_seq != n.seq
-
-
 def _skip_reason(n: Notification, now: datetime, *, turn_over: bool | None = None) -> str:
     """Why this mail should not go after all, in words for the admin; '' to send.
     ``turn_over``: whether the row's turn is over, if the caller has just found it."""
     if n.kind in WEBHOOK_KINDS:  # the mail policy is not a webhook's
         reason = webhooks.call_skip_reason(n)
-        if not reason and n.kind == Kind.WEBHOOK_TURN and _turn_over(n):
+        if not reason and n.kind == Kind.WEBHOOK_TURN and outbox.turn_over(n):
             reason = "that turn is over"
         return reason
     user = n.user
@@ -304,7 +252,7 @@ def _skip_reason(n: Notification, now: datetime, *, turn_over: bool | None = Non
     if policy == Policy.OFF:
         return "the player has turned mail off"
     if n.kind in (Kind.YOUR_TURN, Kind.REMINDER) and (
-            _turn_over(n) if turn_over is None else turn_over):
+            outbox.turn_over(n) if turn_over is None else turn_over):
         return "that turn is over"
     if n.kind == Kind.DIGEST and not games_waiting_for(user):
         return "no game waits for the player"
@@ -401,7 +349,7 @@ def notification_deliver(notification_id: int, *, now: datetime | None = None,
                          due_by: datetime | None = None) -> str:
     """Send one mail of the outbox if it is still due; the row's status after. With
     ``due_by``, only a row due by then ("not_due" otherwise): a drain's list
-    (push.push_drain) may be out of date, another drain having tried the row and
+    (push_drain) may be out of date, another drain having tried the row and
     put it back for later."""
     now = now or timezone.now()
     with transaction.atomic():
@@ -420,8 +368,8 @@ def _deliver_locked(n: Notification, now: datetime) -> str:
     """Deliver a row locked in the caller's transaction, pending and due: send it,
     or mark why it is not sent; its status after."""
     if n.kind in PUSH_KINDS:  # its own checks and send, the same retries (push.deliver)
-        return push.deliver(n, now)
-    over = _turn_over(n) if n.kind == Kind.YOUR_TURN and n.attempts == 0 else None
+        return push.deliver(n, now, partial(notifications_queue, may_exist=True))
+    over = outbox.turn_over(n) if n.kind == Kind.YOUR_TURN and n.attempts == 0 else None
     if over is False:
         calls = webhooks.turn_calls(n)  # whatever becomes of the mail
         if calls:
@@ -449,45 +397,12 @@ def _deliver_locked(n: Notification, now: datetime) -> str:
                     emails.render_notification(n, now)
                 _message(n, now).send()
     except Exception as error:  # whatever it is, it ends in the row, never in a rollback
-        _delivery_failed(n, error, now)
+        outbox.delivery_failed(n, error, now)
         n.save(update_fields=fields)
         return n.status
     n.status, n.sent_at, n.note = Status.SENT, now, ""
     n.save(update_fields=fields)
     return n.status
-
-
-def _delivery_failed(n: Notification, error: Exception, now: datetime) -> None:
-    """Mark a mail whose sending failed: failed for good, or due again later."""
-    # a webhook call's failure is said in words for the player (webhook_http)
-    said = isinstance(error, (CallFailed, CallRefused))
-    why = header_text(str(error) if said else f"{type(error).__name__}: {error}", 200)
-    if _cannot_be_cured(error):
-        n.status, n.note = Status.FAILED, f"cannot be sent: {why}"[:200]
-    elif n.attempts >= MAX_ATTEMPTS:
-        n.status, n.note = Status.FAILED, f"gave up after {n.attempts} attempts: {why}"[:200]
-    else:  # 2, 4, 8 ... minutes, at most an hour
-        n.note = why
-        n.next_attempt_at = now + min(RETRY_FIRST * 2 ** (n.attempts - 1), RETRY_AT_MOST)
-    if isinstance(error, (smtplib.SMTPException, OSError, ValueError)):
-        logger.warning("%s %s to %s failed (attempt %s, %s): %s", n.kind, n.pk,
-                       n.user_id or n.to_email, n.attempts, n.status, why)
-    else:
-        logger.exception("%s %s could not be sent (attempt %s, %s)", n.kind, n.pk, n.attempts,
-                         n.status)
-
-
-def _cannot_be_cured(error: Exception) -> bool:
-    """Whether sending the same mail again must fail again: the mail itself is at
-    fault (a header or an address Django or IDNA refuses: ValueError), or the
-    server refused its recipient or its content for good (a 5xx). A server that
-    is down, busy, or refuses us (our sender, our login) may be cured, by time or
-    by an admin."""
-    if isinstance(error, smtplib.SMTPRecipientsRefused):
-        return all(code >= 500 for code, _ in error.recipients.values())
-    if isinstance(error, smtplib.SMTPDataError):
-        return error.smtp_code >= 500
-    return isinstance(error, ValueError)
 
 
 def _put_back(pks: Sequence[int], now: datetime) -> None:
@@ -591,6 +506,26 @@ def _skip(pks: list[int], note: str) -> int:
     if not pks:
         return 0
     return Notification.objects.filter(pk__in=pks).update(status=Status.SKIPPED, note=note)
+
+
+def push_drain() -> dict[str, int]:
+    """Make each push row due to a player's devices into one row per device (a
+    task each): what a commit that wrote push rows asks for. The rows to a device
+    are their own tasks, never taken here (a slow push service holds one task)."""
+    by = timezone.now() + DRAIN_AHEAD
+    due = list(Notification.objects.filter(status=Status.PENDING, kind__in=PUSH_KINDS,
+                                           push_device__isnull=True, next_attempt_at__lte=by)
+               .order_by("next_attempt_at", "pk").values_list("pk", flat=True)[:push.DRAIN_BATCH])
+    done: Counter[str] = Counter()
+    for pk in due:
+        try:
+            done[notification_deliver(pk, due_by=by)] += 1
+        except Exception:  # one row's fault: the others still go; the sweep tries it again
+            logger.exception("push %s could not be fanned out", pk)
+            done["error"] += 1
+    if len(due) == push.DRAIN_BATCH:
+        enqueue(jobs.push_drain)
+    return dict(done)
 
 
 def outbox_sweep(*, now: datetime | None = None, after: timedelta = SWEEP_AFTER) -> dict[str, int]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from games.enqueue import IDEMPOTENT
-from notifications import jobs, push, services
+from notifications import jobs, services
 
 
 @shared_task(name=jobs.NOTIFICATION_DELIVER, **IDEMPOTENT)
@@ -40,7 +40,7 @@ def push_deliver(notification_id: int) -> str:
 
 @shared_task(name=jobs.PUSH_DRAIN, **IDEMPOTENT)
 def push_drain() -> dict[str, int]:
-    return push.push_drain()
+    return services.push_drain()
 
 
 @shared_task(name=jobs.OUTBOX_DRAIN, **IDEMPOTENT)

@@ -16,6 +16,7 @@ from engine.marram.notation import describe_event
 from games import services
 from games.models import Event
 from games.selectors import game_state_get
+from notifications import outbox
 from notifications import services as notes
 from notifications.models import GameVisit, Notification, Policy
 from notifications.selectors import mail_settings_get
@@ -248,10 +249,10 @@ def test_a_failed_send_is_retried_later_and_gives_up_in_the_end(users, now, monk
     assert notes.outbox_sweep(after=timedelta(0)) == {"mail": 0, "webhooks": 0, "push": 0,
                                                        "chance": 0}
     # (not yet due)
-    for _ in range(notes.MAX_ATTEMPTS - 1):
+    for _ in range(outbox.MAX_ATTEMPTS - 1):
         notes.notification_deliver(row.pk)
     row.refresh_from_db()
-    assert (row.status, row.attempts) == ("failed", notes.MAX_ATTEMPTS)
+    assert (row.status, row.attempts) == ("failed", outbox.MAX_ATTEMPTS)
 
 
 @pytest.mark.django_db

@@ -15,6 +15,7 @@ from email import message_from_bytes, policy
 import pytest
 from aiosmtpd.controller import Controller
 
+from notifications import outbox
 from notifications import services as notes
 from notifications.mailsafe import address_problem
 from notifications.models import Notification
@@ -133,7 +134,7 @@ def test_a_server_that_may_recover_is_retried_less_and_less_often_then_given_up(
     smtp.data_answer = "451 4.3.0 Try again later"
     row = stored(to_email="ann@example.org", message_id="<busy@t>", subject="Re: hi")
     waits = []
-    for attempt in range(1, notes.MAX_ATTEMPTS):
+    for attempt in range(1, outbox.MAX_ATTEMPTS):
         assert notes.notification_deliver(row.pk) == "pending"
         row.refresh_from_db()
         assert row.attempts == attempt and "Try again later" in row.note
@@ -142,8 +143,8 @@ def test_a_server_that_may_recover_is_retried_less_and_less_often_then_given_up(
     assert waits == [timedelta(minutes=m) for m in (2, 4, 8, 16, 32, 60, 60)]
     assert notes.notification_deliver(row.pk) == "failed"
     row.refresh_from_db()
-    assert row.attempts == notes.MAX_ATTEMPTS
-    assert row.note.startswith(f"gave up after {notes.MAX_ATTEMPTS} attempts: SMTPDataError")
+    assert row.attempts == outbox.MAX_ATTEMPTS
+    assert row.note.startswith(f"gave up after {outbox.MAX_ATTEMPTS} attempts: SMTPDataError")
     assert smtp.messages == []
 
 
