@@ -220,15 +220,17 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI's files, served as static files
-    "web",
-    "accounts",
-    "live",
-    "games",
-    "notifications",
-    "bots",
-    "ratings",
-    "notes",
-    "chat",
+    # The project's apps, from the bottom up: each imports only those above it
+    # in this list (tests/service/test_app_boundaries.py).
+    "web",  # HTTP plumbing every app shares; registers the <id:...> converter
+    "live",  # the state cache, JSON Patch changes, the live stream
+    "accounts",  # sign-up, sign-in and its limits, passwords, sessions, throttles
+    "games",  # games and their events, the API and the pages
+    "notifications",  # mail, webhooks and push through one outbox
+    "notes",  # a player's private note on a game
+    "ratings",  # ratings, leaderboards, rematches
+    "chat",  # a game's chat
+    "bots",  # computer players
 ]
 
 MIDDLEWARE = [
