@@ -90,6 +90,15 @@ def test_every_package_of_the_project_has_its_layer():
             if (ROOT / config.name).is_dir()} <= set(PACKAGES)
 
 
+def test_a_games_ui_imports_of_the_platform_only_its_side_of_the_contract():
+    # ui/<game> describes what the platform hands it: it reads no table itself
+    found = [f"{path.relative_to(ROOT)}:{line} imports {module}"
+             for path in sorted((ROOT / "ui").rglob("*.py"))
+             for line, module in imported(path.read_text())
+             if module.split(".")[0] == "games" and module.split(".")[:2] != ["games", "game_ui"]]
+    assert found == []
+
+
 def test_the_check_sees_imports_inside_functions_and_by_name():
     source = (
         "import os\n"
