@@ -34,7 +34,6 @@ from rest_framework.views import APIView
 from accounts.auth import LazyAuthentication, signed_in_user
 from accounts.throttles import GameCreateThrottle
 from games import selectors, services
-from games.http import FastJSONRenderer, state_or_changes
 from games.mail import game_mail
 from games.models import Game
 from games.seating import seat_players
@@ -63,6 +62,7 @@ from games.serializers import (
 from live import stream
 from web.bodies import MAX_QUERY_JSON, json_parse
 from web.errors import Invalid, NotFound
+from web.http import FastJSONRenderer, state_or_changes
 
 # ---------------------------------------------------------------- plumbing
 

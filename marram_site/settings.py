@@ -222,8 +222,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # Swagger UI's files, served as static files
     # The project's apps, from the bottom up: each imports only those above it
     # in this list (tests/service/test_app_boundaries.py).
-    "web",  # HTTP plumbing every app shares; registers the <id:...> converter
     "live",  # the state cache, JSON Patch changes, the live stream
+    "web",  # HTTP plumbing every app shares; registers the <id:...> converter
     "accounts",  # sign-up, sign-in and its limits, passwords, sessions, throttles
     "games",  # games and their events, the API and the pages
     "notifications",  # mail, webhooks and push through one outbox
@@ -372,15 +372,15 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # JSON only, refused with a 413 past DATA_UPLOAD_MAX_MEMORY_SIZE.
-    "DEFAULT_PARSER_CLASSES": ["games.http.BoundedJSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["web.http.BoundedJSONParser"],
     # DRF's negotiation, deciding the usual Accept header without parsing it
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "games.http.JSONFirstNegotiation",
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "web.http.JSONFirstNegotiation",
     "DEFAULT_RENDERER_CLASSES": [
-        "games.http.FastJSONRenderer",
+        "web.http.FastJSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
-    # Every error is {"code", "message", ...}; see games.http.exception_handler.
-    "EXCEPTION_HANDLER": "games.http.exception_handler",
+    # Every error is {"code", "message", ...}; see web.http.exception_handler.
+    "EXCEPTION_HANDLER": "web.http.exception_handler",
 }
 # How often (see accounts.throttles): per address for accounts and tokens, per player
 # for invitations and new games; failed password checks per address and per

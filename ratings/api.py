@@ -1,6 +1,6 @@
 """The ratings API: leaderboards, profiles, a game's rating changes, the people you
 have played, rematches. Thin views over ratings.selectors and ratings.services;
-errors are the services' (see games.http.exception_handler)."""
+errors are the services' (see web.http.exception_handler)."""
 
 from __future__ import annotations
 

@@ -28,7 +28,6 @@ from games import services
 from games.api import GameActions
 from games.forms import GameCreateForm, InviteForm
 from games.game_ui import ui_for
-from games.http import json_bytes, state_or_changes
 from games.mail import game_mail
 from games.models import Game, Invitation
 from games.pages import reads, replay
@@ -45,6 +44,7 @@ from live import stream
 from live.state_cache import states
 from web.bodies import form_post
 from web.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError, sentence
+from web.http import json_bytes, state_or_changes
 
 # ---------------------------------------------------------------- plumbing
 

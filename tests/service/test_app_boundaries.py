@@ -37,7 +37,8 @@ ROOT = Path(__file__).resolve().parents[2]
 DYNAMIC = {"import_module", "import_string", "__import__"}
 LAYERS = [
     ["engine"],  # the rules: no Django
-    ["web", "live"],  # HTTP plumbing; the state cache, changes and the live stream
+    ["live"],  # the state cache, JSON Patch changes and the live stream
+    ["web"],  # HTTP plumbing: errors, bodies, the API's parsing and answers
     ["accounts"],  # sign-up, sign-in and its limits
     ["games"],  # the platform: games, their events, the API and pages
     ["ui"],  # each game's own UI, which the platform finds by its key
