@@ -4,12 +4,9 @@ the deck order) can slip out by being added to a model."""
 
 from __future__ import annotations
 
-import copy
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth import get_user_model, password_validation
-from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
 from engine import registry
@@ -17,103 +14,12 @@ from engine.bots import LEVELS as BOT_LEVELS
 from games.mail import Invited
 from games.models import Event, Game, Seat
 from games.services import ActionResult
-
-AnyField = serializers.Field[Any, Any, Any, Any]
-"""A field of any kind."""
-
-Shape = dict[str, object]
-"""What a body or an answer that a serializer only describes (for the schema, or to
-validate a body) would be given as an instance: the JSON object itself."""
-
-
-class StrictSerializer(serializers.Serializer[Shape]):
-    """A serializer that names and refuses any field it does not define, and takes
-    only a string for a text field (DRF would read 12 as "12")."""
-
-    def get_fields(self) -> dict[str, AnyField]:
-        """The declared fields, copied for this serializer to bind (``_copied``)."""
-        return {name: _copied(field) for name, field in self._declared_fields.items()}
-
-    def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, dict):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError(
-                    {name: ["unknown field: this endpoint does not take it"] for name in unknown},
-                    code="unknown_field",
-                )
-            not_text = [name for name, f in self.fields.items()
-                        if isinstance(f, serializers.CharField) and name in data
-                        and data[name] is not None and not isinstance(data[name], str)]
-            if not_text:
-                raise serializers.ValidationError({name: ["must be a string"]
-                                                   for name in not_text})
-        return super().to_internal_value(data)
-
-
-def _copied(field: AnyField) -> AnyField:
-    """A declared field's copy for one serializer. DRF rebuilds every field from
-    its arguments (``deepcopy``): a move's body took 131 µs of CPU to validate so,
-    83 µs with these copies (benchmarks/request_bench.py). A field
-    with nothing inside it (no child field, not a serializer) is copied as it is
-    instead: a declared field is never bound or used itself, and nothing in a
-    field that its ``__init__`` set changes afterwards (binding sets the copy's
-    own name and parent), so the copies share nothing that changes. Any other
-    field is rebuilt, as DRF does. The copy is ``copy.copy``'s (a new instance
-    holding the same attributes), made directly: 1 µs a field instead of 4."""
-    if isinstance(field, serializers.BaseSerializer) or hasattr(field, "child") \
-            or hasattr(field, "child_relation"):
-        return copy.deepcopy(field)
-    copied = object.__new__(type(field))
-    copied.__dict__.update(field.__dict__)
-    return copied
-
-
-class StrictCharField(serializers.CharField):
-    """A string, and only a string: 12 is not "12"."""
-
-    def to_internal_value(self, data: Any) -> str:
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
-
-
-class StrictBooleanField(serializers.BooleanField):
-    """true or false, and only those: DRF would read "yes", "on" and 1 as true."""
-
-    def to_internal_value(self, data: Any) -> bool:
-        if not isinstance(data, bool):
-            self.fail("invalid", input=data)
-        return data
-
-
-# ---------------------------------------------------------------- accounts
-
-
-class SignupSerializer(StrictSerializer):
-    username = serializers.RegexField(r"^[\w.@+-]+\Z", max_length=150)
-    email = serializers.EmailField()
-    password = serializers.CharField(write_only=True, max_length=128)
-
-    def validate_username(self, value: str) -> str:
-        if get_user_model().objects.filter(username__iexact=value).exists():
-            raise serializers.ValidationError("this username is taken")
-        return value
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        user = get_user_model()(username=attrs["username"], email=attrs["email"])
-        try:
-            password_validation.validate_password(attrs["password"], user)
-        except DjangoValidationError as e:
-            raise serializers.ValidationError({"password": list(e.messages)}) from None
-        return attrs
-
-
-class SignedUpSerializer(serializers.Serializer[Shape]):
-    id = serializers.IntegerField()
-    username = serializers.CharField()
-    token = serializers.CharField()
-
+from web.serializers import (
+    Shape,
+    StrictBooleanField,
+    StrictCharField,
+    StrictSerializer,
+)
 
 # ---------------------------------------------------------------- requests
 
@@ -204,10 +110,6 @@ class GameListQuerySerializer(StrictSerializer):
 
 class JoinSerializer(StrictSerializer):
     token = StrictCharField(max_length=64, required=False)
-
-
-class EmptySerializer(StrictSerializer):
-    """No fields: the endpoint takes an empty body (or none)."""
 
 
 class InviteSerializer(StrictSerializer):

@@ -29,6 +29,7 @@ handler500 = "marram_site.views.server_error"
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include(games_urls.urlpatterns)),  # first: a move's and a game's addresses
+    path("api/", include("accounts.api_urls")),  # sign-up and tokens
     path("api/", include("ratings.api_urls")),
     path("api/", include(notes_urls.api_urlpatterns)),
     path("api/", include(chat_urls.api_urlpatterns)),
