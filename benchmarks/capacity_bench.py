@@ -261,7 +261,7 @@ STREAM = {"port": 0}
 
 async def _streamed_pages(port: int, polled: list[dict], cookies: dict[str, str],
                           seconds: float, counts: dict[str, int]) -> None:
-    from games import live
+    from live import stream as live
 
     loop = asyncio.get_running_loop()
     began = loop.time()

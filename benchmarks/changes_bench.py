@@ -1,5 +1,5 @@
 """What a move's answer carries of the mover's state: the whole state, or the changes
-since the seq the mover held (``"changes": true``, games/changes.py), with what
+since the seq the mover held (``"changes": true``, live/changes.py), with what
 each costs the server to make.
 
     .venv/bin/python benchmarks/changes_bench.py [--games 10] [--moves 60] [--repeat 20]
@@ -12,7 +12,7 @@ encoded; the changes are that view, the mover's view before the move, the patch
 between them, and both encoded (the answer sends the smaller; a state under
 ``CHANGES_FROM`` bytes goes whole without a patch): "changes" with
 the view before made again, "kept" with it kept from when it was made (as the
-server keeps it, games.state_cache). Prints, by game, the median bytes of the
+server keeps it, live.state_cache). Prints, by game, the median bytes of the
 whole state and of what is sent, and the median CPU of each way in microseconds
 (the median of ``--repeat`` timings of each move), with ratios to the whole.
 """
@@ -35,7 +35,7 @@ from engine import registry  # noqa: E402
 from engine.fairness import draw_event  # noqa: E402
 from engine.protocol import read_options  # noqa: E402
 from engine.selfplay import secret_seed  # noqa: E402
-from games.changes import CHANGES_FROM, state_changes  # noqa: E402
+from live.changes import CHANGES_FROM, state_changes  # noqa: E402
 
 OPTIONS = {"marram": {"variant": "animals", "length": "long"}}
 

@@ -40,7 +40,10 @@ sys.path.insert(0, os.environ.get("ENGINE_BENCH_ROOT", str(HERE)))
 try:
     from engine.marram import make_config, new_game, step
     from engine.marram.actions import placements
-    from engine.marram.record import replay_events
+    try:
+        from engine.marram.replays import replay_events
+    except ImportError:  # an engine from before the replay left the record module
+        from engine.marram.record import replay_events  # type: ignore[no-redef]
     from engine.marram.selfplay import play, random_action
     GENERIC = True
 except ImportError:  # an engine from before the games moved into packages

@@ -119,7 +119,7 @@ The phases, each on games (matches) of its own:
 - ``cold``: ``--cold-games`` games, each between two players of its own, a
   connection a seat (``per_seat``), each game touched once (``--cold-touches``).
   Its clients are set up first and its moves played last, at least the token
-  cache's life (games.auth.TOKEN_CACHE_SECONDS, 30 s) after the set-up: every
+  cache's life (accounts.auth.TOKEN_CACHE_SECONDS, 30 s) after the set-up: every
   token, every game's state and every connection then misses (the web server
   closes a connection idle for 30 s, so a seat's move opens a new one). 2,000
   games by default: with nothing in front of it to hold the players' connections
@@ -1097,7 +1097,7 @@ def marram_side(bench: Bench, kind: str, phases: list[Phase], games: dict[str, l
     import redis as redis_client
     from django.db import connections
 
-    from games.auth import TOKEN_CACHE_SECONDS
+    from accounts.auth import TOKEN_CACHE_SECONDS
     from games.models import Event
     from notifications.models import Notification
 

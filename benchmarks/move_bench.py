@@ -61,11 +61,11 @@ def child(root: Path, game: str, games: int, moves: int, seed: int,
     os.environ["MARRAM_STREAM"] = "1"  # each commit is published, with the next player's view
     prepared = sb.prepare(os.environ["DATABASE_URL"], games,
                           "animals" if game == "marram" else None, game)
-    from games import live
+    from live import stream as live
     from marram_site.wsgi import serving_application
 
     if changes:
-        from games.changes import apply_changes
+        from live.changes import apply_changes
 
     from games.models import Seat
 

@@ -485,7 +485,7 @@ def advance(table: Table, moves: int, rng: random.Random) -> None:
 def follow(rules: Any, state: Any, seq: int, seed: str, *, draw: bool
            ) -> tuple[Any, int, bool]:
     """What follows by itself from ``state`` (its own copy, mutated), as
-    games.services._append_automatic appends it: (state, seq after, whether a draw is
+    games.services.append.append_automatic appends it: (state, seq after, whether a draw is
     left pending). ``draw``: draws are made (from the seed), as the task makes them."""
     from engine import fairness
 

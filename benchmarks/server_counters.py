@@ -29,7 +29,7 @@ def counting_application():
     folder = os.environ.get("MARRAM_BENCH_COUNTERS")
     if not folder:
         return application
-    from games.state_cache import states
+    from live.state_cache import states
 
     target = Path(folder) / f"{os.getpid()}.json"
 

@@ -1,6 +1,6 @@
 """Cold-game cost with and without snapshots. Run: python benchmarks/snapshot_bench.py
 
-A cold game is one no worker's cache holds (games.state_cache): its state is
+A cold game is one no worker's cache holds (live.state_cache): its state is
 made from the database. Without snapshots that is every event, read as the
 database hands it over (JSON text parsed) and replayed from the first; with
 them it is the newest snapshot (its JSON parsed and ``engine.snapshot.restore``\\d)

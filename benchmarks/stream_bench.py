@@ -262,7 +262,7 @@ def main() -> int:
     with sb.database() as url, sb.broker() as redis_url:
         sb.BROKER_URL = redis_url
         games = sb.prepare(url, args.games, "classic")
-        from games import live
+        from live import stream as live
 
         pb.with_seqs(games)
         cookies = pb.sessions_for(games)

@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from bots.models import Bot, Level
-from games.errors import Invalid
+from web.errors import Invalid
 
 NAMES = {"easy": "Plover", "medium": "Tern", "strong": "Skua"}
 """Each level's accounts are "<name> (computer, <level>)", then "<name> 2

@@ -1,6 +1,6 @@
 """The bots app's side of games.seating: ``BotPlayers``, which the setting
 MARRAM_SEAT_PLAYERS names, so that the games app calls into this one without
-importing it. After a commit (``bots_after_commit``) a task moves the awaited bots;
+importing it (the moves of the awaited bots after a change: bots.after_move);
 when a seat runs out of time a second time (``seat_takeover``) a bot may take it;
 a bot's clock never runs out and it is mailed nothing; the lobby and the home
 page offer bots (bots.forms)."""
@@ -11,7 +11,6 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django import forms
-from django.db import transaction
 from django.db.models import Model
 
 from bots import services
@@ -19,49 +18,9 @@ from bots.accounts import bot_not_among
 from bots.forms import PlayComputerForm, bot_fields
 from bots.models import Bot, GameBots, Takeover
 from bots.selectors import bot_user_ids
-from games import live
-from games.errors import ServiceError
 from games.models import Clock, Game, Seat
-
-
-def bots_after_commit(game: Game, computer_seats: frozenset[int] | None) -> None:
-    """After a commit that leaves the game awaiting seats (no chance pending), have a
-    task move the bots among them. Called by games.services as the change is
-    written (with no lock for a player's move: see there), it asks nothing of the
-    database then: the seats computers hold (``computer_seats``) come with a
-    move's read of the game, and are otherwise (None) looked up once the change
-    has committed."""
-    if game.status != Game.Status.RUNNING:
-        return
-    projection = game.projection or {}
-    awaited = list(projection.get("to_act") or [])
-    if not awaited or (projection.get("awaiting") or {}).get("kind") == "chance":
-        return
-    game_id, seq = game.pk, game.seq
-    # read by a move with the game (games.store.MoveRead); a seat that changes
-    # hands (a takeover) does so under the lock of a server change, whose read
-    # has none, and moves the game on, so a move that read them before writes
-    # nothing (its write expects the seq it read) and reads the game again
-    if computer_seats is None:
-        transaction.on_commit(lambda: _enqueue_if_awaited(game_id, seq, awaited), robust=True)
-    elif computer_seats.intersection(awaited):
-        transaction.on_commit(lambda: _enqueue(game_id, seq), robust=True)
-
-
-def _enqueue_if_awaited(game_id: int, seq: int, awaited: list[int]) -> None:
-    if Seat.objects.filter(game_id=game_id, index__in=awaited,
-                           user__bot__isnull=False).exists():
-        _enqueue(game_id, seq)
-
-
-def _enqueue(game_id: int, seq: int) -> None:
-    from bots import tasks
-    from games.tasks import enqueue
-
-    # a move thinks for seconds: where tasks run in the web process (./dev run),
-    # after the answer to whoever committed, not inside their request
-    enqueue(tasks.bot_move, game_id, seq, background=True)
-
+from live import stream
+from web.errors import ServiceError
 
 # ---------------------------------------------------------------- takeover
 
@@ -89,7 +48,7 @@ def seat_take_over(*, game: Game, seat: int, bot: Bot) -> Takeover:
     row.name = f"{row.name} ({bot.label})"[:150]
     row.save(update_fields=["user", "name"])
     # the replaced player's stream of the seat ends, and its token is refused
-    live.seat_changed(game, seat, bot.user_id)
+    stream.seat_changed(game, seat, bot.user_id)
     return Takeover.objects.create(game=game, seat=seat, player=person, bot=bot, seq=game.seq)
 
 
@@ -112,9 +71,6 @@ def seat_takeover(*, game: Game, seat: int, clock: Clock) -> bool:
 
 class BotPlayers:
     """games.seating.SeatPlayers for computer players."""
-
-    def after_commit(self, *, game: Game, computer_seats: frozenset[int] | None) -> None:
-        bots_after_commit(game, computer_seats)
 
     def seat_out_of_time(self, *, game: Game, seat: int, clock: Clock) -> bool:
         return seat_takeover(game=game, seat=seat, clock=clock)

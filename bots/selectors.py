@@ -27,3 +27,14 @@ def bot_seats(game: Game | int, seats: Iterable[int] | None = None) -> dict[int,
         if s.index is not None and s.user is not None:  # always: the query asks for both
             held[s.index] = s.user.bot
     return held
+
+
+def bot_moves_due() -> list[tuple[int, int]]:
+    """The (game, seq) of every running game whose awaited seats include a
+    bot's, no chance pending: the moves a lost task would have made."""
+    rows = (Seat.objects.filter(game__status=Game.Status.RUNNING, user__bot__isnull=False,
+                                index__isnull=False)
+            .exclude(game__projection__awaiting__kind="chance")
+            .values_list("game_id", "game__seq", "game__projection", "index"))
+    return sorted({(game_id, seq) for game_id, seq, projection, index in rows
+                   if index in ((projection or {}).get("to_act") or [])})

@@ -4,9 +4,9 @@ by the games app, is bots.hooks'.)
 
 A bot acts through the same service as a person (games.services.action_submit,
 with its account as the actor). Its move is made by a task enqueued after each
-commit that leaves one of its seats awaited (``bots_after_commit``, called by the
-games app where a commit's other after-steps are), and by the beat sweep for a
-task that was lost. The task may run twice, or late: it submits with the seq it
+commit that leaves one of its seats awaited (bots.after_move.ComputerMoves, a
+follower of the change: games.after_move), and by the beat sweep for a task
+that was lost (bots.tasks.bots_sweep). The task may run twice, or late: it submits with the seq it
 was enqueued for and an idempotency key made of game, seq and seat, so the game
 row's lock decides, and a position gets at most one move.
 
@@ -30,10 +30,10 @@ from bots.models import GameBots, Level
 from bots.selectors import bot_seats
 from engine import bots as engine_bots
 from games import services as games_services
-from games.errors import Conflict, Forbidden, Invalid
-from games.models import Game, Seat
+from games.models import Game
 from games.selectors import game_state_get, rules_of
 from ratings.services import rated_choice_set
+from web.errors import Conflict, Forbidden, Invalid
 
 logger = logging.getLogger(__name__)
 
@@ -139,18 +139,3 @@ def bot_move(game_id: int, seq: int) -> games_services.ActionResult | None:
     except (Conflict, Forbidden) as e:  # moved on meanwhile: someone else's to play
         logger.info("bot move in game %s at seq %s not made: %s", game_id, seq, e.message)
         return None
-
-
-def bots_sweep() -> int:
-    """Enqueue the moves of bots that running games await: what a broker outage or
-    a lost task left waiting. Safe at any time (the task checks what is due)."""
-    from bots import tasks
-    from games.tasks import enqueue
-
-    rows = (Seat.objects.filter(game__status=Game.Status.RUNNING, user__bot__isnull=False,
-                                index__isnull=False)
-            .exclude(game__projection__awaiting__kind="chance")
-            .values_list("game_id", "game__seq", "game__projection", "index"))
-    due = {(game_id, seq) for game_id, seq, projection, index in rows
-           if index in ((projection or {}).get("to_act") or [])}
-    return sum(enqueue(tasks.bot_move, game_id, seq) for game_id, seq in sorted(due))

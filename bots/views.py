@@ -8,12 +8,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from accounts import throttles
+from accounts.auth import page_user
 from bots import services
 from bots.forms import PlayComputerForm
-from games import throttles
-from games.auth import page_user
-from games.bodies import form_post
-from games.errors import ServiceError
+from web.bodies import form_post
+from web.errors import ServiceError
 
 
 @login_required

@@ -10,11 +10,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.auth import signed_in_user
 from chat import services
 from chat.models import MAX_LENGTH, Message
-from games.api import ERROR, _body, _valid
-from games.auth import signed_in_user
-from games.serializers import StrictSerializer
+from web.serializers import ERROR, StrictSerializer, request_body, valid
 
 
 class MessageSerializer(serializers.Serializer[Message]):
@@ -54,7 +53,7 @@ class GameChat(APIView):
                    f"characters, {services.THROTTLE_COUNT} a minute; the other players are "
                    "mailed it under their mail settings unless they muted the chat.")
     def post(self, request: Request, game_id: int) -> Response:
-        data = _valid(PostSerializer, _body(request))
+        data = valid(PostSerializer, request_body(request))
         message = services.chat_post(game_id=game_id, user=signed_in_user(request),
                                      text=data["text"])
         return Response(MessageSerializer(message).data, status=status.HTTP_201_CREATED)
@@ -65,7 +64,7 @@ class GameChatMute(APIView):
                    responses={200: MuteSerializer, 400: ERROR, 403: ERROR, 404: ERROR},
                    description="Mute (or unmute) the mail of the game's chat for you.")
     def put(self, request: Request, game_id: int) -> Response:
-        data = _valid(MuteSerializer, _body(request))
+        data = valid(MuteSerializer, request_body(request))
         muted = services.chat_mute_set(game_id=game_id, user=signed_in_user(request),
                                        muted=data["muted"])
         return Response({"muted": muted})

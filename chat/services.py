@@ -24,13 +24,13 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from chat.models import MAX_LENGTH, Message, Mute
-from games.errors import Forbidden, Invalid, NotFound, TryLater
 from games.models import Game, Seat
 from games.panels import panels_changed
 from notifications import emails, push, signing
 from notifications.models import Notification, Policy
 from notifications.selectors import mail_settings_get
 from notifications.services import notifications_queue
+from web.errors import Forbidden, Invalid, NotFound, TryLater
 
 THROTTLE_COUNT = 5
 THROTTLE_WINDOW = timedelta(minutes=1)

@@ -10,10 +10,10 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from accounts.auth import page_user
 from chat import services
-from games.auth import page_user
-from games.bodies import form_post
-from games.errors import NotFound, ServiceError
+from web.bodies import form_post
+from web.errors import NotFound, ServiceError
 
 
 def _then_game(request: HttpRequest, game_id: int, action: Callable[[], Any]) -> HttpResponse:

@@ -16,11 +16,11 @@ from django.shortcuts import render
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
+from games.game_ui import ui_for
 from games.management.commands.verify_game import game_problems
 from games.models import Game
 from games.pages.views import replay_json
 from games.selectors import rules_of
-from ui import ui_for
 
 
 def _game(object_id: str) -> Game:

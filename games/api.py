@@ -7,9 +7,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
-from django.db import transaction
 from django.http import HttpResponse
 from django.utils.cache import patch_cache_control
 from drf_spectacular.types import OpenApiTypes
@@ -21,9 +19,6 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers, status
 from rest_framework.authentication import BaseAuthentication
-from rest_framework.authtoken.models import Token
-from rest_framework.authtoken.serializers import AuthTokenSerializer
-from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, IsAdminUser
 from rest_framework.request import Request
@@ -31,11 +26,9 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
-from games import live, selectors, services
-from games.auth import LazyAuthentication, signed_in_user
-from games.bodies import MAX_QUERY_JSON, json_parse
-from games.errors import Invalid, NotFound
-from games.http import FastJSONRenderer, state_or_changes
+from accounts.auth import LazyAuthentication, signed_in_user
+from accounts.throttles import GameCreateThrottle
+from games import selectors, services
 from games.mail import game_mail
 from games.models import Game
 from games.seating import seat_players
@@ -43,7 +36,6 @@ from games.serializers import (
     ActionAnswerSerializer,
     ActionResultSerializer,
     ActionSubmitSerializer,
-    EmptySerializer,
     EventSerializer,
     GameCreateSerializer,
     GameListQuerySerializer,
@@ -55,30 +47,16 @@ from games.serializers import (
     MoveQuerySerializer,
     QuerySerializer,
     RecordImportSerializer,
-    SignedUpSerializer,
-    SignupSerializer,
-    StrictSerializer,
     action_result_json,
     game_json,
 )
-from games.throttles import GameCreateThrottle
+from live import stream
+from web.bodies import MAX_QUERY_JSON, json_parse
+from web.errors import Invalid, NotFound
+from web.http import FastJSONRenderer, state_or_changes
+from web.serializers import ERROR, EmptySerializer, request_body, valid
 
 # ---------------------------------------------------------------- plumbing
-
-
-def _valid(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    validated: dict[str, Any] = serializer.validated_data  # a Serializer's: a dict
-    return validated
-
-
-def _body(request: Request) -> Any:
-    """The parsed body; an empty body reads as {}."""
-    data = request.data
-    if data is None:  # the JSON document null, which no endpoint takes
-        raise Invalid("the body is null: send a JSON object, or no body", code="invalid")
-    return data.dict() if hasattr(data, "dict") else data  # an empty body is a QueryDict
 
 
 def _polled(response: Response) -> Response:
@@ -86,15 +64,6 @@ def _polled(response: Response) -> Response:
     asked again each time (If-None-Match, answered 304 while it has not changed)."""
     patch_cache_control(response, private=True, no_cache=True)
     return response
-
-
-ERROR = inline_serializer(
-    "Error",
-    {
-        "code": serializers.CharField(),
-        "message": serializers.CharField(),
-    },
-)
 
 
 class Ping(APIView):
@@ -106,51 +75,6 @@ class Ping(APIView):
     @extend_schema(responses=inline_serializer("Pong", {"ping": serializers.CharField()}))
     def get(self, request: Request) -> Response:
         return Response({"ping": "pong"})
-
-
-# ---------------------------------------------------------------- accounts
-
-
-class Signup(APIView):
-    permission_classes = [AllowAny]
-    authentication_classes: list[type[BaseAuthentication]] = []
-
-    @extend_schema(request=SignupSerializer, responses={201: SignedUpSerializer, 400: ERROR})
-    def post(self, request: Request) -> Response:
-        data = _valid(SignupSerializer, _body(request))
-        with transaction.atomic():
-            user = get_user_model().objects.create_user(
-                data["username"], email=data["email"], password=data["password"]
-            )
-            token = Token.objects.create(user=user)
-        return Response(
-            {"id": user.pk, "username": user.get_username(), "token": token.key},
-            status=status.HTTP_201_CREATED,
-        )
-
-
-class CredentialsSerializer(StrictSerializer, AuthTokenSerializer):
-    # DRF's check of a username and password, refusing fields it does not know.
-    # None takes the inherited field away (DRF's way), which the stubs do not know
-    token = None  # type: ignore[assignment]  # an answer's field, not the request's
-
-
-# DRF's token endpoint, reading JSON within bounds as every endpoint does (DRF's
-# own view reads forms too, and JSON with no limit on its depth).
-class TokenObtain(ObtainAuthToken):
-    parser_classes = APIView.parser_classes  # the settings' defaults
-    renderer_classes = APIView.renderer_classes
-    serializer_class = CredentialsSerializer
-
-    @extend_schema(
-        request=CredentialsSerializer,
-        responses={200: inline_serializer("TokenAnswer", {"token": serializers.CharField()}),
-                   400: ERROR},
-        description="Your token, the same at every call, for the header "
-        "`Authorization: Token <token>`.",
-    )
-    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().post(request, *args, **kwargs)
 
 
 # ---------------------------------------------------------------- games
@@ -189,7 +113,7 @@ class GameList(APIView):
         operation_id="games_list",
     )
     def get(self, request: Request) -> Response:
-        query = _valid(GameListQuerySerializer, request.query_params.dict())
+        query = valid(GameListQuerySerializer, request.query_params.dict())
         games = selectors.game_list(user=signed_in_user(request), which=query["list"])
         paginator = GamePage()
         page = paginator.paginate_queryset(games, request, view=self)
@@ -207,7 +131,7 @@ class GameList(APIView):
         "try again).",
     )
     def post(self, request: Request) -> Response:
-        data = _valid(GameCreateSerializer, _body(request))
+        data = valid(GameCreateSerializer, request_body(request))
         game = seat_players().game_create(
             user=signed_in_user(request),
             game=data["game"],
@@ -246,7 +170,7 @@ class GameStream(APIView):
         game = selectors.game_get(game_id)
         url = ""
         if game.status == Game.Status.RUNNING:
-            url = live.stream_url(game, signed_in_user(request), "api")
+            url = stream.stream_url(game, signed_in_user(request), "api")
         return Response({"url": url or None})
 
 
@@ -266,7 +190,7 @@ _RENDERER = FastJSONRenderer()
 
 def seat_view(game: Game, user: User) -> bytes:
     """What ``GET /api/games/{id}/`` would give the player now, encoded as its
-    answer is: what their stream is sent when it is their move (games.live)."""
+    answer is: what their stream is sent when it is their move (live.stream)."""
     return _RENDERER.render(_game_state(game, user))
 
 
@@ -278,7 +202,7 @@ def _game_answer(game: Game, code: int = status.HTTP_200_OK) -> Response:
 class GameJoin(APIView):
     @extend_schema(request=JoinSerializer, responses={200: GameSerializer, 409: ERROR})
     def post(self, request: Request, game_id: int) -> Response:
-        data = _valid(JoinSerializer, _body(request))
+        data = valid(JoinSerializer, request_body(request))
         game = services.game_join(game=game_id, user=signed_in_user(request),
                                   token=data.get("token"))
         return _game_answer(game)
@@ -287,14 +211,14 @@ class GameJoin(APIView):
 class GameLeave(APIView):
     @extend_schema(request=EmptySerializer, responses={200: GameSerializer, 409: ERROR})
     def post(self, request: Request, game_id: int) -> Response:
-        _valid(EmptySerializer, _body(request))
+        valid(EmptySerializer, request_body(request))
         return _game_answer(services.game_leave(game=game_id, user=signed_in_user(request)))
 
 
 class GameResign(APIView):
     @extend_schema(request=EmptySerializer, responses={200: ActionResultSerializer, 409: ERROR})
     def post(self, request: Request, game_id: int) -> Response:
-        _valid(EmptySerializer, _body(request))
+        valid(EmptySerializer, request_body(request))
         result = services.game_resign(game=game_id, user=signed_in_user(request))
         return Response(action_result_json(result))
 
@@ -307,7 +231,7 @@ class GameInvite(APIView):
         "no addresses get one join link to pass on.",
     )
     def post(self, request: Request, game_id: int) -> Response:
-        data = _valid(InviteSerializer, _body(request))
+        data = valid(InviteSerializer, request_body(request))
         invited = services.game_invite(
             game=game_id,
             user=signed_in_user(request),
@@ -327,7 +251,7 @@ class InvitationDetail(APIView):
 
     @extend_schema(request=EmptySerializer, responses={200: GameSerializer, 409: ERROR})
     def post(self, request: Request, token: str) -> Response:
-        _valid(EmptySerializer, _body(request))
+        valid(EmptySerializer, request_body(request))
         return _game_answer(services.invitation_accept(token=token,
                                                        user=signed_in_user(request)))
 
@@ -364,7 +288,7 @@ class GameActions(APIView):
         "idempotency_key gets the first answer (200) and changes nothing.",
     )
     def post(self, request: Request, game_id: int) -> Response:
-        data = _valid(ActionSubmitSerializer, _body(request))
+        data = valid(ActionSubmitSerializer, request_body(request))
         user = signed_in_user(request)
         result = services.action_submit(
             game=game_id,
@@ -410,13 +334,13 @@ class _MoveQuery(APIView):
         if raw is None:
             raise Invalid("give the move as ?action=<json>", field="action")
         action = json_parse(raw, field="action", limit=MAX_QUERY_JSON)
-        data = _valid(MoveQuerySerializer, {"action": action})
+        data = valid(MoveQuerySerializer, {"action": action})
         return self._answer(request, game_id, data["action"], **kwargs)
 
     @extend_schema(request=MoveQuerySerializer, responses={200: OpenApiTypes.OBJECT, 400: ERROR})
     def post(self, request: Request, game_id: int, **kwargs: Any) -> Response:
         self._check(game_id, **kwargs)
-        data = _valid(MoveQuerySerializer, _body(request))
+        data = valid(MoveQuerySerializer, request_body(request))
         return self._answer(request, game_id, data["action"], **kwargs)
 
 
@@ -448,7 +372,7 @@ class GameQuery(APIView):
 
     @extend_schema(request=QuerySerializer, responses={200: OpenApiTypes.OBJECT, 400: ERROR})
     def post(self, request: Request, game_id: int, name: str) -> Response:
-        data = _valid(QuerySerializer, _body(request))
+        data = valid(QuerySerializer, request_body(request))
         answer = selectors.game_query_get(selectors.game_get(game_id), signed_in_user(request),
                                           name, data["args"])
         return Response({"query": name, "args": data["args"], "answer": answer})
@@ -550,6 +474,6 @@ class GameImport(APIView):
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses={201: GameSerializer, 400: ERROR})
     def post(self, request: Request) -> Response:
-        record = _valid(RecordImportSerializer, _body(request))
+        record = valid(RecordImportSerializer, request_body(request))
         game = services.game_import(record=record, user=signed_in_user(request))
         return _game_answer(game, status.HTTP_201_CREATED)

@@ -6,7 +6,7 @@ request runs inside that request, before its answer goes out. A computer
 player's move thinks for seconds, and the person whose move left it to the
 computer would wait that long for their own move's answer. So where
 ``MARRAM_BACKGROUND_TASKS`` is on (by default where there is no broker), a task
-enqueued with ``games.tasks.enqueue(..., background=True)`` is handed to this
+enqueued with ``games.enqueue.enqueue(..., background=True)`` is handed to this
 process's one background thread once the answer to the request that enqueued it
 has been sent (``request_finished``; at once outside a request), and runs there
 as a worker runs it: one at a time, in the order they came, on a database

@@ -1,4 +1,4 @@
-"""The forms of the pages: sign-up, a new game, invitations, a new address."""
+"""The forms of the games pages: a new game, invitations."""
 
 from __future__ import annotations
 
@@ -7,8 +7,6 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm, UsernameField
-from django.contrib.auth.models import User
 from django.core.validators import validate_email
 
 from engine import registry
@@ -17,36 +15,6 @@ from engine.protocol import AnyGame, read_options
 from games.seating import seat_players
 
 MAX_INVITES = 20
-
-
-class SignUpForm(UserCreationForm[User]):
-    email = forms.EmailField(
-        help_text="For invitations and, if you like, to be told when it is your turn.")
-
-    class Meta:  # UserCreationForm.Meta's, with the address
-        model = User
-        fields = ("username", "email")
-        field_classes = {"username": UsernameField}
-
-
-class EmailChangeForm(forms.Form):
-    """A new address for the user's mail, confirmed with their password: whoever
-    holds the address can reset the password, so a borrowed session must not."""
-
-    email = forms.EmailField(label="New email address")
-    password = forms.CharField(
-        label="Your password", strip=False, help_text="To confirm that it is you.",
-        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
-
-    def __init__(self, user: User, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.user = user
-
-    def clean_password(self) -> str:
-        password: str = self.cleaned_data["password"]
-        if not self.user.check_password(password):
-            raise forms.ValidationError("That is not your password: try again.")
-        return password
 
 
 class EmailListField(forms.Field):

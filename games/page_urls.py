@@ -2,28 +2,12 @@
 
 from django.urls import path
 
-from games.pages import accounts, views
+from games.pages import views
 
 app_name = "pages"
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("accounts/signup/", views.signup, name="signup"),
-    path("accounts/login/", views.login_view(
-        next_page="pages:my-games", redirect_authenticated_user=True), name="login"),
-    path("accounts/logout/", views.logout_view(next_page="pages:home"), name="logout"),
-    path("accounts/email/", accounts.email_change, name="email-change"),
-    path("accounts/password/", accounts.PasswordChangeView.as_view(), name="password-change"),
-    path("accounts/password/changed/", accounts.PasswordChangeDoneView.as_view(),
-         name="password-change-done"),
-    path("accounts/password/reset/", accounts.PasswordResetView.as_view(),
-         name="password-reset"),
-    path("accounts/password/reset/sent/", accounts.PasswordResetSentView.as_view(),
-         name="password-reset-sent"),
-    path("accounts/password/reset/<uidb64>/<token>/", accounts.PasswordResetConfirmView.as_view(),
-         name="password-reset-confirm"),
-    path("accounts/password/reset/done/", accounts.PasswordResetCompleteView.as_view(),
-         name="password-reset-complete"),
     path("lobby/", views.lobby, name="lobby"),
     path("games/", views.my_games, name="my-games"),
     path("games/finished/", views.finished_games, name="finished-games"),

@@ -9,14 +9,14 @@ the one it drew. Whatever changes what they show without a move of the game (a
 chat message, a rematch offered or answered, the ratings of a finished game)
 calls ``panels_changed`` in its transaction; open pages hear of it where they
 hear of moves: a poll's answer carries ``panels`` (games.api.GameEvents), and
-the stream sends ``event: panels`` (games.live.panels_published)."""
+the stream sends ``event: panels`` (live.stream.panels_published)."""
 
 from __future__ import annotations
 
 from django.db.models import F
 
-from games import live
 from games.models import Game
+from live import stream
 
 
 def panels_changed(game_id: int) -> int:
@@ -27,5 +27,5 @@ def panels_changed(game_id: int) -> int:
     if not Game.objects.filter(pk=game_id).update(panels_seq=F("panels_seq") + 1):
         return 0
     seq, panels = Game.objects.filter(pk=game_id).values_list("seq", "panels_seq").get()
-    live.panels_published(game_id, seq, panels)
+    stream.panels_published(game_id, seq, panels)
     return panels

@@ -17,6 +17,7 @@ from drf_spectacular.extensions import (
 from engine import registry
 from engine.fairness import draw_event
 from engine.protocol import AnyGame
+from web.serializers import StrictSerializer
 
 if TYPE_CHECKING:
     from drf_spectacular.openapi import AutoSchema
@@ -27,12 +28,10 @@ class StrictSerializerSchema(OpenApiSerializerExtension):
     """A body of a StrictSerializer takes no field it does not define: the schema
     says so (``additionalProperties: false``), as the 400 unknown_field does."""
 
-    target_class = "games.serializers.StrictSerializer"
+    target_class = "web.serializers.StrictSerializer"
     match_subclasses = True
 
     def map_serializer(self, auto_schema: AutoSchema, direction: Direction) -> dict[str, Any]:
-        from games.serializers import StrictSerializer
-
         schema: dict[str, Any] = auto_schema._map_serializer(self.target, direction,
                                                              bypass_extensions=True)
         schema["additionalProperties"] = False

@@ -6,7 +6,9 @@ through games.services); games never imports it (tests/service/
 test_app_boundaries.py). Where a game's seats call for it, the games app calls,
 by name, a method of ``SeatPlayers`` on the object that
 ``settings.MARRAM_SEAT_PLAYERS`` names (bots.hooks.BotPlayers), the way games.mail
-does for the mail; ``NoSeatPlayers`` is a site with people only.
+does for the mail; games.people_only.NoSeatPlayers is a site with people only.
+The moves computer players make after a change are a follower of it
+(games.after_move: bots.after_move.ComputerMoves).
 """
 
 from __future__ import annotations
@@ -18,8 +20,6 @@ from django.conf import settings
 from django.db.models import Model
 from django.utils.module_loading import import_string
 
-from games.errors import Invalid
-
 if TYPE_CHECKING:
     from django import forms
 
@@ -27,13 +27,6 @@ if TYPE_CHECKING:
 
 
 class SeatPlayers(Protocol):
-    def after_commit(self, *, game: Game, computer_seats: frozenset[int] | None) -> None:
-        """A change to ``game`` has just been written (with no lock for a player's
-        move: games.services): have whoever of its awaited seats is not a person
-        act once it is committed (never before). ``computer_seats``: the seats
-        computers hold, when the change's read of the game has them (a move's:
-        games.store.MoveRead), else None."""
-
     def seat_out_of_time(self, *, game: Game, seat: int, clock: Clock) -> bool:
         """``seat`` of ``game`` (locked) has run out of time a second time in a row:
         True if someone else has taken the seat (and its ``clock``), which is then
@@ -67,44 +60,9 @@ class SeatPlayers(Protocol):
         to include, and its context."""
 
 
-class NoSeatPlayers:
-    """Seats for people only: for a site without computer players, or a test of the
-    games app on its own. A request for a computer player is refused."""
-
-    def after_commit(self, **_: Any) -> None:
-        pass
-
-    def seat_out_of_time(self, **_: Any) -> bool:
-        return False
-
-    def clockless(self, user_ids: Iterable[int | None]) -> set[int]:
-        return set()
-
-    def computers(self, user_ids: Iterable[int | None]) -> set[int]:
-        return set()
-
-    def computer_accounts(self) -> tuple[type[Model], str] | None:
-        return None
-
-    def create_fields(self) -> dict[str, forms.Field]:
-        return {}
-
-    def game_create(self, *, extra: Mapping[str, Any], **create: Any) -> Game:
-        from games import services
-
-        asked = [name for name, value in extra.items() if value]
-        if asked:
-            raise Invalid(f"this site has no computer players: leave out {asked[0]!r}",
-                          code="no_computer_players", field=asked[0])
-        return services.game_create(**create)
-
-    def home_context(self) -> dict[str, Any]:
-        return {}
-
-
 def seat_players() -> SeatPlayers:
     """The SeatPlayers of this site: ``settings.MARRAM_SEAT_PLAYERS``, a class made
-    with no arguments; NoSeatPlayers when the setting is absent."""
-    name = getattr(settings, "MARRAM_SEAT_PLAYERS", "games.seating.NoSeatPlayers")
+    with no arguments; games.people_only.NoSeatPlayers when the setting is absent."""
+    name = getattr(settings, "MARRAM_SEAT_PLAYERS", "games.people_only.NoSeatPlayers")
     players: SeatPlayers = import_string(name)()
     return players

@@ -17,10 +17,10 @@ from engine.errors import IllegalAction
 from engine.protocol import JSON, AnyGame, Awaiting, JSONObject, query
 from engine.replay import Replay, replay_events
 from games import snapshots, store
-from games.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound, NotYourTurn
 from games.models import Event, Game, Invitation, Seat
-from games.state_cache import states
-from marram_site.links import site_url
+from live.state_cache import states
+from web.errors import Conflict, Forbidden, GameFinished, Invalid, NotFound, NotYourTurn
+from web.links import site_url
 
 T = TypeVar("T")
 

@@ -7,86 +7,19 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth import get_user_model, password_validation
-from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
 from engine import registry
 from engine.bots import LEVELS as BOT_LEVELS
+from games.mail import Invited
 from games.models import Event, Game, Seat
-from games.services import ActionResult, Invited
-
-Shape = dict[str, object]
-"""What a body or an answer that a serializer only describes (for the schema, or to
-validate a body) would be given as an instance: the JSON object itself."""
-
-
-class StrictSerializer(serializers.Serializer[Shape]):
-    """A serializer that names and refuses any field it does not define, and takes
-    only a string for a text field (DRF would read 12 as "12")."""
-
-    def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, dict):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError(
-                    {name: ["unknown field: this endpoint does not take it"] for name in unknown},
-                    code="unknown_field",
-                )
-            not_text = [name for name, f in self.fields.items()
-                        if isinstance(f, serializers.CharField) and name in data
-                        and data[name] is not None and not isinstance(data[name], str)]
-            if not_text:
-                raise serializers.ValidationError({name: ["must be a string"]
-                                                   for name in not_text})
-        return super().to_internal_value(data)
-
-
-class StrictCharField(serializers.CharField):
-    """A string, and only a string: 12 is not "12"."""
-
-    def to_internal_value(self, data: Any) -> str:
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
-
-
-class StrictBooleanField(serializers.BooleanField):
-    """true or false, and only those: DRF would read "yes", "on" and 1 as true."""
-
-    def to_internal_value(self, data: Any) -> bool:
-        if not isinstance(data, bool):
-            self.fail("invalid", input=data)
-        return data
-
-
-# ---------------------------------------------------------------- accounts
-
-
-class SignupSerializer(StrictSerializer):
-    username = serializers.RegexField(r"^[\w.@+-]+\Z", max_length=150)
-    email = serializers.EmailField()
-    password = serializers.CharField(write_only=True, max_length=128)
-
-    def validate_username(self, value: str) -> str:
-        if get_user_model().objects.filter(username__iexact=value).exists():
-            raise serializers.ValidationError("this username is taken")
-        return value
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        user = get_user_model()(username=attrs["username"], email=attrs["email"])
-        try:
-            password_validation.validate_password(attrs["password"], user)
-        except DjangoValidationError as e:
-            raise serializers.ValidationError({"password": list(e.messages)}) from None
-        return attrs
-
-
-class SignedUpSerializer(serializers.Serializer[Shape]):
-    id = serializers.IntegerField()
-    username = serializers.CharField()
-    token = serializers.CharField()
-
+from games.services import ActionResult
+from web.serializers import (
+    Shape,
+    StrictBooleanField,
+    StrictCharField,
+    StrictSerializer,
+)
 
 # ---------------------------------------------------------------- requests
 
@@ -177,10 +110,6 @@ class GameListQuerySerializer(StrictSerializer):
 
 class JoinSerializer(StrictSerializer):
     token = StrictCharField(max_length=64, required=False)
-
-
-class EmptySerializer(StrictSerializer):
-    """No fields: the endpoint takes an empty body (or none)."""
 
 
 class InviteSerializer(StrictSerializer):

@@ -1,5 +1,5 @@
 """Snapshots of game states (engine.snapshot) kept in the database, so that a
-game no worker holds in its cache (games.state_cache) is read by folding only
+game no worker holds in its cache (live.state_cache) is read by folding only
 the events after its newest snapshot, not every event from the first.
 
 Written by the move that carries a game across a multiple of
@@ -29,7 +29,7 @@ from engine.errors import IllegalAction, SnapshotError
 from engine.protocol import AnyGame
 from engine.snapshot import restore, snapshot, supported
 from games.models import Event, Game, GameSnapshot
-from games.state_cache import states
+from live.state_cache import states
 
 logger = logging.getLogger(__name__)
 

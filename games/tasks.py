@@ -1,91 +1,37 @@
-"""Celery tasks of the games app, and how the apps hand tasks to the broker.
-
-A task takes ids, calls a service, and may run twice: tasks are acknowledged
-after they run (CELERY_TASK_ACKS_LATE), so one a worker was running when it
-died is delivered again, and every service a task calls checks what is still
-due: the server's changes under the game's lock, a computer's move by the seq it
-was chosen at (games.services states how changes are written).
-"""
+"""Celery tasks of the games app: the chance a change leaves a game waiting for,
+drawn once the change is committed (the tasks' options and how they are
+enqueued: games.enqueue)."""
 
 from __future__ import annotations
 
-import logging
-from typing import Any, TypedDict
+from collections.abc import Sequence
 
-from celery import shared_task, signature
-from django.conf import settings
-from django.db import transaction
+from celery import shared_task
 
-from games import services
-from games.background import run_after_answer
-from games.errors import NotFound
-
-logger = logging.getLogger(__name__)
-
-
-class TaskOptions(TypedDict):
-    """A task's options: IDEMPOTENT's shape, which celery's task decorators check."""
-
-    acks_late: bool
-    reject_on_worker_lost: bool
-    ignore_result: bool
-
-
-IDEMPOTENT: TaskOptions = {"acks_late": True, "reject_on_worker_lost": True,
-                           "ignore_result": True}
+from games.after_move import Moved
+from games.enqueue import IDEMPOTENT, Task
+from games.services import moves
+from web.errors import NotFound
 
 
 @shared_task(**IDEMPOTENT)
 def resolve_chance(game_id: int) -> int:
     """Draw the chance event the game waits for (and what follows it)."""
     try:
-        return len(services.chance_resolve(game_id))
+        return len(moves.chance_resolve(game_id))
     except NotFound:
         return 0
 
 
-def run_inline() -> bool:
-    """Whether tasks run in this process as they are enqueued (``./dev run``,
-    CELERY_TASK_ALWAYS_EAGER): a task enqueued on a commit has run by the time the
-    commit returns."""
-    return bool(settings.CELERY_TASK_ALWAYS_EAGER)
+class ChanceDraw:
+    """After a change that leaves the game waiting for chance (the rules' own
+    draw, not drawn inline: ``settings.MARRAM_DRAW_INLINE``), a task draws it
+    (games.services.append)."""
 
+    def rows(self, moved: Moved) -> Sequence[object]:
+        return ()
 
-def enqueue(task: Any, *args: Any, countdown: float = 0, background: bool = False) -> bool:
-    """Hand a task to the broker, once, briefly, to run now or ``countdown`` seconds
-    from now; False (and a log line) if it is down. Whatever is not enqueued is
-    found again by the beat sweep. A ``background`` task (one that takes seconds:
-    a computer's move), where tasks run in this process (``./dev run``), runs on
-    the process's background thread once the request that enqueued it has been
-    answered (games.background), as a worker would run it, instead of inside
-    that request; elsewhere as any other."""
-    if background and not countdown and run_inline() and settings.MARRAM_BACKGROUND_TASKS:
-        run_after_answer(task, *args)
-        return True
-    try:
-        task.apply_async(args=args, countdown=countdown or None, retry=False)
-    except Exception as error:  # kombu wraps every broker failure differently
-        if run_inline() and not _is_broker_error(error):
-            raise  # an eager task that fails is a bug to see, not a broker to wait for
-        logger.warning("could not enqueue %s%s: %s; the outbox sweep will retry",
-                       task.name, args, error)
-        return False
-    return True
-
-
-def _is_broker_error(error: Exception) -> bool:
-    from kombu.exceptions import OperationalError
-
-    return isinstance(error, (OperationalError, ConnectionError, OSError))
-
-
-def enqueue_on_commit(task: Any, *args: Any) -> None:
-    """Enqueue the task once the current transaction commits (never if it rolls back).
-    Robust: a broker that cannot take it is logged, never raised to whoever
-    committed (the change is stored; the periodic sweeps find what is due)."""
-    transaction.on_commit(lambda: enqueue(task, *args), robust=True)
-
-
-def enqueue_named_on_commit(name: str, *args: Any) -> None:
-    """The same for another app's task, known here only by its name."""
-    enqueue_on_commit(signature(name), *args)
+    def tasks(self, moved: Moved, rows: Sequence[object]) -> Sequence[Task]:
+        if moved.game.projection["awaiting"]["kind"] != "chance":
+            return ()
+        return (Task(resolve_chance, (moved.game.pk,)),)

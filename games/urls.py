@@ -2,8 +2,8 @@
 
 from django.urls import path
 
+from accounts.throttles import InviteThrottle
 from games import api
-from games.throttles import InviteThrottle, SignupThrottle, TokenThrottle
 
 urlpatterns = [
     # a move and a game's reads first: the busiest addresses are found soonest
@@ -12,11 +12,7 @@ urlpatterns = [
     path("games/<id:game_id>/events/", api.GameEvents.as_view(), name="api-game-events"),
     path("games/<id:game_id>/stream/", api.GameStream.as_view(), name="api-game-stream"),
     path("ping/", api.Ping.as_view(), name="api-ping"),
-    # Throttled: accounts and tokens per address, invitations per player.
-    path("auth/signup/", api.Signup.as_view(throttle_classes=[SignupThrottle]),
-         name="api-signup"),
-    path("auth/token/", api.TokenObtain.as_view(throttle_classes=[TokenThrottle]),
-         name="api-token"),
+    # Throttled: invitations per player (accounts and tokens: accounts.api_urls).
     path("games/", api.GameList.as_view(), name="api-games"),
     path("games/import/", api.GameImport.as_view(), name="api-game-import"),
     path("games/<id:game_id>/join/", api.GameJoin.as_view(), name="api-game-join"),

@@ -39,10 +39,10 @@ Environment variables:
   in front of the server (e.g. ``172.16.0.0/12`` for a compose network, or
   ``10.0.0.5``); empty by default. Only a connection from one of them may say
   through X-Forwarded-For whom it forwards; every other client is its connection's
-  own address. The throttles count per client address (``games.addresses``).
+  own address. The throttles count per client address (``web.addresses``).
 - ``MARRAM_PASSWORD_HASHING_SLOTS`` (1), ``MARRAM_PASSWORD_HASHING_WAIT`` (0
   seconds): how many password hashes a process computes at once, and how long a
-  request waits for its turn before a 503 with Retry-After (``games.passwords``).
+  request waits for its turn before a 503 with Retry-After (``accounts.passwords``).
   A waiting request holds a thread as surely as a hashing one: under guessing from
   many addresses, waiting a second kept the ping of benchmarks/signin_bench.py at
   seconds, not waiting at milliseconds.
@@ -223,14 +223,19 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI's files, served as static files
-    "games",
-    "notifications",
-    "bots",
-    "ratings",
-    "notes",
-    "chat",
-    "tournaments",
-    "reviews",
+    # The project's apps, from the bottom up: each imports only those above it
+    # in this list (tests/service/test_app_boundaries.py).
+    "live",  # the state cache, JSON Patch changes, the live stream
+    "web",  # HTTP plumbing every app shares; registers the <id:...> converter
+    "accounts",  # sign-up, sign-in and its limits, passwords, sessions, throttles
+    "games",  # games and their events, the API and the pages
+    "notifications",  # mail, webhooks and push through one outbox
+    "notes",  # a player's private note on a game
+    "ratings",  # ratings, leaderboards, rematches
+    "chat",  # a game's chat
+    "bots",  # computer players
+    "tournaments",  # round robins, Swiss tournaments and knockouts
+    "reviews",  # the review of a finished game by the strong computer player
 ]
 
 MIDDLEWARE = [
@@ -245,7 +250,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "games.signin.SigninMiddleware",
+    "accounts.signin.SigninMiddleware",
     # Django's, the store of notices made only for a request that uses it
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -298,14 +303,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Auth ---------------------------------------------------------------------
 
 # Failed password checks are limited per account and per address, and hashing is
-# bounded per process: see games.signin and games.passwords.
-AUTHENTICATION_BACKENDS = ["games.signin.ThrottledModelBackend"]
+# bounded per process: see accounts.signin and accounts.passwords.
+AUTHENTICATION_BACKENDS = ["accounts.signin.ThrottledModelBackend"]
 PASSWORD_HASHERS = [
-    "games.passwords.PBKDF2PasswordHasher",
-    "games.passwords.PBKDF2SHA1PasswordHasher",
-    "games.passwords.Argon2PasswordHasher",
-    "games.passwords.BCryptSHA256PasswordHasher",
-    "games.passwords.ScryptPasswordHasher",
+    "accounts.passwords.PBKDF2PasswordHasher",
+    "accounts.passwords.PBKDF2SHA1PasswordHasher",
+    "accounts.passwords.Argon2PasswordHasher",
+    "accounts.passwords.BCryptSHA256PasswordHasher",
+    "accounts.passwords.ScryptPasswordHasher",
 ]
 MARRAM_PASSWORD_HASHING_SLOTS = env_int("MARRAM_PASSWORD_HASHING_SLOTS", 1)
 MARRAM_PASSWORD_HASHING_WAIT = env_float("MARRAM_PASSWORD_HASHING_WAIT", 0.0)
@@ -314,10 +319,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
-    {"NAME": "games.passwords.MaximumLengthValidator"},
+    {"NAME": "accounts.passwords.MaximumLengthValidator"},
 ]
 
-# Whose X-Forwarded-For to believe (games.addresses.client_address).
+# Whose X-Forwarded-For to believe (web.addresses.client_address).
 MARRAM_TRUSTED_PROXIES = env_networks("MARRAM_TRUSTED_PROXIES")
 # Where players' webhooks may go although it is not the public internet.
 MARRAM_WEBHOOK_ALLOWED_NETWORKS = env_networks("MARRAM_WEBHOOK_ALLOWED_NETWORKS")
@@ -366,25 +371,25 @@ if not PRODUCTION:
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # DRF's TokenAuthentication, remembering checked tokens for a few seconds.
-        "games.auth.CachedTokenAuthentication",
+        "accounts.auth.CachedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # JSON only, refused with a 413 past DATA_UPLOAD_MAX_MEMORY_SIZE.
-    "DEFAULT_PARSER_CLASSES": ["games.http.BoundedJSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["web.http.BoundedJSONParser"],
     # DRF's negotiation, deciding the usual Accept header without parsing it
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "games.http.JSONFirstNegotiation",
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "web.http.JSONFirstNegotiation",
     "DEFAULT_RENDERER_CLASSES": [
-        "games.http.FastJSONRenderer",
+        "web.http.FastJSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
-    # Every error is {"code", "message", ...}; see games.http.exception_handler.
-    "EXCEPTION_HANDLER": "games.http.exception_handler",
+    # Every error is {"code", "message", ...}; see web.http.exception_handler.
+    "EXCEPTION_HANDLER": "web.http.exception_handler",
 }
-# How often (see games.throttles): per address for accounts and tokens, per player
+# How often (see accounts.throttles): per address for accounts and tokens, per player
 # for invitations and new games; failed password checks per address and per
-# account (see games.signin); None for no limit.
+# account (see accounts.signin); None for no limit.
 MARRAM_THROTTLE_RATES = {
     "signup": "20/hour", "token": "20/hour", "invite": "30/hour", "game_create": "30/hour",
     "signin_address": "30/15m", "signin_account": "10/15m",
@@ -441,8 +446,8 @@ CONTENT_SECURITY_POLICY = {
 }
 
 # Sessions in the database, Django's; a cookie of another shape is no session
-# and costs no query (games.sessions).
-SESSION_ENGINE = "games.sessions"
+# and costs no query (accounts.sessions).
+SESSION_ENGINE = "accounts.sessions"
 
 # --- Cache --------------------------------------------------------------------
 
@@ -519,13 +524,13 @@ MARRAM_REVIEW_SAMPLES = env_int("MARRAM_REVIEW_SAMPLES", 0)
 MARRAM_DRAW_INLINE = env_bool("MARRAM_DRAW_INLINE", default=False)
 # Store a game's state every this many events (games.snapshots); 0: never.
 MARRAM_SNAPSHOT_EVERY = env_int("MARRAM_SNAPSHOT_EVERY", 50)
-# Games whose latest state each process keeps (games.state_cache). An entry is a
+# Games whose latest state each process keeps (live.state_cache). An entry is a
 # game's state: about 2 KB for Animals on Board, 30-90 KB for Marram and Pond in
 # mid-game (measured with tracemalloc), so 512 Marram games are 15-45 MB a
 # process. A game not kept is replayed from its newest snapshot on its next read.
 MARRAM_STATE_CACHE_SIZE = env_int("MARRAM_STATE_CACHE_SIZE", 512)
 
-# --- Live updates (games.live, marram_site/stream.py) --------------------------
+# --- Live updates (live.stream, marram_site/stream.py) --------------------------
 
 # Open game pages hear of moves from the stream server (server-sent events)
 # instead of polling; needs REDIS_URL and the stream server behind the same
@@ -538,16 +543,30 @@ MARRAM_STREAM_PATH = env_str("MARRAM_STREAM_PATH", "/stream")
 MARRAM_STREAM_MAX_CONNECTIONS = env_int("MARRAM_STREAM_MAX_CONNECTIONS", 5000)
 MARRAM_STREAM_HEARTBEAT = env_float("MARRAM_STREAM_HEARTBEAT", 25.0)
 MARRAM_STREAM_WAIT = env_float("MARRAM_STREAM_WAIT", 25.0)
-# How long a stream's token is good, in seconds (games.live): the stream server
+# How long a stream's token is good, in seconds (live.stream): the stream server
 # refuses an older one and ends a stream whose token has grown older; the page
 # (or API client) then asks for a fresh address, which follows the seat's player.
 MARRAM_STREAM_TOKEN_AGE = env_int("MARRAM_STREAM_TOKEN_AGE", 3600)
+# What a seat's stream is sent when a commit leaves it to move (live.stream): the
+# games app's answer to the seat's own GET.
+MARRAM_STREAM_SEAT_VIEW = "games.streaming.seat_view"
 
 # --- Mail ---------------------------------------------------------------------
 
 # What the games app calls where a change to a game calls for mail (games.mail):
 # the notifications app's outbox.
 MARRAM_GAME_MAIL = "notifications.game_mail.OutboxMail"
+
+# What follows a change to a game (games.after_move), in this order, each a class
+# made with no arguments: the chance it leaves to draw, the mail it calls for, the
+# ratings of a game it ended, the computer players it leaves to move.
+MARRAM_AFTER_MOVE = [
+    "games.tasks.ChanceDraw",
+    "notifications.after_move.TurnMail",
+    "ratings.after_move.RatingsUpdate",
+    "tournaments.after_move.TournamentResult",
+    "bots.after_move.ComputerMoves",
+]
 
 # Who besides people may sit in a game's seats (games.seating): the bots app's
 # computer players.
@@ -572,7 +591,7 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30)
 # ./dev run can keep its mail as files: EMAIL_BACKEND=...filebased.EmailBackend.
 EMAIL_FILE_PATH = env_str("EMAIL_FILE_PATH", str(BASE_DIR / "tests" / "artifacts" / "mail"))
 
-# Links in mail point here (marram_site.links.site_url); replies to a move mail go
+# Links in mail point here (web.links.site_url); replies to a move mail go
 # to move+...@REPLY_DOMAIN.
 MARRAM_BASE_URL = env_str("MARRAM_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
 REPLY_DOMAIN = env_str("REPLY_DOMAIN", "marram.localhost")

@@ -24,20 +24,20 @@ routes it, deploy/nginx/), it answers
 - ``GET /stream/health``: ``{"connections": N}``.
 
 The token is the one the game page (or the API's ``GET /api/games/<id>/stream/``)
-was given (games.live.stream_token), so only those who could open the page may
+was given (live.stream.stream_token), so only those who could open the page may
 listen; it names the user it was given to and is good for
 ``MARRAM_STREAM_TOKEN_AGE`` seconds (403 ``expired`` after that). What is sent
 is the game's seq, and a seat's own view only to a token of the user who held
 the seat when the view was made. A seat's token of a user who no longer holds
 the seat (a computer took it over, or they resigned) is refused (403
-``seat_changed``, from the note games.live.HOLDERS), and the streams of it held
+``seat_changed``, from the note live.stream.HOLDERS), and the streams of it held
 at that moment are ended. While a process holds a seat's connection it keeps a
-note of it, and of its user, in Redis (games.live.LISTENING), renewed at each
+note of it, and of its user, in Redis (live.stream.LISTENING), renewed at each
 heartbeat: only then do the commits make that seat's views. Each process holds
 at most ``MARRAM_STREAM_MAX_CONNECTIONS`` connections; beyond that a 503 tells
 the page to poll instead.
 
-One Redis subscription per process (games.live.CHANNEL, where every commit that
+One Redis subscription per process (live.stream.CHANNEL, where every commit that
 moves a game on publishes its new seq) feeds every connection of the process:
 a held connection costs a coroutine and a few kilobytes, not a thread.
 """
@@ -64,7 +64,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "marram_site.settings")
 
 from django.conf import settings  # noqa: E402  (after the settings module is named)
 
-from games.live import (  # noqa: E402
+from live.stream import (  # noqa: E402
     CHANNEL,
     HOLDERS,
     LISTENING,
@@ -186,7 +186,7 @@ class Hub:
 
     async def holder(self, game: int, seat: int) -> str | None:
         """Who holds the seat, as noted when it changed hands or was left
-        (games.live.HOLDERS): a user id, ``-`` for nobody, None when nothing is
+        (live.stream.HOLDERS): a user id, ``-`` for nobody, None when nothing is
         noted (or Redis cannot say: the seat's views go to its holder alone)."""
         if self.notes is None:
             return None

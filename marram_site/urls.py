@@ -8,10 +8,9 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-import marram_site.converters  # noqa: F401  (<id:...> for every app's URLs)
+from accounts.views import login_view, logout_view
 from chat import urls as chat_urls
 from games import urls as games_urls
-from games.pages.views import login_view, logout_view
 from marram_site import webapp
 from marram_site.csp import csp_update
 from marram_site.views import favicon, healthz
@@ -31,6 +30,7 @@ handler500 = "marram_site.views.server_error"
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include(games_urls.urlpatterns)),  # first: a move's and a game's addresses
+    path("api/", include("accounts.api_urls")),  # sign-up and tokens
     path("api/", include("ratings.api_urls")),
     path("api/", include(notes_urls.api_urlpatterns)),
     path("api/", include(chat_urls.api_urlpatterns)),
@@ -57,6 +57,7 @@ urlpatterns = [
     path("offline/", webapp.offline, name="offline"),
     path("", include("notifications.urls")),  # mail in, unsubscribe, mail settings
     path("", include("bots.urls")),  # a game against the computer
+    path("", include("accounts.urls")),  # sign-up, sign-in, the account pages
     path("", include("games.page_urls")),  # the web pages
     path("", include("ratings.urls")),  # leaderboards, profiles, rematches
     path("", include("notes.urls")),  # a player's private note on a game

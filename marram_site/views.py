@@ -113,7 +113,7 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     over DATA_UPLOAD_MAX_MEMORY_SIZE is a 413, in JSON where machines ask (a
     provider's post to the mail webhook), as the API's own ``too_large``; any
     other such request a 400, in JSON there too."""
-    from games.http import body_too_large
+    from web.http import body_too_large
 
     if isinstance(exception, RequestDataTooBig):
         if wants_json(request):

@@ -60,7 +60,7 @@ def drain_body(environ: dict[str, Any]) -> None:
 def whole_answers(app: WSGIHandler) -> WSGIApplication:
     """``app`` answering with its whole body at once: a response that is not
     streamed is read and closed here (``request_finished``: the publish of the
-    request's commits, games.live) and handed to the server as a list of one
+    request's commits, live.stream) and handed to the server as a list of one
     bytes string. granian sends such a body from its own side at once; given the
     response itself, it iterates it and closes it through its runtime, taking
     the interpreter's lock back for each step. In alternating whole-server runs

@@ -11,11 +11,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api import ERROR, _body, _valid
-from games.auth import signed_in_user
-from games.serializers import StrictSerializer
+from accounts.auth import signed_in_user
 from notes import services
 from notes.models import MAX_LENGTH, Note
+from web.serializers import ERROR, StrictSerializer, request_body, valid
 
 
 class NoteBodySerializer(StrictSerializer):
@@ -48,7 +47,7 @@ class GameNote(APIView):
                                                           404: ERROR},
                    description="Write your private note on the game (empty: delete it).")
     def put(self, request: Request, game_id: int) -> Response:
-        data = _valid(NoteBodySerializer, _body(request))
+        data = valid(NoteBodySerializer, request_body(request))
         note = services.note_save(game_id=game_id, user=signed_in_user(request),
                                   text=data["text"])
         return Response(NoteSerializer(_shown(note)).data)

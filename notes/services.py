@@ -6,9 +6,9 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from games.errors import Invalid, NotFound
 from games.models import Game
 from notes.models import MAX_LENGTH, Note
+from web.errors import Invalid, NotFound
 
 
 def _game_check(game_id: int) -> None:

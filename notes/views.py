@@ -8,10 +8,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from games.auth import page_user
-from games.bodies import form_post
-from games.errors import NotFound, ServiceError
+from accounts.auth import page_user
 from notes import services
+from web.bodies import form_post
+from web.errors import NotFound, ServiceError
 
 
 @login_required

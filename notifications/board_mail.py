@@ -23,11 +23,11 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.core.mail.message import SafeMIMEMultipart
 
+from games.game_ui import ui_for
 from games.models import Game
 from games.selectors import game_replay, rules_of
 from notifications import signing
 from notifications.models import Notification
-from ui import ui_for
 
 
 def picture_cid(game_id: int, seq: int, seat: int) -> str:

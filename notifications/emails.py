@@ -15,10 +15,10 @@ from engine.replay import replay_events
 from games import clocks
 from games.models import Clock, Event, Game
 from games.selectors import rules_of
-from marram_site.links import site_url
 from notifications import board_mail, signing
 from notifications.models import Notification
 from notifications.selectors import games_waiting_for
+from web.links import site_url
 
 MAX_CHANGES = 40
 

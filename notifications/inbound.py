@@ -42,7 +42,6 @@ from django.utils.module_loading import import_string
 
 from engine.errors import IllegalAction, NotationError
 from games import services as game_services
-from games.errors import ServiceError, StaleSeq
 from games.models import Game, Seat
 from games.selectors import rules_of
 from notifications import board_mail, emails, signing
@@ -50,6 +49,7 @@ from notifications.mailparse import Envelope, ParsedMail, mail_parse, move_line,
 from notifications.mailsafe import header_text, plain_text
 from notifications.models import InboundMail, Notification
 from notifications.services import game_visit_forget, next_turn_mail, notifications_queue
+from web.errors import ServiceError, StaleSeq
 
 logger = logging.getLogger(__name__)
 Outcome = InboundMail.Outcome

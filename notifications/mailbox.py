@@ -28,10 +28,10 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 
-from games.errors import Invalid, NotFound
 from notifications import board_mail, devmail, inbound
 from notifications.mailsafe import address_problem
 from notifications.models import InboundMail, Notification
+from web.errors import Invalid, NotFound
 
 SHOWN = 50
 

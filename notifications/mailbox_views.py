@@ -17,11 +17,11 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games.auth import page_user
-from games.bodies import form_post
-from games.errors import Invalid, NotFound, ServiceError
+from accounts.auth import page_user
 from notifications import board_mail, inbound, mailbox
 from notifications.models import InboundMail, Notification
+from web.bodies import form_post
+from web.errors import Invalid, NotFound, ServiceError
 
 Outcome = InboundMail.Outcome
 

@@ -40,7 +40,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from email.utils import parseaddr
 from pathlib import Path
@@ -58,21 +58,21 @@ from py_vapid import Vapid02
 from pywebpush import WebPusher
 
 from games import clocks
-from games.errors import Conflict, Invalid, NotFound
+from games.enqueue import Task, run_inline
 from games.models import Clock, Game, Invitation, Seat
 from games.selectors import rules_of
-from games.tasks import enqueue, run_inline
-from notifications import webhook_http
+from notifications import jobs, webhook_http
 from notifications.emails import duration_words
 from notifications.models import (
     PUSH_DEVICES_PER_PLAYER,
-    PUSH_KINDS,
     Notification,
     PushPageOpen,
     PushSettings,
     PushSubscription,
 )
+from notifications.outbox import OutboxWaker, delivery_failed, turn_over
 from notifications.webhook_http import CallFailed, CallRefused
+from web.errors import Conflict, Invalid, NotFound
 
 logger = logging.getLogger(__name__)
 
@@ -375,75 +375,44 @@ def siblings(rows: Sequence[Notification]) -> list[Notification]:
 
 
 @functools.cache
-def _waker() -> Any:
-    from notifications.services import OutboxWaker
-
+def _waker() -> OutboxWaker:
     return OutboxWaker(every=WAKE_EVERY)
 
 
-def after_commit(rows: Sequence[Notification]) -> None:
-    """Have the push rows just committed delivered: a row to one device by a task
-    of its own on the push queue; the rows to each of a player's devices by a drain
-    on that queue, at most two asked for a WAKE_EVERY by this process. Where tasks
-    run in this process (``./dev run``) a row to a player's devices is made one per
-    device at once, as the mail is sent, and each device's push, which waits on a
-    push service, runs on the process's background thread once the request is
-    answered, as a worker would run it."""
-    from notifications import tasks
-
+def delivery_tasks(rows: Sequence[Notification]) -> list[Task]:
+    """The tasks that deliver the push rows just committed: a row to one device by
+    a task of its own on the push queue; the rows to each of a player's devices
+    by a drain on that queue, at most two asked for a WAKE_EVERY by this process.
+    Where tasks run in this process (``./dev run``) a row to a player's devices
+    is made one per device at once, as the mail is sent, and each device's push,
+    which waits on a push service, runs on the process's background thread once
+    the request is answered, as a worker would run it."""
     devices = [row.pk for row in rows if row.push_device_id is not None]
     players = [row.pk for row in rows if row.push_device_id is None]
-    for pk in devices:
-        enqueue(tasks.push_deliver, pk, background=True)
+    tasks = [Task(jobs.push_deliver, (pk,), background=True) for pk in devices]
     if run_inline():
-        for pk in players:
-            enqueue(tasks.push_deliver, pk)
+        tasks += [Task(jobs.push_deliver, (pk,)) for pk in players]
     elif players:
         countdown = _waker().countdown()
-        if countdown is not None and not enqueue(tasks.push_drain, countdown=countdown):
-            _waker().failed()
-
-
-def push_drain() -> dict[str, int]:
-    """Make each push row due to a player's devices into one row per device (a
-    task each): what a commit that wrote push rows asks for. The rows to a device
-    are their own tasks, never taken here (a slow push service holds one task)."""
-    from collections import Counter
-
-    from notifications.services import DRAIN_AHEAD, notification_deliver
-
-    by = timezone.now() + DRAIN_AHEAD
-    due = list(Notification.objects.filter(status=Status.PENDING, kind__in=PUSH_KINDS,
-                                           push_device__isnull=True, next_attempt_at__lte=by)
-               .order_by("next_attempt_at", "pk").values_list("pk", flat=True)[:DRAIN_BATCH])
-    done: Counter[str] = Counter()
-    for pk in due:
-        try:
-            done[notification_deliver(pk, due_by=by)] += 1
-        except Exception:  # one row's fault: the others still go; the sweep tries it again
-            logger.exception("push %s could not be fanned out", pk)
-            done["error"] += 1
-    if len(due) == DRAIN_BATCH:
-        from notifications import tasks
-
-        enqueue(tasks.push_drain)
-    return dict(done)
+        if countdown is not None:
+            tasks.append(Task(jobs.push_drain, countdown=countdown, refused=_waker().failed))
+    return tasks
 
 
 # ---------------------------------------------------------------- delivering
 
 
-def deliver(n: Notification, now: datetime) -> str:
+def deliver(n: Notification, now: datetime,
+            queue: Callable[[list[Notification]], object]) -> str:
     """Deliver a push row locked by notifications.services.notification_deliver
-    (pending and due): to a player's devices, fan it out; to a device, send it,
+    (pending and due): to a player's devices, fan it out (the rows to each
+    device written by ``queue``, the outbox's writer); to a device, send it,
     unless it should not go after all. Its status after ("gone" for a row to a
     player with no device or none for this kind: it is deleted)."""
-    from notifications.services import _delivery_failed, _turn_over
-
     if n.push_device_id is None:
-        return fan_out(n, now)
+        return fan_out(n, now, queue)
     reason = skip_reason(n, now)
-    if not reason and n.kind in (Kind.PUSH_TURN, Kind.PUSH_CLOCK) and _turn_over(n):
+    if not reason and n.kind in (Kind.PUSH_TURN, Kind.PUSH_CLOCK) and turn_over(n):
         reason = "that turn is over"  # the mail's own test
     if reason:
         n.status, n.note = Status.SKIPPED, reason
@@ -457,7 +426,7 @@ def deliver(n: Notification, now: datetime) -> str:
     except Exception as error:  # whatever it is, it ends in the row
         status = error.status if isinstance(error, CallRefused) else None
         gone = status in (404, 410)
-        _delivery_failed(n, error, now)
+        delivery_failed(n, error, now)
         if gone:
             n.note = f"the device's subscription is gone ({status}): device removed"
     else:
@@ -470,22 +439,22 @@ def deliver(n: Notification, now: datetime) -> str:
     return n.status
 
 
-def fan_out(n: Notification, now: datetime) -> str:
+def fan_out(n: Notification, now: datetime,
+            queue: Callable[[list[Notification]], object]) -> str:
     """Make a push row to a player's devices into one row to each of them (written
-    now, delivered after the commit), with the words they all say, and mark it
-    sent; delete it where the player has no device or has switched its kind off."""
-    from notifications.services import notifications_queue
-
+    now by ``queue``, delivered after the commit), with the words they all say,
+    and mark it sent; delete it where the player has no device or has switched
+    its kind off."""
     devices = list(PushSubscription.objects.filter(user_id=n.user_id).values_list(
         "pk", flat=True)) if n.user_id is not None else []
     if not devices or n.kind in kinds_off(n.user_id):
         n.delete()
         return "gone"
     said = message_words(n, now)
-    notifications_queue([Notification(
+    queue([Notification(
         user_id=n.user_id, game_id=n.game_id, seat=n.seat, seq=n.seq, kind=n.kind,
         push_device_id=device, body_text=json.dumps(said, ensure_ascii=False),
-        dedup_key=f"push:{device}:{n.pk}") for device in devices], may_exist=True)
+        dedup_key=f"push:{device}:{n.pk}") for device in devices])
     n.status, n.sent_at, n.note = Status.SENT, now, f"to {len(devices)} device(s)"
     n.save(update_fields=["status", "sent_at", "note"])
     return n.status

@@ -15,10 +15,10 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from games.auth import page_user
-from games.bodies import form_post, json_parse
-from games.errors import Invalid, NotFound, ServiceError
+from accounts.auth import page_user
 from notifications import push
+from web.bodies import form_post, json_parse
+from web.errors import Invalid, NotFound, ServiceError
 
 SETTINGS_PUSH = "notifications:settings"
 

@@ -1,11 +1,11 @@
 """The outbox and its delivery, each player's mail policy, visits, digests and the
 clock check.
 
-Writing and sending are apart. ``turn_mails_queue`` is called (through
-games.mail, notifications.game_mail) as a game's events are written, once the
-clocks have moved; it queues the mails those events call for as ``Notification``
-rows on the events' own batch, so they are committed with the events or not at
-all (a player's move holds no lock: games.services). After the commit the
+Writing and sending are apart. ``turn_mails`` gives the mails a game's events
+call for once the clocks have moved, as ``Notification`` rows that the games
+app writes with the events (notifications.after_move, a follower of the change:
+games.after_move), so they are committed with the events or not at all (a
+player's move holds no lock: games.services.append). After the commit the
 process asks Celery for a drain of the outbox (``outbox_drain``: every row due,
 delivered in turn), at most twice a second (``OutboxWaker``); where tasks run
 in-process (``./dev run``) each row is delivered at the commit instead. If Redis
@@ -43,13 +43,12 @@ before a row is queued, so no mail is ever queued to one that cannot be valid.
 from __future__ import annotations
 
 import logging
-import smtplib
-import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime, make_msgid
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -63,11 +62,11 @@ from django.utils import timezone
 from games import clocks
 from games import services as game_services
 from games.clocks import ClockChange
+from games.enqueue import Task, enqueue, run_inline, tasks_enqueue
 from games.models import Clock, Event, Game
 from games.seating import seat_players
-from games.store import Batch
-from games.tasks import enqueue, run_inline
-from notifications import board_mail, emails, mail_headers, push, signing, webhooks
+from games.tasks import resolve_chance
+from notifications import board_mail, emails, jobs, mail_headers, outbox, push, signing, webhooks
 from notifications.mailsafe import address_problem, header_text, message_id_or_empty
 from notifications.mailtext import mail_text
 from notifications.models import (
@@ -81,13 +80,13 @@ from notifications.models import (
     Policy,
     Webhook,
 )
+from notifications.outbox import DRAIN_AHEAD, OutboxWaker
 from notifications.selectors import (
     bouncing_address_get,
     game_visit_get,
     games_waiting_for,
     mail_settings_get,
 )
-from notifications.webhook_http import CallFailed, CallRefused
 
 logger = logging.getLogger(__name__)
 
@@ -97,20 +96,8 @@ page or API read of the game (an open page polls it) since their last move by
 mail: a move by mail forgets the visits before it (``game_visit_forget``)."""
 SWEEP_AFTER = timedelta(seconds=30)
 """The sweep leaves rows this young to the task enqueued on their commit."""
-MAX_ATTEMPTS = 8
-RETRY_FIRST = timedelta(minutes=2)
-RETRY_AT_MOST = timedelta(hours=1)
 SWEEP_BATCH = 500
-WAKE_EVERY = 1.0
-"""Seconds. A process that commits mail asks Celery for a drain of the outbox at
-once, then for one more at the end of this window for all the mail it commits
-within it: a busy server hands Celery at most two messages a second, not one a
-mail (an enqueue costs a web worker about a millisecond of CPU)."""
 DRAIN_BATCH = 200
-DRAIN_AHEAD = timedelta(seconds=5)
-"""A drain also takes rows due this soon: a row's time is the web machine's clock,
-the drain reads the worker's, and the two may differ a little. (A retry is
-minutes away, so none is taken early.)"""
 SETTLE_FROM = 2
 """A drain settles its turn mails all at once (``_turn_mails_settle``) when it has
 at least this many: that costs about what delivering one of them alone does."""
@@ -130,109 +117,69 @@ never by the mail's drains."""
 # ---------------------------------------------------------------- writing the outbox
 
 
-def notifications_queue(rows: Sequence[Notification], *, may_exist: bool = False,
-                        writes: Batch | None = None) -> list[int]:
-    """Write mails to the outbox and enqueue their delivery once they are
-    committed; the ids of the rows written. With ``may_exist``, a row whose dedup key
-    is already there is left out; without, a repeated key is an error (the
-    caller's keys cannot repeat). With ``writes``, the rows are only queued on that
-    batch, to be written with it (no ids yet: [])."""
-    if writes is None:  # (a turn's mails, on ``writes``, leave out the bots' clocks)
-        bots = seat_players().clockless(row.user_id for row in rows)
-        rows = [row for row in rows if row.user_id not in bots]  # computers read no mail
+def outbox_rows(rows: Sequence[Notification]) -> list[Notification]:
+    """Rows as the outbox takes them: with the push rows beside each that has one,
+    a Message-ID each, and nothing in them that cannot be sent (``_guard``).
+    Reads nothing."""
     rows = [*rows, *push.siblings(rows)]  # a push row beside each that has one
     for row in rows:
         row.message_id = row.message_id or make_msgid(domain=settings.REPLY_DOMAIN)
         _guard(row)
+    return rows
+
+
+def notifications_queue(rows: Sequence[Notification], *, may_exist: bool = False
+                        ) -> list[int]:
+    """Write mails to the outbox and enqueue their delivery once they are
+    committed; the ids of the rows written. With ``may_exist``, a row whose dedup key
+    is already there is left out; without, a repeated key is an error (the
+    caller's keys cannot repeat). (The mail a change to a game calls for is
+    written with the change instead: notifications.after_move.)"""
+    bots = seat_players().clockless(row.user_id for row in rows)
+    rows = outbox_rows([row for row in rows if row.user_id not in bots])  # computers read no mail
     due = {row.message_id for row in rows if row.status == Status.PENDING}
-    if writes is not None:
-        writes.insert(rows)
-    elif may_exist:  # the rows written are those with the Message-IDs just made
+    if may_exist:  # the rows written are those with the Message-IDs just made
         Notification.objects.bulk_create(rows, ignore_conflicts=True)
         rows = list(Notification.objects.filter(message_id__in=[row.message_id for row in rows])
                     .only("pk", "message_id", "kind", "push_device"))
     else:
         Notification.objects.bulk_create(rows)
-    if due:
-        def deliver() -> None:  # once committed, every row has its id
-            _deliver_after_commit([row.pk for row in rows if row.message_id in due
-                                   and row.kind not in APART])
-            _call_after_commit([row.pk for row in rows if row.message_id in due
-                                and row.kind in WEBHOOK_KINDS])
-            push.after_commit([row for row in rows if row.message_id in due
-                               and row.kind in PUSH_KINDS])
-
-        if writes is not None:  # once the batch is written, whether in a transaction or not
-            writes.after(deliver)
-        else:
-            transaction.on_commit(deliver, robust=True)
-    return [] if writes is not None else [row.pk for row in rows]
+    if due:  # once committed, every row has its id
+        pending = [row for row in rows if row.message_id in due]
+        transaction.on_commit(lambda: tasks_enqueue(delivery_tasks(pending)), robust=True)
+    return [row.pk for row in rows]
 
 
-class OutboxWaker:
-    """When this process last asked Celery for a drain of the outbox, and whether it
-    has asked for the one more at the end of that window (``WAKE_EVERY``)."""
-
-    def __init__(self, every: float = WAKE_EVERY,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.every, self.clock = every, clock
-        self.lock = threading.Lock()
-        self.until = float("-inf")
-        self.again = False
-
-    def countdown(self) -> float | None:
-        """In how many seconds a drain must start to take the mail committed just now;
-        None when a drain already asked for starts late enough to take it."""
-        now = self.clock()
-        with self.lock:
-            if now >= self.until:
-                self.until, self.again = now + self.every, False
-                return 0.0
-            if self.again:
-                return None
-            self.again = True
-            return self.until - now
-
-    def failed(self) -> None:
-        """The drain could not be asked for (Redis down): ask at the next commit."""
-        with self.lock:
-            self.until, self.again = float("-inf"), False
+def delivery_tasks(rows: Sequence[Notification]) -> list[Task]:
+    """The tasks that deliver these pending rows, just committed: the mail's
+    (``_mail_tasks``), a task a webhook call on the ``webhooks`` queue
+    (``webhook_deliver``), and the pushes' (notifications.push). Calls are few
+    (one a turn of a player with a webhook, a test a minute), and written by a
+    mail's delivery in the worker, not by a move. What is not enqueued (Redis
+    down) is found by the beat sweep."""
+    return [*_mail_tasks([row.pk for row in rows if row.kind not in APART]),
+            *(Task(jobs.webhook_deliver, (row.pk,)) for row in rows
+              if row.kind in WEBHOOK_KINDS),
+            *push.delivery_tasks([row for row in rows if row.kind in PUSH_KINDS])]
 
 
 _waker = OutboxWaker()
 
 
-def _deliver_after_commit(ids: list[int]) -> None:
+def _mail_tasks(ids: list[int]) -> list[Task]:
     """Have the rows just committed delivered: each by its own task where tasks run
     in this process as they are enqueued; else by a drain of the outbox, at most
-    two asked for a second (``OutboxWaker``). What is not enqueued (Redis down) is
-    found by the beat sweep."""
-    from notifications import tasks
-
+    two asked for a second (``OutboxWaker``)."""
     if not ids:
-        return
+        return []
     if run_inline():
-        for pk in ids:
-            enqueue(tasks.notification_deliver, pk)
-        return
+        return [Task(jobs.notification_deliver, (pk,)) for pk in ids]
     countdown = _waker.countdown()
     if countdown is None:
-        return
-    if not enqueue(tasks.outbox_drain, countdown=countdown):
-        # (the publisher has retried already, settings.CELERY_BROKER_TRANSPORT_OPTIONS):
-        # the mail of this window waits for the sweep, as when Redis is down
-        _waker.failed()
-
-
-def _call_after_commit(ids: list[int]) -> None:
-    """Have the webhook calls just committed made: a task each on the ``webhooks``
-    queue (``webhook_deliver``). Calls are few (one a turn of a player with a
-    webhook, a test a minute), and written by a mail's delivery in the worker, not
-    by a move. What is not enqueued (Redis down) is found by the beat sweep."""
-    from notifications import tasks
-
-    for pk in ids:
-        enqueue(tasks.webhook_deliver, pk)
+        return []
+    # (the publisher retries, settings.CELERY_BROKER_TRANSPORT_OPTIONS): refused,
+    # the mail of this window waits for the sweep, as when Redis is down
+    return [Task(jobs.outbox_drain, countdown=countdown, refused=_waker.failed)]
 
 
 def _guard(row: Notification) -> None:
@@ -250,14 +197,15 @@ def _guard(row: Notification) -> None:
             logger.warning("mail %s to %r not queued: %s", row.kind, row.to_email, problem)
 
 
-def turn_mails_queue(game: Game, events: Sequence[Event], change: ClockChange,
-                     writes: Batch) -> None:
-    """Queue on ``writes`` (stored with the events) the mails called for by events
-    that moved the game's clocks (``change``, games.clocks): "your turn" to each
-    seat whose clock has just started (unless it has just moved: it is looking at
-    the game), "game started" to the others when the game has just begun, "game
-    over" to everyone when it has ended. Reads nothing (a move holds no lock on
-    the game: games.services)."""
+def turn_mails(game: Game, events: Sequence[Event], change: ClockChange
+               ) -> list[Notification]:
+    """The mails called for by events that moved the game's clocks (``change``,
+    games.clocks), as rows of the outbox to write with the events
+    (notifications.after_move): "your turn" to each seat whose clock has just
+    started (unless it has just moved: it is looking at the game), "game
+    started" to the others when the game has just begun, "game over" to
+    everyone when it has ended. Reads nothing (a move holds no lock on the
+    game: games.services.append)."""
     actors = {e.actor_id for e in events}
     rows = []
     for clock in change.clocks:
@@ -277,20 +225,10 @@ def turn_mails_queue(game: Game, events: Sequence[Event], change: ClockChange,
             dedup_key=f"{kind}:{game.pk}:{clock.seat}"
             + (f":{game.seq}" if kind == Kind.YOUR_TURN else ""),
         ) for kind in kinds]
-    if rows:
-        notifications_queue(rows, writes=writes)
+    return outbox_rows(rows) if rows else []
 
 
 # ---------------------------------------------------------------- delivering
-
-
-def _turn_over(n: Notification) -> bool:
-    """Whether the turn a row speaks of (its game, seat and seq) is over (a row of
-    no game's seat speaks of no turn)."""
-    if n.game_id is None or n.seat is None:
-        return True
-    clock = Clock.objects.filter(game_id=n.game_id, seat=n.seat).first()
-    return clock is None or not clock.running or clock.started_seq != n.seq
 
 
 def _skip_reason(n: Notification, now: datetime, *, turn_over: bool | None = None) -> str:
@@ -298,7 +236,7 @@ def _skip_reason(n: Notification, now: datetime, *, turn_over: bool | None = Non
     ``turn_over``: whether the row's turn is over, if the caller has just found it."""
     if n.kind in WEBHOOK_KINDS:  # the mail policy is not a webhook's
         reason = webhooks.call_skip_reason(n)
-        if not reason and n.kind == Kind.WEBHOOK_TURN and _turn_over(n):
+        if not reason and n.kind == Kind.WEBHOOK_TURN and outbox.turn_over(n):
             reason = "that turn is over"
         return reason
     user = n.user
@@ -314,7 +252,7 @@ def _skip_reason(n: Notification, now: datetime, *, turn_over: bool | None = Non
     if policy == Policy.OFF:
         return "the player has turned mail off"
     if n.kind in (Kind.YOUR_TURN, Kind.REMINDER) and (
-            _turn_over(n) if turn_over is None else turn_over):
+            outbox.turn_over(n) if turn_over is None else turn_over):
         return "that turn is over"
     if n.kind == Kind.DIGEST and not games_waiting_for(user):
         return "no game waits for the player"
@@ -411,7 +349,7 @@ def notification_deliver(notification_id: int, *, now: datetime | None = None,
                          due_by: datetime | None = None) -> str:
     """Send one mail of the outbox if it is still due; the row's status after. With
     ``due_by``, only a row due by then ("not_due" otherwise): a drain's list
-    (push.push_drain) may be out of date, another drain having tried the row and
+    (push_drain) may be out of date, another drain having tried the row and
     put it back for later."""
     now = now or timezone.now()
     with transaction.atomic():
@@ -430,8 +368,8 @@ def _deliver_locked(n: Notification, now: datetime) -> str:
     """Deliver a row locked in the caller's transaction, pending and due: send it,
     or mark why it is not sent; its status after."""
     if n.kind in PUSH_KINDS:  # its own checks and send, the same retries (push.deliver)
-        return push.deliver(n, now)
-    over = _turn_over(n) if n.kind == Kind.YOUR_TURN and n.attempts == 0 else None
+        return push.deliver(n, now, partial(notifications_queue, may_exist=True))
+    over = outbox.turn_over(n) if n.kind == Kind.YOUR_TURN and n.attempts == 0 else None
     if over is False:
         calls = webhooks.turn_calls(n)  # whatever becomes of the mail
         if calls:
@@ -459,45 +397,12 @@ def _deliver_locked(n: Notification, now: datetime) -> str:
                     emails.render_notification(n, now)
                 _message(n, now).send()
     except Exception as error:  # whatever it is, it ends in the row, never in a rollback
-        _delivery_failed(n, error, now)
+        outbox.delivery_failed(n, error, now)
         n.save(update_fields=fields)
         return n.status
     n.status, n.sent_at, n.note = Status.SENT, now, ""
     n.save(update_fields=fields)
     return n.status
-
-
-def _delivery_failed(n: Notification, error: Exception, now: datetime) -> None:
-    """Mark a mail whose sending failed: failed for good, or due again later."""
-    # a webhook call's failure is said in words for the player (webhook_http)
-    said = isinstance(error, (CallFailed, CallRefused))
-    why = header_text(str(error) if said else f"{type(error).__name__}: {error}", 200)
-    if _cannot_be_cured(error):
-        n.status, n.note = Status.FAILED, f"cannot be sent: {why}"[:200]
-    elif n.attempts >= MAX_ATTEMPTS:
-        n.status, n.note = Status.FAILED, f"gave up after {n.attempts} attempts: {why}"[:200]
-    else:  # 2, 4, 8 ... minutes, at most an hour
-        n.note = why
-        n.next_attempt_at = now + min(RETRY_FIRST * 2 ** (n.attempts - 1), RETRY_AT_MOST)
-    if isinstance(error, (smtplib.SMTPException, OSError, ValueError)):
-        logger.warning("%s %s to %s failed (attempt %s, %s): %s", n.kind, n.pk,
-                       n.user_id or n.to_email, n.attempts, n.status, why)
-    else:
-        logger.exception("%s %s could not be sent (attempt %s, %s)", n.kind, n.pk, n.attempts,
-                         n.status)
-
-
-def _cannot_be_cured(error: Exception) -> bool:
-    """Whether sending the same mail again must fail again: the mail itself is at
-    fault (a header or an address Django or IDNA refuses: ValueError), or the
-    server refused its recipient or its content for good (a 5xx). A server that
-    is down, busy, or refuses us (our sender, our login) may be cured, by time or
-    by an admin."""
-    if isinstance(error, smtplib.SMTPRecipientsRefused):
-        return all(code >= 500 for code, _ in error.recipients.values())
-    if isinstance(error, smtplib.SMTPDataError):
-        return error.smtp_code >= 500
-    return isinstance(error, ValueError)
 
 
 def _put_back(pks: Sequence[int], now: datetime) -> None:
@@ -519,8 +424,6 @@ def outbox_drain() -> dict[str, int]:
     row another has taken. A row whose delivery raises is logged and put back
     SWEEP_LEASE, so that it cannot hold up the rows behind it; the sweep tries it
     again."""
-    from notifications import tasks
-
     by = timezone.now() + DRAIN_AHEAD
     due = list(_due_mail(by).order_by("next_attempt_at", "pk")
                .values_list("pk", "kind", "user__email")[:DRAIN_BATCH])
@@ -545,7 +448,7 @@ def outbox_drain() -> dict[str, int]:
             _put_back([taken], timezone.now())
             done["error"] += 1
     if len(due) == DRAIN_BATCH:
-        enqueue(tasks.outbox_drain)
+        enqueue(jobs.outbox_drain)
     return {status: count for status, count in done.items() if count}
 
 
@@ -605,6 +508,26 @@ def _skip(pks: list[int], note: str) -> int:
     return Notification.objects.filter(pk__in=pks).update(status=Status.SKIPPED, note=note)
 
 
+def push_drain() -> dict[str, int]:
+    """Make each push row due to a player's devices into one row per device (a
+    task each): what a commit that wrote push rows asks for. The rows to a device
+    are their own tasks, never taken here (a slow push service holds one task)."""
+    by = timezone.now() + DRAIN_AHEAD
+    due = list(Notification.objects.filter(status=Status.PENDING, kind__in=PUSH_KINDS,
+                                           push_device__isnull=True, next_attempt_at__lte=by)
+               .order_by("next_attempt_at", "pk").values_list("pk", flat=True)[:push.DRAIN_BATCH])
+    done: Counter[str] = Counter()
+    for pk in due:
+        try:
+            done[notification_deliver(pk, due_by=by)] += 1
+        except Exception:  # one row's fault: the others still go; the sweep tries it again
+            logger.exception("push %s could not be fanned out", pk)
+            done["error"] += 1
+    if len(due) == push.DRAIN_BATCH:
+        enqueue(jobs.push_drain)
+    return dict(done)
+
+
 def outbox_sweep(*, now: datetime | None = None, after: timedelta = SWEEP_AFTER) -> dict[str, int]:
     """Enqueue the mails, webhook calls and pushes still pending (each call and
     push on its own queue) and the chance draws still waiting (the games app's task): what a
@@ -613,23 +536,20 @@ def outbox_sweep(*, now: datetime | None = None, after: timedelta = SWEEP_AFTER)
     The mails due longest are taken first, SWEEP_BATCH at a time, and each is put
     back SWEEP_LEASE (or until its task reschedules it): rows whose delivery never
     completes cannot keep the sweep from the rows behind them."""
-    from games import tasks as game_tasks
-    from notifications import tasks
-
     now = now or timezone.now()
     with transaction.atomic():  # rows a worker is sending are left alone
         due = list(Notification.objects.select_for_update(skip_locked=True)
                    .filter(status=Status.PENDING, next_attempt_at__lte=now - after)
                    .order_by("next_attempt_at", "pk").values_list("pk", "kind")[:SWEEP_BATCH])
         _put_back([pk for pk, _ in due], now)
-    mailed = sum(enqueue(tasks.notification_deliver, pk)
+    mailed = sum(enqueue(jobs.notification_deliver, pk)
                  for pk, kind in due if kind not in APART)
-    called = sum(enqueue(tasks.webhook_deliver, pk) for pk, kind in due if kind in WEBHOOK_KINDS)
-    pushed = sum(enqueue(tasks.push_deliver, pk) for pk, kind in due if kind in PUSH_KINDS)
+    called = sum(enqueue(jobs.webhook_deliver, pk) for pk, kind in due if kind in WEBHOOK_KINDS)
+    pushed = sum(enqueue(jobs.push_deliver, pk) for pk, kind in due if kind in PUSH_KINDS)
     waiting = list(Game.objects.filter(status=Game.Status.RUNNING,
                                        projection__awaiting__kind="chance")
                    .values_list("pk", flat=True))
-    drawn = sum(enqueue(game_tasks.resolve_chance, pk) for pk in waiting)
+    drawn = sum(enqueue(resolve_chance, pk) for pk in waiting)
     return {"mail": mailed, "webhooks": called, "push": pushed, "chance": drawn}
 
 

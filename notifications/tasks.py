@@ -14,16 +14,16 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games.tasks import IDEMPOTENT
-from notifications import push, services
+from games.enqueue import IDEMPOTENT
+from notifications import jobs, services
 
 
-@shared_task(**IDEMPOTENT)
+@shared_task(name=jobs.NOTIFICATION_DELIVER, **IDEMPOTENT)
 def notification_deliver(notification_id: int) -> str:
     return services.notification_deliver(notification_id)
 
 
-@shared_task(**IDEMPOTENT)
+@shared_task(name=jobs.WEBHOOK_DELIVER, **IDEMPOTENT)
 def webhook_deliver(notification_id: int) -> str:
     """A webhook call of the outbox: the same delivery as a mail's, as a task of
     its own so that it runs on the ``webhooks`` queue (settings.CELERY_TASK_ROUTES)
@@ -31,19 +31,19 @@ def webhook_deliver(notification_id: int) -> str:
     return services.notification_deliver(notification_id)
 
 
-@shared_task(**IDEMPOTENT)
+@shared_task(name=jobs.PUSH_DELIVER, **IDEMPOTENT)
 def push_deliver(notification_id: int) -> str:
     """A push row of the outbox (notifications.push): fanned out to its player's
     devices, or sent to its device, on the ``push`` queue."""
     return services.notification_deliver(notification_id)
 
 
-@shared_task(**IDEMPOTENT)
+@shared_task(name=jobs.PUSH_DRAIN, **IDEMPOTENT)
 def push_drain() -> dict[str, int]:
-    return push.push_drain()
+    return services.push_drain()
 
 
-@shared_task(**IDEMPOTENT)
+@shared_task(name=jobs.OUTBOX_DRAIN, **IDEMPOTENT)
 def outbox_drain() -> dict[str, int]:
     return services.outbox_drain()
 

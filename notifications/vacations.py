@@ -9,9 +9,9 @@ from django.contrib.auth.models import User
 from django.db.models import F, Sum
 from django.utils import timezone
 
-from games.errors import Conflict, Invalid
 from games.models import Vacation
 from notifications.selectors import mail_settings_get
+from web.errors import Conflict, Invalid
 
 
 def _year_bounds(year: int) -> tuple[datetime, datetime]:

@@ -18,9 +18,7 @@ from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games.auth import page_user
-from games.bodies import form_post, json_parse
-from games.errors import NotFound, ServiceError
+from accounts.auth import page_user
 from games.pages.reads import time_words
 from notifications import bounces, inbound, services, signing, vacations, webhooks
 from notifications.forms import PolicyForm, VacationForm, WebhookForm
@@ -32,6 +30,8 @@ from notifications.selectors import (
     notifications_recent,
     webhooks_with_calls,
 )
+from web.bodies import form_post, json_parse
+from web.errors import NotFound, ServiceError
 
 WEBHOOK_SECRET_HEADER = "X-Marram-Webhook-Secret"
 WEBHOOK_FIELDS = ("recipient", "sender", "message_id", "text")

@@ -27,12 +27,12 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.urls import reverse
 
-from games.errors import Conflict, Invalid, NotFound
 from games.models import Seat
 from games.selectors import rules_of
-from marram_site.links import site_url
 from notifications import webhook_http
 from notifications.models import WEBHOOKS_PER_PLAYER, Notification, Webhook
+from web.errors import Conflict, Invalid, NotFound
+from web.links import site_url
 
 Kind = Notification.Kind
 

@@ -1,6 +1,6 @@
 """The ratings API: leaderboards, profiles, a game's rating changes, the people you
 have played, rematches. Thin views over ratings.selectors and ratings.services;
-errors are the services' (see games.http.exception_handler)."""
+errors are the services' (see web.http.exception_handler)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api import ERROR, _body, _valid
-from games.auth import signed_in_user
-from games.errors import NotFound
+from accounts.auth import signed_in_user
 from games.models import Game
 from games.selectors import invitation_url
-from games.serializers import EmptySerializer
 from ratings import selectors, services
 from ratings.serializers import (
     GameBrief,
@@ -31,6 +28,8 @@ from ratings.serializers import (
     RematchAnswerSerializer,
     RematchSerializer,
 )
+from web.errors import NotFound
+from web.serializers import ERROR, EmptySerializer, request_body, valid
 
 
 def _game(game_id: int) -> Game:
@@ -118,7 +117,7 @@ class GameRematch(APIView):
                    description="Offer the players of this finished game a new game with the "
                    "same options (a new order of play and seed); the others are mailed.")
     def post(self, request: Request, game_id: int) -> Response:
-        _valid(EmptySerializer, _body(request))
+        valid(EmptySerializer, request_body(request))
         services.rematch_offer(game_id=game_id, user=signed_in_user(request))
         return Response(RematchSerializer(selectors.rematch_of(game_id)).data,
                         status=status.HTTP_201_CREATED)
@@ -131,7 +130,7 @@ class GameRematchAnswer(APIView):
                    description="Accept or decline the rematch; the new game starts with the "
                    "last acceptance (its id is then in new_game).")
     def post(self, request: Request, game_id: int) -> Response:
-        data = _valid(RematchAnswerSerializer, _body(request))
+        data = valid(RematchAnswerSerializer, request_body(request))
         services.rematch_answer(game_id=game_id, user=signed_in_user(request),
                                 accept=data["accept"])
         return Response(RematchSerializer(selectors.rematch_of(game_id)).data)
@@ -144,7 +143,7 @@ class GameInviteUsers(APIView):
                    description="Invite players by username to an open game: each is mailed a "
                    "join link of their own. One unknown name and nobody is invited.")
     def post(self, request: Request, game_id: int) -> Response:
-        data = _valid(InviteUsersSerializer, _body(request))
+        data = valid(InviteUsersSerializer, request_body(request))
         invited = services.game_invite_users(game_id=game_id, user=signed_in_user(request),
                                              usernames=data["usernames"],
                                              url_for=invitation_url)
@@ -166,7 +165,7 @@ class GameRatedChoice(APIView):
                    description="The creator of an open game chooses whether it is rated "
                    "should a computer player take part (by default it is not).")
     def put(self, request: Request, game_id: int) -> Response:
-        data = _valid(RatedChoiceSerializer, _body(request))
+        data = valid(RatedChoiceSerializer, request_body(request))
         choice = services.game_rated_choose(game_id=game_id, user=signed_in_user(request),
                                             rated=data["rated"])
         return Response({"rated": choice.rated})

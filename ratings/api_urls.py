@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.throttles import InviteThrottle
+from accounts.throttles import InviteThrottle
 from ratings import api
 
 urlpatterns = [

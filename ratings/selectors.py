@@ -12,9 +12,9 @@ from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
 from engine import registry
-from games.errors import NotFound
 from games.models import Game, Seat
 from ratings.models import RatedGame, Rating, RatingChange, Rematch
+from web.errors import NotFound
 
 LEADERBOARD_SIZE = 100
 

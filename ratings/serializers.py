@@ -8,9 +8,9 @@ from typing import Any, TypedDict
 
 from rest_framework import serializers
 
-from games.serializers import StrictSerializer
 from ratings.models import Rating, RatingChange, Rematch, RematchAnswer
 from ratings.selectors import PlayedWith
+from web.serializers import StrictSerializer
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,6 @@ from django.utils import timezone
 
 from engine.protocol import Projection, Standing, standings
 from games import services as game_services
-from games.errors import Conflict, Forbidden, Invalid, NotFound
 from games.models import Game, Seat
 from games.panels import panels_changed
 from notifications import emails
@@ -56,6 +55,7 @@ from ratings.models import (
     Rematch,
     RematchAnswer,
 )
+from web.errors import Conflict, Forbidden, Invalid, NotFound
 
 SWEEP_BATCH = 200
 

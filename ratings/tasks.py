@@ -1,13 +1,13 @@
-"""Celery tasks of the ratings app. The games app enqueues ``ratings_update`` by
-name when a game finishes; the beat runs ``ratings_sweep`` for any whose task
-was lost. Both may run twice: a game is taken in once (RatedGame is one a game,
-written under the pool's lock)."""
+"""Celery tasks of the ratings app. ``ratings_update`` is enqueued once a change
+that finishes a game is committed (ratings.after_move); the beat runs
+``ratings_sweep`` for any whose task was lost. Both may run twice: a game is
+taken in once (RatedGame is one a game, written under the pool's lock)."""
 
 from __future__ import annotations
 
 from celery import shared_task
 
-from games.tasks import IDEMPOTENT
+from games.enqueue import IDEMPOTENT
 from ratings import services
 
 

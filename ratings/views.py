@@ -12,19 +12,15 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts import throttles
+from accounts.auth import page_user
 from engine import registry
-from games import throttles
-from games.auth import page_user
-from games.bodies import form_post
-from games.errors import NotFound, ServiceError
 from games.models import Game
 from games.selectors import invitation_url
 from ratings import selectors, services
 from ratings.chart import rating_chart
-
-
-def _sentence(message: str) -> str:
-    return message[:1].upper() + message[1:] + ("" if message.endswith(".") else ".")
+from web.bodies import form_post
+from web.errors import NotFound, ServiceError, sentence
 
 
 @login_required
@@ -69,7 +65,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 
 def _refused(request: HttpRequest, message: str, status: int) -> HttpResponse:
     """A post refused: the page says why, with the service's status; nothing changed."""
-    return render(request, "games/refused.html", {"message": _sentence(message)},
+    return render(request, "games/refused.html", {"message": sentence(message)},
                   status=status)
 
 

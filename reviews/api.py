@@ -11,11 +11,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api import ERROR
-from games.auth import signed_in_user
-from games.errors import NotFound
+from accounts.auth import signed_in_user
 from reviews import services
 from reviews.selectors import ShownReview, review_shown
+from web.errors import NotFound
+from web.serializers import ERROR
 
 MOVE_FIELDS: dict[str, serializers.Field[Any, Any, Any, Any]] = {
     "seq": serializers.IntegerField(help_text="The move's index in the game's events."),

@@ -33,15 +33,17 @@ from bots.selectors import bot_user_ids
 from engine.bots.review import Budget, MoveReview, marked, review_game
 from engine.errors import IllegalAction, RecordError
 from engine.protocol import AnyGame, JSONObject
-from games.errors import Conflict, Forbidden
+from games.enqueue import enqueue
 from games.models import Event, Game
 from games.selectors import game_get, rules_of, seat_index_of
-from marram_site.links import site_url
 from notifications import emails
 from notifications.models import Notification, Policy
 from notifications.selectors import mail_settings_get
 from notifications.services import notifications_queue
+from reviews import jobs
 from reviews.models import Review
+from web.errors import Conflict, Forbidden
+from web.links import site_url
 
 logger = logging.getLogger(__name__)
 
@@ -125,10 +127,7 @@ def review_request(*, game_id: int, user: User) -> tuple[Review, bool]:
 
 
 def _enqueue(game_id: int) -> None:
-    from games.tasks import enqueue
-    from reviews import tasks
-
-    enqueue(tasks.review_make, game_id, background=True)
+    enqueue(jobs.review_make, game_id, background=True)
 
 
 def budget() -> Budget:

@@ -8,10 +8,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from games.auth import page_user
-from games.bodies import form_post
-from games.errors import ServiceError
+from accounts.auth import page_user
 from reviews import services
+from web.bodies import form_post
+from web.errors import ServiceError
 
 
 @login_required

@@ -11,9 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api import ERROR, _body, _valid
-from games.auth import signed_in_user
-from games.serializers import EmptySerializer
+from accounts.auth import signed_in_user
 from tournaments import selectors, services
 from tournaments.models import Tournament
 from tournaments.serializers import (
@@ -23,6 +21,7 @@ from tournaments.serializers import (
     TournamentSerializer,
 )
 from tournaments.verify import tournament_verify
+from web.serializers import ERROR, EmptySerializer, request_body, valid
 
 VERIFIED = inline_serializer("TournamentVerified", {
     "ok": serializers.BooleanField(),
@@ -44,7 +43,7 @@ class TournamentList(APIView):
                    responses={201: TournamentSerializer, 400: ERROR, 409: ERROR},
                    description="Create a tournament; its creator is its first entrant.")
     def post(self, request: Request) -> Response:
-        fields = _valid(TournamentCreateSerializer, _body(request))
+        fields = valid(TournamentCreateSerializer, request_body(request))
         tournament = services.tournament_create(user=signed_in_user(request), **fields)
         return Response(TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
@@ -74,7 +73,7 @@ class _Action(APIView):
     @extend_schema(request=EmptySerializer, responses={200: TournamentSerializer, 403: ERROR,
                                                        404: ERROR, 409: ERROR})
     def post(self, request: Request, tournament_id: int) -> Response:
-        _valid(EmptySerializer, _body(request))
+        valid(EmptySerializer, request_body(request))
         selectors.tournament_get(tournament_id)
         found = self.act(tournament_id, request)
         found.refresh_from_db()

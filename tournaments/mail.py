@@ -11,13 +11,13 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from games.models import Game
-from marram_site.links import site_url
 from notifications import emails, push
 from notifications.models import Notification
 from notifications.services import notifications_queue
 from tournaments.log import RoundState, State
 from tournaments.models import Tournament
 from tournaments.scoring import shown
+from web.links import site_url
 
 
 def ordinal(n: int) -> str:

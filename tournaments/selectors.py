@@ -6,8 +6,8 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from games.errors import Invalid, NotFound
 from tournaments.models import Tournament
+from web.errors import Invalid, NotFound
 
 LISTS = ("open", "running", "finished")
 LIST_SIZE = 100

@@ -7,8 +7,8 @@ from typing import Any
 from rest_framework import serializers
 
 from bots.models import Level
-from games.serializers import StrictSerializer
 from tournaments.models import Tournament
+from web.serializers import StrictSerializer
 
 
 class TournamentCreateSerializer(StrictSerializer):

@@ -32,7 +32,6 @@ from engine import fairness, registry
 from engine.errors import BadOptions
 from engine.protocol import read_options
 from games import services as game_services
-from games.errors import Conflict, Forbidden, Invalid, NotFound
 from games.models import Game, Seat
 from ratings.models import Rating
 from ratings.services import game_standings, rated_choice_set
@@ -41,6 +40,7 @@ from tournaments.log import State
 from tournaments.models import Tournament, TournamentEvent, TournamentGame
 from tournaments.pairing import Pairing
 from tournaments.scoring import shown
+from web.errors import Conflict, Forbidden, Invalid, NotFound
 
 MAX_ROUNDS = 20
 ROUND_ROBIN_MAX_PLAYERS = 20

@@ -1,12 +1,12 @@
-"""Celery tasks of the tournaments app. The games app enqueues
-``tournament_game_ended`` by name when a game finishes; the beat runs
+"""Celery tasks of the tournaments app. ``tournament_game_ended`` follows the
+change that ends a game (tournaments.after_move); the beat runs
 ``tournaments_sweep``. Both may run twice (a result is recorded once)."""
 
 from __future__ import annotations
 
 from celery import shared_task
 
-from games.tasks import IDEMPOTENT
+from games.enqueue import IDEMPOTENT
 from tournaments import services
 
 

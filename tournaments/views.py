@@ -15,15 +15,15 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games.auth import page_user
-from games.bodies import form_post
-from games.errors import NotFound, ServiceError
+from accounts.auth import page_user
 from games.models import Game
 from ratings.models import Rating
 from tournaments import selectors, services
 from tournaments.forms import TournamentForm, option_field_names
 from tournaments.models import Tournament
 from tournaments.scoring import TIE_BREAKS
+from web.bodies import form_post
+from web.errors import NotFound, ServiceError
 
 
 def _refused(request: HttpRequest, message: str, status: int) -> HttpResponse:

@@ -26,7 +26,7 @@ from fractions import Fraction
 from typing import Generic, TypeVar
 
 from ..protocol import Game, SearchSettings, Seat
-from .policies import ranked
+from .ranking import ranked
 
 S = TypeVar("S")
 E = TypeVar("E", bound=Mapping[str, object])

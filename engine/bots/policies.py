@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from ..protocol import Game, SearchSettings, Seat
-from ..replay import apply
+from .mcts import search
+from .ranking import ranked
 
 S = TypeVar("S")
 E = TypeVar("E", bound=Mapping[str, object])
@@ -35,17 +36,6 @@ def easy(game: Game[S, E], state: S, seat: Seat, rng: random.Random) -> E:
     return game.bot_action(game.determinize(state, seat, rng), seat, rng, "random")
 
 
-def ranked(game: Game[S, E], state: S, seat: Seat, rng: random.Random) -> list[tuple[float, E]]:
-    """The seat's candidates with the value of the state each leads to, best
-    first; ties in a random order (drawn from ``rng``)."""
-    scored: list[tuple[float, float, E]] = []
-    for action in game.bot_candidates(state, seat):
-        after = apply(game, state, action)
-        scored.append((game.evaluate(after, seat), rng.random(), action))
-    scored.sort(key=lambda t: (-t[0], t[1]))
-    return [(value, action) for value, _, action in scored]
-
-
 def medium(game: Game[S, E], state: S, seat: Seat, rng: random.Random) -> E:
     """The action with the best immediate value for the seat (``Game.evaluate``
     of the state right after it), as BGA's "simple zombie" plays."""
@@ -62,8 +52,6 @@ def choose(game: Game[S, E], state: S, seat: Seat, level: str, rng: random.Rando
     if level == "medium":
         return BotMove(medium(game, state, seat, rng))
     if level == "strong":
-        from .mcts import search
-
         result = search(game, state, seat, rng, settings or game.search)
         return BotMove(result.action, result.playouts)
     raise ValueError(f"no bot level {level!r}: the levels are " + ", ".join(LEVELS))

@@ -9,7 +9,7 @@ know then, never on the draws that came after. When the search would have
 played another action, both are judged by the same paired samples: each
 sample a determinization of the position, the action, then
 ``ReviewSettings.horizon`` actions of every seat's best immediate reply
-(``policies.ranked``, the medium bot's choice) and chance drawn with its odds,
+(``ranking.ranked``, the medium bot's choice) and chance drawn with its odds,
 valued by ``measure``; the two actions share each sample's determinization and
 draws, so their difference is not blurred by luck. The suggestion stands when
 it is judged better; otherwise the move played held up and costs nothing. So a
@@ -30,7 +30,7 @@ from typing import Generic, TypeVar
 from ..errors import IllegalAction
 from ..protocol import Game, ReviewSettings, Seat
 from .mcts import action_key, forced_event, rewards, search
-from .policies import ranked
+from .ranking import ranked
 
 S = TypeVar("S")
 E = TypeVar("E", bound=Mapping[str, object])

@@ -9,6 +9,7 @@ events fold over the start to rebuild any state (``replay``). ``GAME`` is
 Marram as the platform sees it (``engine.protocol.Game``; see ``adapter``).
 """
 from ..errors import IllegalAction, RecordError
+from ..replay import Replay
 from .actions import claim_options, flips, legal_actions, placements
 from .adapter import GAME, Marram
 from .catalogue import Catalogue, parse_catalogue, standard
@@ -22,7 +23,8 @@ from .game import (
     new_game,
     step,
 )
-from .record import Record, Replay, config_from_json, config_to_json, parse_record, replay
+from .record import Record, config_from_json, config_to_json, parse_record
+from .replays import replay
 from .rules import RULES_VERSION, rules_for
 from .state import GameConfig, GameState
 from .view import player_view, summary

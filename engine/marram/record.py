@@ -1,18 +1,14 @@
 """The game record (format ``marram-game-record``, version 1) and replay."""
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RecordError
-from ..replay import Replay
-from ..replay import replay_events as generic_replay
-from .game import make_config, new_game
-from .state import GameConfig, GameState
+from .game import make_config
+from .state import GameConfig
 
-__all__ = ["FORMAT", "VERSION", "Record", "Replay", "config_from_json", "config_to_json",
-           "parse_record", "replay", "replay_events"]
+__all__ = ["FORMAT", "VERSION", "Record", "config_from_json", "config_to_json", "parse_record"]
 
 FORMAT = "marram-game-record"
 VERSION = 1
@@ -65,16 +61,3 @@ def parse_record(raw: Any) -> Record:
     if not isinstance(events, list):
         raise RecordError("'events' must be a list")
     return Record(config_from_json(raw.get("config")), events)
-
-
-def replay_events(config: GameConfig, events: Sequence[object]) -> Replay[GameState]:
-    """Fold the events over the start; stop at the first illegal one."""
-    from .adapter import GAME  # the adapter reads configs with this module
-
-    return generic_replay(GAME, new_game(config), events)
-
-
-def replay(raw: Any) -> Replay[GameState]:
-    """Replay a record given as parsed JSON."""
-    record = parse_record(raw)
-    return replay_events(record.config, record.events)

@@ -35,7 +35,9 @@ from django_stubs_ext import WithAnnotations
 from engine import registry
 from engine.protocol import AnyGame
 from games.clocks import clock_remaining
+from games.game_ui import ui_for
 from games.models import Clock, Event, Game, Seat, Vacation
+from games.pages.since import since_last_move
 from games.pages.standings import final_standings
 from games.seating import seat_players
 from games.selectors import (
@@ -48,7 +50,6 @@ from games.selectors import (
     seat_index_of,
 )
 from games.serializers import game_json
-from ui import ui_for
 
 # ---------------------------------------------------------------- lists
 
@@ -391,8 +392,9 @@ def _notation(rules: AnyGame, action: dict[str, Any]) -> str:
 def page_state(game: Game, user: User) -> dict[str, Any]:
     """What the game page draws: the API's answer for the game (``GET
     /api/games/{id}/``) with the players' names, what the game awaits of whom,
-    the move clock, the last move of another player, what the game's UI adds
-    (ui.GameUI.page_extras), the final standings once it is over
+    the move clock, the last move of another player, what happened since the
+    player's last move (games.pages.since, told by the game's UI), what the
+    game's UI adds (GameUI.page_extras), the final standings once it is over
     (games.pages.standings), the status line, and how many games wait for the
     user (the header's badge)."""
     view = game_state_view(game, user)
@@ -419,9 +421,13 @@ def page_state(game: Game, user: User) -> dict[str, Any]:
         game_ui = ui_for(game.game)
         if game_ui.action_texts:
             answer["action_texts"] = [_notation(rules, a) for a in answer["legal_actions"]]
+        if game_ui.since_last_move is not None:
+            since = since_last_move(game, rules, engine_state, answer["you"],
+                                    before=game_ui.since_needs_before)
+            answer["since_last_move"] = game_ui.since_last_move(engine_state, since,
+                                                                answer["players"])
         if game_ui.page_extras is not None:
-            answer.update(game_ui.page_extras(game, engine_state, answer["you"],
-                                              answer["players"]))
+            answer.update(game_ui.page_extras(engine_state, answer["you"], answer["players"]))
         names = answer["players"]
         answer["final_standings"] = final_standings(
             game, engine_state, names, [seat_letter(names, i) for i in range(len(names))],

@@ -15,8 +15,8 @@ from typing import Any
 from django.template.loader import render_to_string
 
 from engine.protocol import Projection, Standing, standings
+from games.game_ui import Measure, ui_for
 from games.models import Game
-from ui import Measure, ui_for
 
 
 def score_text(score: Any) -> str:

@@ -9,29 +9,25 @@ from functools import wraps
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import login
-from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.core.paginator import InvalidPage
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework.authentication import SessionAuthentication
 
+from accounts import throttles
+from accounts.auth import page_user
 from engine import registry
-from games import live, services, throttles
+from games import services
 from games.api import GameActions
-from games.auth import page_user
-from games.bodies import form_post
-from games.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
-from games.forms import GameCreateForm, InviteForm, SignUpForm
-from games.http import json_bytes, state_or_changes
+from games.forms import GameCreateForm, InviteForm
+from games.game_ui import ui_for
 from games.mail import game_mail
 from games.models import Game, Invitation
 from games.pages import reads, replay
@@ -44,8 +40,11 @@ from games.selectors import (
     invitation_url,
     seat_index_of,
 )
-from games.state_cache import states
-from ui import ui_for
+from live import stream
+from live.state_cache import states
+from web.bodies import form_post
+from web.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError, sentence
+from web.http import json_bytes, state_or_changes
 
 # ---------------------------------------------------------------- plumbing
 
@@ -80,11 +79,6 @@ def _json_read(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
     return wrapped
 
 
-def _sentence(message: str) -> str:
-    """A service's message ("the game is over: ...") as a sentence for a page."""
-    return message[:1].upper() + message[1:] + ("" if message.endswith(".") else ".")
-
-
 def _attempt(request: HttpRequest, action: Callable[[], Any], done: str) -> bool:
     """Run a service; say what happened as a message either way (a game or an
     invitation that does not exist is a 404 page)."""
@@ -93,23 +87,13 @@ def _attempt(request: HttpRequest, action: Callable[[], Any], done: str) -> bool
     except NotFound as e:
         raise Http404(e.message) from None
     except ServiceError as e:
-        messages.error(request, _sentence(e.message))
+        messages.error(request, sentence(e.message))
         return False
     messages.success(request, done)
     return True
 
 
-def _next_page(request: HttpRequest) -> str | None:
-    """The page to go on to (``?next=``, or the form's ``next``) if it is one of
-    this site's: an invitation that sent a visitor to sign up, say."""
-    wanted = request.POST.get("next") or request.GET.get("next")
-    if wanted and url_has_allowed_host_and_scheme(wanted, allowed_hosts={request.get_host()},
-                                                 require_https=request.is_secure()):
-        return wanted
-    return None
-
-
-# ---------------------------------------------------------------- accounts
+# ---------------------------------------------------------------- the home and rules pages
 
 
 @require_GET
@@ -137,46 +121,6 @@ def rules(request: HttpRequest, game: str) -> HttpResponse:
         raise Http404(f"there are no rules here for {game!r}")
     template, context = page()
     return render(request, template, context)
-
-
-@form_post("username", "email", "password1", "password2", "next")
-def signup(request: HttpRequest) -> HttpResponse:
-    if request.user.is_authenticated:
-        return redirect("pages:my-games")
-    form = SignUpForm(request.POST or None)
-    next_page = _next_page(request)
-    context = {"form": form, "next": next_page}
-    if request.method == "POST" and (refused := throttles.check(throttles.SignupThrottle, request)):
-        form.add_error(None, _sentence(refused))
-        return render(request, "registration/signup.html", context, status=429)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="games.signin.ThrottledModelBackend")
-        if next_page:  # where the visitor was going: an invitation, say
-            messages.success(request, f"Welcome, {user.get_username()}.")
-            return redirect(next_page)
-        messages.success(request, f"Welcome, {user.get_username()}: find a game in the lobby "
-                         "or start one.")
-        return redirect("pages:lobby")
-    return render(request, "registration/signup.html", context,
-                  status=400 if form.is_bound else 200)
-
-
-class LoginView(auth_views.LoginView):
-    """Django's sign-in; a refused one is a 400, the form shown again with why."""
-
-    def form_invalid(self, form: Any) -> HttpResponse:
-        return self.render_to_response(self.get_context_data(form=form), status=400)
-
-
-def login_view(*fields: str, **options: Any) -> Callable[..., HttpResponseBase]:
-    """The sign-in page (the site's, or the browsable API's with its template and
-    its named submit button in ``fields``)."""
-    return form_post("username", "password", "next", *fields)(LoginView.as_view(**options))
-
-
-def logout_view(**options: Any) -> Callable[..., HttpResponseBase]:
-    return form_post()(auth_views.LogoutView.as_view(**options))
 
 
 # ---------------------------------------------------------------- lists
@@ -211,7 +155,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 invite=data["emails"], url_for=invitation_url,
                 extra={name: data[name] for name in form.extra_fields})
         except ServiceError as e:
-            form.add_error(None, _sentence(e.message))
+            form.add_error(None, sentence(e.message))
             if e.code == "too_many_open_games":
                 status = e.status
         else:
@@ -293,7 +237,7 @@ def _game_page(request: HttpRequest, game: Game, invite_form: InviteForm,
 def _stream_url(game: Game, user: User) -> str:
     """The page's stream ("" when there is none): the user's, and their seat's
     while they hold it; a finished game's too, for its chat and rematch."""
-    return live.stream_url(game, user) if game.is_started else ""
+    return stream.stream_url(game, user) if game.is_started else ""
 
 
 @_json_read
@@ -339,7 +283,7 @@ def game_state(request: HttpRequest, game_id: int) -> HttpResponse:
 
 def seat_view(game: Game, user: User) -> bytes:
     """What the page's ``state.json`` would give the player now: what the page's
-    stream is sent when it is their move (games.live). Where this process made
+    stream is sent when it is their move (live.stream). Where this process made
     the seat a view at an earlier seq (the answer to their last move, say), the
     state comes as the changes since that seq (``since``), as a move's answer
     gives them (docs/api.md); a page that holds another seq reads the game."""
@@ -402,7 +346,7 @@ def game_invite(request: HttpRequest, game_id: int) -> HttpResponse:
         return _game_page(request, _game_or_404(game_id), form, status=400)
     emails = form.cleaned_data["emails"]
     if refused := throttles.check(throttles.InviteThrottle, request):
-        messages.error(request, _sentence(refused))
+        messages.error(request, sentence(refused))
         return redirect("pages:game", game_id)
     _attempt(request, lambda: services.game_invite(game=game_id, user=page_user(request),
                                                    emails=emails, url_for=invitation_url),
@@ -416,7 +360,7 @@ def game_invite(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_invite_link(request: HttpRequest, game_id: int) -> HttpResponse:
     """A link to pass on (no address): it gives its seat to whoever takes it first."""
     if refused := throttles.check(throttles.InviteThrottle, request):
-        messages.error(request, _sentence(refused))
+        messages.error(request, sentence(refused))
         return redirect("pages:game", game_id)
     _attempt(request, lambda: services.game_invite(game=game_id, user=page_user(request),
                                                    emails=[], url_for=invitation_url),
@@ -441,7 +385,7 @@ def game_resign(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         result = services.game_resign(game=game_id, user=user)
     except ServiceError as e:
-        messages.error(request, _sentence(e.message))
+        messages.error(request, sentence(e.message))
     else:
         if result.status == Game.Status.FINISHED:
             winner = f" and {outcome.others[0]} wins" if outcome and outcome.ends_game else ""
@@ -468,7 +412,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     refusal = services.invitation_refusal(found, user) \
         if found.accepted_by_id != user.pk else ""
     return render(request, "games/invitation.html", {
-        "invitation": found, "game": game, "refusal": _sentence(refusal) if refusal else "",
+        "invitation": found, "game": game, "refusal": sentence(refusal) if refusal else "",
         "seated": any(s.user_id == user.pk for s in game.seat_list())})
 
 
@@ -490,7 +434,7 @@ def _may_replay(game: Game, user: User) -> bool:
 def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game_or_404(game_id)
     if not _may_replay(game, page_user(request)):
-        return render(request, "games/forbidden.html", {"message": _sentence(REPLAY_REFUSED)},
+        return render(request, "games/forbidden.html", {"message": sentence(REPLAY_REFUSED)},
                       status=403)
     return render(request, "games/replay.html", {
         "game": game,

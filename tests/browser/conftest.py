@@ -66,8 +66,8 @@ def cold_caches() -> Iterator[None]:
     (and the throttles' counts)."""
     from django.core.cache import cache
 
-    from games.auth import CachedTokenAuthentication
-    from games.state_cache import states
+    from accounts.auth import CachedTokenAuthentication
+    from live.state_cache import states
 
     states.clear()
     CachedTokenAuthentication.forget_all()

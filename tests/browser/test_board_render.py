@@ -66,7 +66,7 @@ def drawn_view(state: Any, seat: int | None = None) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def game() -> dict[str, Any]:
-    from engine.marram.record import replay_events
+    from engine.marram.replays import replay_events
     from engine.marram.selfplay import play
 
     state, record, _ = play("animals", "long", 3, seed=5)

@@ -18,7 +18,7 @@ import pytest
 
 from engine import marram as engine
 from engine.marram.actions import claim_options, flips, placements
-from engine.marram.record import replay_events
+from engine.marram.replays import replay_events
 from games.models import Event, Game
 from games.selectors import game_state_get
 from tests.browser.conftest import DESKTOP, PHONE

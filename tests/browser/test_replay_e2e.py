@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from engine import marram as engine
-from engine.marram.record import replay_events
+from engine.marram.replays import replay_events
 from games import services
 from games.models import Event, Game
 from games.selectors import game_state_get

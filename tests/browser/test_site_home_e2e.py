@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from engine import registry
+from games.game_ui import ui_for
 from games.models import Game
 from games.pages.reads import players_words
 from tests.service.conftest import make_user
-from ui import ui_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("cold_caches")]
 

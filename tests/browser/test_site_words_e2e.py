@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 from engine import registry
+from games.game_ui import ui_for
 from games.schema import action_examples
 from notifications.models import Notification
 from tests.service.conftest import make_user, start_game, start_game_of
 from tests.service.mail_kit import eager_tasks
-from ui import ui_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("cold_caches")]
 

@@ -271,7 +271,7 @@ def test_a_strong_move_replays_for_its_seed_and_spends_its_playouts():
 
 def test_width_searches_only_the_best_root_actions_by_one_ply_evaluation():
     from engine.bots.mcts import action_key
-    from engine.bots.policies import ranked
+    from engine.bots.ranking import ranked
 
     state = marram_played(seed=6, events=10)
     seat = MARRAM.awaiting(state).players[0]

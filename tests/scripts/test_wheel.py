@@ -30,7 +30,7 @@ from django.contrib.staticfiles import finders
 from django.template.loader import get_template
 from django.test import Client
 from engine import registry
-from ui import ui_for
+from games.game_ui import ui_for
 assert marram_site.__file__.startswith(target) and ui.__file__.startswith(target), \\
     (marram_site.__file__, ui.__file__)
 client = Client()

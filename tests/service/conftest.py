@@ -19,21 +19,22 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from accounts import signin
+from accounts.auth import CachedTokenAuthentication
 from engine import fairness
 from engine import marram as engine
 from engine.marram import GAME as MARRAM
-from games import services, signin
-from games.auth import CachedTokenAuthentication
+from games import services
 from games.models import Event, Game, Seat
 from games.selectors import game_state_get, projection_of
-from games.state_cache import states
+from live.state_cache import states
 from tests.service.webhook_kit import Receiver, receiving
 
 
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     # The real hasher takes half a second a user by design; tests make many users.
-    settings.PASSWORD_HASHERS = ["games.passwords.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = ["accounts.passwords.MD5PasswordHasher"]
 
 
 @pytest.fixture(autouse=True)
@@ -58,7 +59,7 @@ def empty_caches():
 
 @pytest.fixture(autouse=True)
 def steady_signin_clock(monkeypatch):
-    """The sign-in limits count in fixed windows (games.signin): a test that ran
+    """The sign-in limits count in fixed windows (accounts.signin): a test that ran
     across a window's end would see its counts start again. Their clock stands still
     at 7.5 minutes past an hour, the middle of a 15-minute window (and of a minute)."""
     still = int(time.time()) // 3600 * 3600 + 450

@@ -6,18 +6,22 @@ not-your-turn message in words."""
 from __future__ import annotations
 
 import re
+from importlib import import_module
 
 import pytest
+from django.apps import apps
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
 from django.core import mail
 from django.test import Client
 
 from games import services
-from games.errors import NotYourTurn
 from games.models import Event, Game, Invitation
 from games.pages.reads import clock_text, move_clock, page_state, time_words
 from notifications import vacations
 from tests.service.conftest import body, client_for, make_user, seat_user, signed_in, start_game
 from tests.service.mail_kit import eager_tasks, freeze_time, play_turn
+from web.errors import NotYourTurn
 
 pytestmark = pytest.mark.django_db
 
@@ -186,6 +190,22 @@ def test_the_account_menu_links_every_account_page(ann):
     for url in ("/accounts/email/", "/accounts/password/"):
         assert signed_in(ann).get(url).status_code == 200
         assert Client().get(url)["Location"] == f"/accounts/login/?next={url}"
+
+
+def test_a_session_signed_in_before_the_backend_moved_stays_signed_in(ann, settings):
+    # a session written before the sign-in backend moved to the accounts app
+    # names the old path, which Django would sign out; the migration renames it
+    migration = import_module("accounts.migrations.0001_sessions_backend_moved")
+    old = SessionStore()
+    old.update({SESSION_KEY: str(ann.pk), BACKEND_SESSION_KEY: migration.OLD,
+                HASH_SESSION_KEY: ann.get_session_auth_hash()})
+    old.create()
+    client = Client()
+    client.cookies[settings.SESSION_COOKIE_NAME] = old.session_key
+    assert client.get("/games/").status_code == 302  # signed out: the old path is gone
+    assert migration.backend_renamed(apps, migration.OLD, migration.NEW) == 1
+    assert client.get("/games/").status_code == 200
+    assert migration.backend_renamed(apps, migration.OLD, migration.NEW) == 0
 
 
 @pytest.mark.parametrize("email, password, error", [

@@ -18,9 +18,10 @@ from django.conf import settings
 from django.test import override_settings
 
 from engine import marram as engine
-from games import live, services
+from games import services
 from games.models import Event, Game
 from games.selectors import game_state_get
+from live import stream as live
 from tests.service.conftest import client_for, make_user, seat_user, start_game
 
 

@@ -10,8 +10,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from engine import registry
-from games.changes import CHANGES_FROM, BadChanges, apply_changes, state_changes
 from games.models import Event, Game
+from live.changes import CHANGES_FROM, BadChanges, apply_changes, state_changes
 from tests.service.conftest import client_for, make_user, seat_user, signed_in, start_game_of
 
 SEED = "c4a9e5" * 10 + "c4a9"
@@ -205,7 +205,7 @@ def test_changes_must_be_true_or_false(value):
 def test_the_changes_are_right_when_the_view_held_was_made_elsewhere():
     """The base is the view this process made for the mover at their seq; when it
     was made by another process (here: forgotten), it is made again."""
-    from games.state_cache import states
+    from live.state_cache import states
 
     game, client, held = first_mover("marram")
     url = f"/api/games/{game.pk}/"

@@ -78,7 +78,7 @@ def test_the_fly_appears_at_twenty_tiles_where_the_seed_says(users):
     appears = Event.objects.get(game=game, type="creature_appears")
     assert appears.actor is None and appears.payload["creature"] == "fly"
     # the board held 20 tiles (the starter included) after the move before it
-    before = engine.record.replay_events(
+    before = engine.replays.replay_events(
         engine.config_from_json(game.config),
         list(Event.objects.filter(game=game, seq__lt=appears.seq)
              .order_by("seq").values_list("payload", flat=True)),

@@ -266,11 +266,11 @@ def test_a_bot_plays_the_same_move_for_the_same_seed(users):
 def test_nothing_is_enqueued_when_people_are_awaited_and_the_bot_is_when_it_is(
         users, django_capture_on_commit_callbacks):
     ann = users[0]
-    with mock.patch("games.tasks.enqueue") as enqueue, \
+    with mock.patch("games.enqueue.enqueue") as enqueue, \
             django_capture_on_commit_callbacks(execute=True):
         game = bot_seat_game(ann)  # ann (seat 0) to play
     assert not [c for c in enqueue.call_args_list if c.args[0] is bot_tasks.bot_move]
-    with mock.patch("games.tasks.enqueue") as enqueue, \
+    with mock.patch("games.enqueue.enqueue") as enqueue, \
             django_capture_on_commit_callbacks(execute=True):
         my_move(game, ann)
     game.refresh_from_db()
@@ -292,7 +292,7 @@ def test_a_move_between_people_asks_nothing_more_of_the_computer_players(
     game = Game.objects.get(pk=created["id"])
     # the queries captured around the commit callbacks too
     with CaptureQueriesContext(connection) as queries, \
-            mock.patch("games.tasks.enqueue") as enqueue, \
+            mock.patch("games.enqueue.enqueue") as enqueue, \
             django_capture_on_commit_callbacks(execute=True):
         my_move(game, seat_user(game, awaited(game)[0]))
     assert not [c for c in enqueue.call_args_list if c.args[0] is bot_tasks.bot_move]
@@ -324,7 +324,7 @@ def test_no_bot_move_while_chance_is_pending_then_one_once_it_is_drawn(
     before = Event.objects.filter(game=game).count()
     assert bots.bot_move(game.pk, game.seq) is None  # the task, had it been enqueued
     assert Event.objects.filter(game=game).count() == before
-    with mock.patch("games.tasks.enqueue") as enqueue, \
+    with mock.patch("games.enqueue.enqueue") as enqueue, \
             django_capture_on_commit_callbacks(execute=True):
         services.chance_resolve(game)
     game.refresh_from_db()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bots import services as bot_services
+from bots import tasks as bot_tasks
 from games.models import Event, Game
 from notifications.models import Notification
 from tests.service.conftest import body, client_for, make_user
@@ -86,6 +86,6 @@ def test_a_bot_move_lost_while_redis_is_down_is_made_once_the_sweep_runs(caplog)
     game = Game.objects.get(pk=created["id"])
     assert game.seq == seq and game.projection["to_act"] != [view["you"]]  # the bot's turn
     # Redis is back: the beat sweep enqueues the move, the worker makes it, once
-    assert bot_services.bots_sweep() == 1
+    assert bot_tasks.bots_sweep() == 1
     wait_for(lambda: Game.objects.get(pk=game.pk).seq > seq, "the bot's move")
     assert Event.objects.filter(game=game, seq=seq, actor__bot__level="easy").count() == 1

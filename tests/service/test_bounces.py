@@ -15,7 +15,7 @@ from email.utils import parseaddr
 import pytest
 from django.utils import timezone
 
-from games import services as games
+from accounts import services as accounts
 from notifications import signing
 from notifications.models import BouncingAddress, MailBounce, Notification, Policy
 from notifications.selectors import mail_settings_get
@@ -230,7 +230,7 @@ def test_one_no_such_user_stops_mail_at_once_and_a_new_address_mails_again(outgo
     assert stopped.address == old and stopped.reason.startswith("5.1.1")
     assert 'id="bouncing"' in signed_in(ann).get("/settings/notifications/").content.decode()
 
-    games.user_email_change(user=ann, email="ann@new.example.org")
+    accounts.user_email_change(user=ann, email="ann@new.example.org")
     page = signed_in(ann).get("/settings/notifications/").content.decode()
     assert 'id="bouncing"' not in page
     outgoing.received.clear()

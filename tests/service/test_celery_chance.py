@@ -90,7 +90,8 @@ def test_the_games_app_draws_the_fly_without_the_notifications_app(users, settin
     # games queues the draw itself: nothing of notifications' is needed for it
     game = start_game(users[:2], variant="animals")
     mails = Notification.objects.count()
-    settings.MARRAM_GAME_MAIL = "games.mail.NoMail"  # the games app on its own
+    settings.MARRAM_GAME_MAIL = "games.mail.NoMail"  # the games app on its own:
+    settings.MARRAM_AFTER_MOVE = ["games.tasks.ChanceDraw"]  # its own follower alone
     with eager_tasks(settings):
         while not Event.objects.filter(game=game, type="creature_appears").exists():
             seat, wait = awaited(game)

@@ -30,6 +30,7 @@ from django.db import connection
 
 from games.models import Event
 from marram_site.celery import app as celery_app
+from notifications import outbox
 from notifications import services as notes
 from notifications.models import InboundMail, Notification
 from notifications.signing import reply_address
@@ -239,7 +240,7 @@ def sent_for(rows) -> Callable[[Collector], bool]:
 def test_a_move_made_while_redis_is_down_is_mailed_once_it_is_back(worker, mailbox, caplog,
                                                                    monkeypatch):
     # a drain asked for by an earlier test's mail must not cover this one's
-    monkeypatch.setattr(notes, "_waker", notes.OutboxWaker())
+    monkeypatch.setattr(notes, "_waker", outbox.OutboxWaker())
     ann, bob = make_user("ann"), make_user("bob")
     game = start_game([ann, bob])
     wait_for(lambda: len(mailbox.messages) == 2, "the mails of the start")

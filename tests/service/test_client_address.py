@@ -18,8 +18,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client, RequestFactory
 from rest_framework.test import APIClient
 
-from games.addresses import address_group, client_address
 from tests.service.conftest import body, make_user
+from web.addresses import address_group, client_address
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -107,8 +107,8 @@ def production_ident(env: dict[str, str]) -> dict[str, str]:
 import json, django
 django.setup()
 from django.test import RequestFactory
-from games.throttles import SignupThrottle
-from games.addresses import client_address
+from accounts.throttles import SignupThrottle
+from web.addresses import client_address
 request = RequestFactory().get("/", REMOTE_ADDR="203.0.113.7",
                                HTTP_X_FORWARDED_FOR="198.51.100.1")
 print(json.dumps({"throttle": SignupThrottle().get_ident(request),

@@ -8,13 +8,14 @@ from datetime import timedelta
 import pytest
 
 from games import clocks, services
-from games.errors import Conflict, Invalid
 from games.models import Clock, Event, Game
+from games.selectors import game_state_get
 from notifications import services as notes
 from notifications import vacations
 from notifications.models import Notification
 from tests.service.conftest import custom_game, make_user, seat_user, tile
 from tests.service.mail_kit import awaited, freeze_time, play_turn
+from web.errors import Conflict, Invalid
 
 DAY = timedelta(days=1)
 
@@ -67,7 +68,7 @@ def test_the_first_move_of_two_keeps_the_clock_running(game, now):
     from engine.marram import legal_actions
 
     now.advance(hours=3)
-    action = legal_actions(services.game_state_get(game))[0]
+    action = legal_actions(game_state_get(game))[0]
     services.action_submit(game=game, user=seat_user(game, 0), action=action,
                            expected_seq=game.seq)
     assert clock(game, 0).started_at == now.value - timedelta(hours=3)  # still this turn's
@@ -152,7 +153,7 @@ def test_a_move_between_two_timeouts_breaks_the_row(game, now):
     now.advance(days=2, seconds=1)
     notes.clocks_check()  # seat 0 times out
     play_turn(game)  # seat 1
-    action = legal_actions(services.game_state_get(game))[0]
+    action = legal_actions(game_state_get(game))[0]
     services.action_submit(game=game, user=seat_user(game, 0), action=action,
                            expected_seq=game.seq)  # seat 0 makes one of its two moves...
     now.advance(days=1, seconds=1)

@@ -113,11 +113,11 @@ def outage() -> Iterator[Outage]:
             made = manage({**env, "DJANGO_SECRET_KEY": secret}, "shell", "-c", (
                 "from django.contrib.auth import get_user_model\n"
                 "from rest_framework.authtoken.models import Token\n"
-                "from games.sessions import SessionStore\n"
+                "from accounts.sessions import SessionStore\n"
                 "user = get_user_model().objects.create_user('dunes', password='x' * 12)\n"
                 "session = SessionStore()\n"
                 "session['_auth_user_id'] = str(user.pk)\n"
-                "session['_auth_user_backend'] = 'games.signin.ThrottledModelBackend'\n"
+                "session['_auth_user_backend'] = 'accounts.signin.ThrottledModelBackend'\n"
                 "session['_auth_user_hash'] = user.get_session_auth_hash()\n"
                 "session.create()\n"
                 "print(Token.objects.create(user=user).key, session.session_key)"))

@@ -17,8 +17,10 @@ from engine.marram.notation import describe_event
 from engine.marram.preview import score_preview
 from engine.marram.view import tile_view
 from games import services
+from games.game_ui import ui_for
 from games.models import Event, Game
-from games.selectors import game_state_get
+from games.pages import since as since_read
+from games.selectors import game_state_get, rules_of
 from tests.service.conftest import (
     client_for,
     custom_game,
@@ -113,20 +115,16 @@ def test_the_points_each_event_scored_come_with_it(circle_game):
     assert watching["seat"] == 0 and watching["events"] == []
 
 
-def test_a_long_absence_lists_the_latest_events_and_says_there_are_more(circle_game):
-    from ui.marram import pages as reads  # Marram's page reads live in its UI folder
-
+def test_a_long_absence_lists_the_latest_events_and_says_there_are_more(circle_game,
+                                                                         monkeypatch):
     game, ann, bob = circle_game
-    since = reads.since_last_move(game, game_state_get(game), None, ["ann", "bob"])
-    assert since["seat"] == 0  # ann is to move
-    reads_limit = reads.SINCE_SHOWN
-    try:
-        reads.SINCE_SHOWN = 1
-        short = reads.since_last_move(game, game_state_get(game), 0, ["ann", "bob"])
-        # ann's own last move is out of the window of one: the list says so
-        assert [e["seq"] for e in short["events"]] == [3] and short["more"] is True
-    finally:
-        reads.SINCE_SHOWN = reads_limit
+    state, rules = game_state_get(game), rules_of(game)
+    assert since_read.since_last_move(game, rules, state, None).seat == 0  # ann is to move
+    monkeypatch.setattr(since_read, "SINCE_SHOWN", 1)
+    short = since_read.since_last_move(game, rules, state, 0)
+    # ann's own last move is out of the window of one: the list says so
+    told = ui_for("marram").since_last_move(state, short, ["ann", "bob"])
+    assert [e["seq"] for e in told["events"]] == [3] and told["more"] is True
 
 
 def test_a_flipped_tile_is_outlined_and_told_too():

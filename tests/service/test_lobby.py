@@ -11,7 +11,6 @@ from django.core import mail
 from engine import marram as engine
 from engine.marram import fairness
 from games import services
-from games.errors import Conflict, Forbidden
 from games.mail import NoMail
 from games.models import Event, Game, Invitation
 from games.selectors import game_state_get
@@ -19,6 +18,7 @@ from notifications import services as notes
 from notifications.models import Notification
 from tests.service.conftest import body, client_for, start_game
 from tests.service.mail_kit import eager_tasks
+from web.errors import Conflict, Forbidden
 
 
 @pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""Which renderer an API answer takes (games.http.JSONFirstNegotiation): the
+"""Which renderer an API answer takes (web.http.JSONFirstNegotiation): the
 usual Accept headers are decided without parsing them, and always as DRF's own
 negotiation decides them; anything else is negotiated in full."""
 
@@ -12,8 +12,8 @@ from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.test import APIRequestFactory
 
-from games.http import FastJSONRenderer, JSONFirstNegotiation
 from tests.service.conftest import make_user, signed_in, start_game
+from web.http import FastJSONRenderer, JSONFirstNegotiation
 
 ACCEPTS = [None, "", "*/*", "application/json", " application/json ", "text/html",
            "application/json; indent=4", "text/html, application/json;q=0.9",

@@ -15,6 +15,8 @@ from engine import marram as engine
 from engine.marram.notation import describe_event
 from games import services
 from games.models import Event
+from games.selectors import game_state_get
+from notifications import outbox
 from notifications import services as notes
 from notifications.models import GameVisit, Notification, Policy
 from notifications.selectors import mail_settings_get
@@ -92,7 +94,7 @@ def test_your_turn_tells_what_happened_since_your_last_move(users, now):
         assert words.startswith(f"{ann.username} lays tile {payload['tile']}")
         assert words in told
     game.refresh_from_db()
-    state = services.game_state_get(game)
+    state = game_state_get(game)
     assert f"  {ann.username}: {state.scores[0]}\n" in to_bob.body
     hand = ", ".join(state.hands[1])
     assert f"Your hand: {hand}" in to_bob.body
@@ -114,7 +116,7 @@ def test_the_first_move_of_a_turn_writes_nothing(users):
     game = start_game(users[:2])
     before = Notification.objects.count()
     ann = seat_user(game, 0)
-    action = engine.legal_actions(services.game_state_get(game))[0]
+    action = engine.legal_actions(game_state_get(game))[0]
     with CaptureQueriesContext(connection) as move:
         services.action_submit(game=game, user=ann, action=action, expected_seq=game.seq)
     # the game and its seats read (one statement), the append: the clocks and
@@ -251,10 +253,10 @@ def test_a_failed_send_is_retried_later_and_gives_up_in_the_end(users, now, monk
     assert notes.outbox_sweep(after=timedelta(0)) == {"mail": 0, "webhooks": 0, "push": 0,
                                                        "chance": 0}
     # (not yet due)
-    for _ in range(notes.MAX_ATTEMPTS - 1):
+    for _ in range(outbox.MAX_ATTEMPTS - 1):
         notes.notification_deliver(row.pk)
     row.refresh_from_db()
-    assert (row.status, row.attempts) == ("failed", notes.MAX_ATTEMPTS)
+    assert (row.status, row.attempts) == ("failed", outbox.MAX_ATTEMPTS)
 
 
 @pytest.mark.django_db

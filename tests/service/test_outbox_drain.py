@@ -16,6 +16,7 @@ import redis
 from django.conf import settings as django_settings
 from django.utils import timezone
 
+from notifications import outbox
 from notifications import services as notes
 from notifications.models import Notification
 from tests.service.conftest import make_user, start_game
@@ -33,7 +34,7 @@ class Clock:
 
 def test_a_process_asks_for_a_drain_at_once_then_for_one_more_at_the_end_of_its_window():
     clock = Clock()
-    waker = notes.OutboxWaker(every=1.0, clock=clock)
+    waker = outbox.OutboxWaker(every=1.0, clock=clock)
     assert waker.countdown() == 0.0  # the first mail: a drain now
     clock.now = 100.25
     assert waker.countdown() == 0.75  # mail within the window: one drain at its end...
@@ -100,9 +101,9 @@ def test_a_row_put_back_by_another_drain_is_not_tried_again_before_its_time(smtp
     """Two drains may list the same row; the one that comes second must not spend
     another attempt on it if the first failed and put it back for later."""
     row = stored(to_email="ann@example.org", message_id="<back@test>", subject="back")
-    listed_by = timezone.now() + notes.DRAIN_AHEAD  # the second drain's list had it due
+    listed_by = timezone.now() + outbox.DRAIN_AHEAD  # the second drain's list had it due
     Notification.objects.filter(pk=row.pk).update(  # the first drain failed it meanwhile
-        attempts=1, next_attempt_at=timezone.now() + notes.RETRY_FIRST)
+        attempts=1, next_attempt_at=timezone.now() + outbox.RETRY_FIRST)
     assert notes.notification_deliver(row.pk, due_by=listed_by) == "not_due"
     row.refresh_from_db()
     assert (row.status, row.attempts, smtp.messages) == ("pending", 1, [])
@@ -118,7 +119,7 @@ def queued_tasks(client: redis.Redis) -> list[dict]:
 def test_the_mail_of_many_turns_asks_celery_for_two_drains_not_a_task_a_mail(
         monkeypatch, redis_url):
     assert not django_settings.CELERY_TASK_ALWAYS_EAGER  # the suite's tasks go to Redis
-    monkeypatch.setattr(notes, "_waker", notes.OutboxWaker(every=600.0))  # one long window
+    monkeypatch.setattr(notes, "_waker", outbox.OutboxWaker(every=600.0))  # one long window
     client = redis.Redis.from_url(redis_url)
     client.delete("celery")
     game = start_game([make_user("ann"), make_user("bob")])

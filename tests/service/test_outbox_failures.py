@@ -15,6 +15,7 @@ from email import message_from_bytes, policy
 import pytest
 from aiosmtpd.controller import Controller
 
+from notifications import outbox
 from notifications import services as notes
 from notifications.mailsafe import address_problem
 from notifications.models import Notification
@@ -133,7 +134,7 @@ def test_a_server_that_may_recover_is_retried_less_and_less_often_then_given_up(
     smtp.data_answer = "451 4.3.0 Try again later"
     row = stored(to_email="ann@example.org", message_id="<busy@t>", subject="Re: hi")
     waits = []
-    for attempt in range(1, notes.MAX_ATTEMPTS):
+    for attempt in range(1, outbox.MAX_ATTEMPTS):
         assert notes.notification_deliver(row.pk) == "pending"
         row.refresh_from_db()
         assert row.attempts == attempt and "Try again later" in row.note
@@ -142,8 +143,8 @@ def test_a_server_that_may_recover_is_retried_less_and_less_often_then_given_up(
     assert waits == [timedelta(minutes=m) for m in (2, 4, 8, 16, 32, 60, 60)]
     assert notes.notification_deliver(row.pk) == "failed"
     row.refresh_from_db()
-    assert row.attempts == notes.MAX_ATTEMPTS
-    assert row.note.startswith(f"gave up after {notes.MAX_ATTEMPTS} attempts: SMTPDataError")
+    assert row.attempts == outbox.MAX_ATTEMPTS
+    assert row.note.startswith(f"gave up after {outbox.MAX_ATTEMPTS} attempts: SMTPDataError")
     assert smtp.messages == []
 
 
@@ -169,7 +170,7 @@ def test_the_sweep_reaches_the_rows_behind_those_it_enqueued(now, monkeypatch):
 @pytest.mark.django_db
 def test_no_mail_is_queued_to_an_address_that_cannot_be_valid(monkeypatch, now):
     enqueued: list[int] = []  # the rows handed over for delivery at the commit
-    monkeypatch.setattr(notes, "_deliver_after_commit", enqueued.extend)
+    monkeypatch.setattr(notes, "_mail_tasks", lambda ids: enqueued.extend(ids) or [])
     monkeypatch.setattr(notes.transaction, "on_commit", lambda run, robust=False: run())
     rows = [Notification(to_email=address, kind="invitation", dedup_key=f"i:{i}",
                          subject="Come and play", body_text="x")
@@ -185,7 +186,7 @@ def test_no_mail_is_queued_to_an_address_that_cannot_be_valid(monkeypatch, now):
 
 @pytest.mark.django_db
 def test_what_is_queued_has_a_subject_on_one_bounded_line(monkeypatch):
-    monkeypatch.setattr(notes, "_deliver_after_commit", lambda ids: None)
+    monkeypatch.setattr(notes, "_mail_tasks", lambda ids: [])
     [pk] = notes.notifications_queue([Notification(
         to_email="ann@example.org", kind="reply_refused", dedup_key="s", body_text="x",
         subject="Re: hi\r\nBcc: victim@example.net\x00" + "!" * 400,

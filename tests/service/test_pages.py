@@ -333,7 +333,7 @@ def test_a_finished_game_replays_for_everyone_signed_in(finished, cyd):
     config = engine.config_from_json(finished.config)
     for at in (0, 3, finished.seq):
         step = json.loads(client.get(f"/games/{finished.pk}/replay/steps.json?at={at}").content)
-        expected = engine.record.replay_events(config, events[:at]).state
+        expected = engine.replays.replay_events(config, events[:at]).state
         assert step["at"] == at
         assert len(step["view"]["board"]) == len(expected.board)
         assert step["view"]["scores"] == expected.scores

@@ -12,10 +12,10 @@ import pytest
 
 from chat.services import chat_post
 from games import services as game_services
-from games.errors import ServiceError
 from games.models import Game
 from ratings import services as ratings_services
 from tests.service.conftest import body, make_user, signed_in, start_game
+from web.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
 

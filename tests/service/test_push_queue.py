@@ -23,7 +23,7 @@ from datetime import timedelta
 import pytest
 
 from marram_site.celery import app as celery_app
-from notifications import push
+from notifications import outbox, push
 from notifications import services as notes
 from notifications.models import Notification
 from tests.service import test_celery_worker as real
@@ -80,7 +80,7 @@ def stand_in(settings) -> Iterator[PushService]:
 @pytest.fixture(autouse=True)
 def settled(request, monkeypatch) -> Iterator[None]:
     # each commit asks for its drains at once, not at the end of an earlier window
-    monkeypatch.setattr(notes, "_waker", notes.OutboxWaker())
+    monkeypatch.setattr(notes, "_waker", outbox.OutboxWaker())
     push._waker.cache_clear()
     yield
     push._waker.cache_clear()

@@ -106,7 +106,7 @@ def test_bad_tokens_are_refused_and_good_ones_remembered():
     assert good.get("/api/games/").status_code == 200
     Token.objects.filter(user=ann).update(key="f" * 40)  # rotated: the old key is gone
     assert good.get("/api/games/").status_code == 200  # remembered for a few seconds
-    from games.auth import CachedTokenAuthentication
+    from accounts.auth import CachedTokenAuthentication
 
     CachedTokenAuthentication.forget_all()
     assert good.get("/api/games/").status_code == 401
@@ -215,7 +215,7 @@ def test_who_is_a_computer_is_asked_of_the_seating_port(settings):
         assert store.game_clocks(read, timezone.now(), computers).computer_seats == {bot_seat}
     assert "bots_bot" not in after_the_move_read.captured_queries[0]["sql"]
 
-    settings.MARRAM_SEAT_PLAYERS = "games.seating.NoSeatPlayers"
+    settings.MARRAM_SEAT_PLAYERS = "games.people_only.NoSeatPlayers"
     with CaptureQueriesContext(connection) as queries:
         _, _, computers = store.game_for_move(game.pk, ann.pk)
         clocks = store.game_clocks(game, timezone.now())

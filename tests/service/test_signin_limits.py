@@ -16,7 +16,7 @@ from django.core.management.base import SystemCheckError
 from django.test import Client
 from rest_framework.test import APIClient
 
-from games import passwords
+from accounts import passwords
 from tests.service.conftest import body, make_user
 
 pytestmark = pytest.mark.django_db

@@ -30,12 +30,12 @@ from django.core import mail
 from django.test import Client
 
 from games import services
-from marram_site.links import runserver_base_url, site_url
 from notifications import services as notes
 from notifications.inbound import inbound_mail_handle
 from notifications.models import Notification, Policy
 from tests.service.conftest import client_for, dealt_from, seat_user, start_game
 from tests.service.mail_kit import first_move_text, freeze_time, reply_bytes
+from web.links import runserver_base_url, site_url
 
 ROOT_DIR = Path(__file__).resolve().parents[2]
 URL = re.compile(r"https?://[^\s\"'<>]+")

@@ -11,9 +11,9 @@ from pathlib import Path
 from django.template.loader import render_to_string
 
 from engine import registry
+from games.game_ui import ui_for
 from games.schema import action_examples
 from tests.service.conftest import make_user, start_game
-from ui import ui_for
 
 ROOT = Path(__file__).resolve().parents[2]
 MARRAM_WORDS = ("claim arc", "claim side", "open place", "your hand", "rotation r0")

@@ -14,7 +14,7 @@ from games import services
 from games.models import GameSnapshot
 from games.selectors import game_replay, game_state_get
 from games.snapshots import game_snapshots_rebuild
-from games.state_cache import states
+from live.state_cache import states
 from tests.service.conftest import make_user, play, seat_user, start_game
 from tests.service.test_state_cache import same_state
 

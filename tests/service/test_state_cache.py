@@ -6,7 +6,7 @@ import pytest
 from engine import marram as engine
 from games import services
 from games.selectors import game_replay, game_state_get, projection_of, rules_of
-from games.state_cache import StateCache, states
+from live.state_cache import StateCache, states
 from tests.service.conftest import make_user, play, seat_user, start_game
 
 

@@ -1,6 +1,6 @@
 """Live updates for open game pages: the stream server (marram_site/stream.py,
 under uvicorn as docker-compose runs it) on a Redis of this module's own, fed by
-the moves this process commits (games.live). Many open pages hear of each move
+the moves this process commits (live.stream). Many open pages hear of each move
 at once over server-sent events; a long poll answers at the move or after its
 wait; bad requests are refused and hold nothing; a full server says 503 (the
 page then polls); a lost Redis makes every page read its game again; nginx
@@ -28,9 +28,9 @@ from django.conf import settings
 from django.db import transaction
 from django.test import override_settings
 
-from games import live
 from games.models import Game
 from games.panels import panels_changed
+from live import stream as live
 from tests.service.conftest import body, make_user, signed_in, start_game
 from tests.service.proxy_kit import ROOT, free_port, nginx, stop
 from tests.service.test_polling import first_move

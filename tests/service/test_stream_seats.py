@@ -14,8 +14,8 @@ import pytest
 from django.core import signing
 from django.test import override_settings
 
-from games import live
 from games.models import Game
+from live import stream as live
 from notifications import services as notes
 from tests.service import test_stream
 from tests.service.conftest import (

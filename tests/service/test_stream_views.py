@@ -1,6 +1,6 @@
 """A player's stream is sent their view when a move leaves them to move: what
 their GET of the game would answer, so that their client draws it without asking
-(games.live, marram_site/stream.py). The mover (whose answer carried its view)
+(live.stream, marram_site/stream.py). The mover (whose answer carried its view)
 and everyone else hear the seq only; a seat's views go to its own token alone;
 the stream server keeps a note of the seats it holds in Redis only while it
 holds them."""
@@ -16,10 +16,11 @@ import pytest
 import redis
 from django.test import override_settings
 
-from games import live, services
-from games.changes import apply_changes
+from games import services, streaming
 from games.models import Game
-from games.state_cache import states
+from live import stream as live
+from live.changes import apply_changes
+from live.state_cache import states
 from tests.service import test_stream
 from tests.service.conftest import body, client_for, make_user, signed_in, start_game
 from tests.service.test_stream import Held, events_path, request, settled
@@ -256,7 +257,7 @@ def test_a_view_that_cannot_be_made_leaves_the_seq_and_the_move_stands(
     game = start_game([ann, bob])
     mover, waiter = seats_by_turn(game)
     url = body(client_for(waiter).get(f"/api/games/{game.pk}/stream/"))["url"]
-    monkeypatch.setitem(live.VIEWS, "api", f"{__name__}.refusing_view")
+    monkeypatch.setitem(streaming.MAKERS, "api", refusing_view)
     held = Held(stream, url)
     try:
         held.read_until(b"retry: 3000\n\n")

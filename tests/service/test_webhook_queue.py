@@ -22,6 +22,7 @@ from collections.abc import Iterator
 import pytest
 
 from marram_site.celery import app as celery_app
+from notifications import outbox
 from notifications import services as notes
 from notifications.models import Notification, Webhook
 from tests.service import test_celery_worker as real
@@ -68,7 +69,7 @@ def workers(process_env, tmp_path_factory) -> Iterator[dict[str, Process]]:
 @pytest.fixture(autouse=True)
 def settled(request, monkeypatch) -> Iterator[None]:
     # each game's mail asks for a drain at once, not at the end of an earlier window
-    monkeypatch.setattr(notes, "_waker", notes.OutboxWaker())
+    monkeypatch.setattr(notes, "_waker", outbox.OutboxWaker())
     yield
     if "workers" in request.fixturenames:  # the workers done with this test's rows
         wait_for(lambda: not Notification.objects.filter(status="pending").exists(),
@@ -78,7 +79,7 @@ def settled(request, monkeypatch) -> Iterator[None]:
 def mail_delay(box: Collector, name: str, monkeypatch) -> float:
     """Seconds from the commit of a new game of ``name``'s to their mail at the SMTP
     collector."""
-    monkeypatch.setattr(notes, "_waker", notes.OutboxWaker())
+    monkeypatch.setattr(notes, "_waker", outbox.OutboxWaker())
     first, second = make_user(f"{name}-a"), make_user(f"{name}-b")
     started = time.monotonic()
     start_game([first, second])

@@ -22,13 +22,13 @@ import pytest
 from django.test import Client
 
 from games import services
-from marram_site.links import site_url
+from notifications import outbox, webhook_http
 from notifications import services as notes
-from notifications import webhook_http
 from notifications.models import Notification, Policy, Webhook
 from tests.service.conftest import json_strings, make_user, seat_user, start_game
 from tests.service.mail_kit import freeze_time, play_turn
 from tests.service.test_bots import bot_seat_game, my_move
+from web.links import site_url
 
 SEED = "4b" * 32  # ann sits first, bob second
 LOOPBACK = "127.0.0.0/8"
@@ -205,7 +205,7 @@ def test_a_receiver_answering_500_is_retried_with_back_off_and_shown_on_the_sett
             "tried again at 09:02 UTC.") in page
     assert "answered 500 Internal Server Error" in page
     waits = [row.next_attempt_at - now.value]
-    for attempt in range(2, notes.MAX_ATTEMPTS):
+    for attempt in range(2, outbox.MAX_ATTEMPTS):
         now.value = row.next_attempt_at
         assert notes.notification_deliver(row.pk) == "pending"
         row.refresh_from_db()
@@ -215,9 +215,9 @@ def test_a_receiver_answering_500_is_retried_with_back_off_and_shown_on_the_sett
     now.value = row.next_attempt_at
     assert notes.notification_deliver(row.pk) == "failed"
     row.refresh_from_db()
-    assert row.note.startswith(f"gave up after {notes.MAX_ATTEMPTS} attempts: answered 500")
+    assert row.note.startswith(f"gave up after {outbox.MAX_ATTEMPTS} attempts: answered 500")
     # every attempt sent the same body, marked as the same delivery
-    assert len(receiver.calls) == notes.MAX_ATTEMPTS
+    assert len(receiver.calls) == outbox.MAX_ATTEMPTS
     assert len({(c.body, c.headers["X-Marram-Delivery"]) for c in receiver.calls}) == 1
     page = signed_in(row.user).get("/settings/notifications/").content.decode()
     assert "failed: gave up after 8 attempts" in page and "Never called yet." in page

@@ -1,6 +1,7 @@
-"""The write path's contract (games.services): what hangs on a change (the
-clocks, the mail, the computer players, the live updates) reads only what the
-change has not read, and writes by queuing on the change's batch. So a
+"""The write path's contract (games.services.append): what hangs on a change
+(the clocks; the followers of games.after_move: the mail, the ratings, the
+computer players, the chance draw; the live updates) reads only what the change
+has not read, and writes by giving rows to the change's batch. So a
 player's move sends its reads and then its one write, nothing that a hook asked
 for besides; and a server change, locked in a transaction, sends nothing
 between its write and its commit."""

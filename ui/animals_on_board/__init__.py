@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from ui import GameUI, recorded_position
+from games.game_ui import GameUI, recorded_position
 from ui.animals_on_board import mail, pages
 
 UI = GameUI(
@@ -18,7 +18,8 @@ UI = GameUI(
     action_texts=False,
     mail_turn=mail.turn_details,
     mail_picture=mail.picture,
-    page_extras=pages.page_extras,
+    since_last_move=pages.since_last_move,
+    since_needs_before=True,
     final_measure=pages.final_measure,
     rules_page=pages.rules_page,
     tagline="Split the groups of animals for food crates and spend them on the groups "

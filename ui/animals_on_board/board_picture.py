@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from engine.animals_on_board import State
 from engine.animals_on_board.view import SeatView, seat_view
-from ui import Picture
+from games.game_ui import Picture
 from ui.animals_on_board.species import name_of, species
 
 TILE_W, TILE_H, GAP = 48, 66, 6

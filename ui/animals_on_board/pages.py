@@ -10,12 +10,8 @@ from typing import Any, NamedTuple
 
 from engine.animals_on_board import GAME, State, moves, scoring, tiles
 from engine.animals_on_board.events import Event as AnimalsEvent
-from games.models import Event, Game
-from ui import Measure
+from games.game_ui import Measure, Since, Told
 from ui.animals_on_board.species import species
-
-SINCE_SHOWN = 40
-"""The most events the "since your last move" list shows (the latest ones)."""
 
 
 def _consequences(before: State, event: AnimalsEvent, after: State,
@@ -46,63 +42,40 @@ def _consequences(before: State, event: AnimalsEvent, after: State,
 class _Told(NamedTuple):
     """An event of the game with the states before and after it."""
 
-    seq: int
-    type: str
-    player: int | None
+    told: Told
     own: bool
     """A move the reader made themselves (not one the server made for them)."""
     event: AnimalsEvent
     before: State
     after: State
-    forced: bool
-    """A pass the server made for a seat that could do nothing else."""
 
 
-def since_last_move(game: Game, you: int | None, names: list[str]) -> dict[str, Any]:
-    """The events since the player's own last move (a spectator: since the last
-    move of the seat the game waits for, or the last few), each in words with
-    its consequences; another seat's keep never says which tile."""
-    rows = list(Event.objects.filter(game_id=game.pk, seq__lt=game.seq).order_by("seq")
-                .values_list("seq", "type", "payload", "actor_id"))
-    state = GAME.start(game.started_config())
+def since_last_move(state: State, since: Since, names: list[str]) -> dict[str, Any]:
+    """The events since the player's own last move (games.game_ui.Since), each
+    in words with its consequences; another seat's keep never says which tile.
+    The player's own last move leads the list when it led to something (the
+    last keep reveals the setup, a take can end the round)."""
+    at = since.before
     told: list[_Told] = []
-    for seq, kind, payload, actor in rows:
-        event = GAME.read_event(payload)
-        before = GAME.copy(state)
-        state = GAME.fold(state, event)
-        told.append(_Told(seq, kind, payload.get("player"),
-                          actor is not None and kind != "resign" and payload.get("player") == you,
-                          event, before, GAME.copy(state), actor is None and kind == "pass"))
-    if you is None:
-        awaited = GAME.awaiting(state).players
-        seat = awaited[0] if awaited else None
-        mine = [i for i, t in enumerate(told) if t.player == seat and seat is not None]
-    else:
-        mine = [i for i, t in enumerate(told) if t.own]
-    start = mine[-1] + 1 if mine else 0
-    more = len(told) - start > SINCE_SHOWN
-    shown = told[max(start, len(told) - SINCE_SHOWN):]
-    if mine and you is not None:
-        # the player's own last move leads the list when it led to something (the
-        # last keep reveals the setup, a take can end the round)
-        shown.insert(0, told[mine[-1]])
+    for one in ([since.own] if since.own is not None else []) + list(since.events):
+        event = GAME.read_event(one.payload)
+        before = at
+        at = GAME.fold(GAME.copy(at), event)
+        told.append(_Told(one, one is since.own and since.reader is not None, event, before, at))
     events = []
-    for t in shown:
-        seen = GAME.event_view(state, t.event, you)
+    for t in told:
+        if t.told is since.own and not t.own:
+            continue  # a spectator's list starts after the awaited seat's move
+        seen = GAME.event_view(state, t.event, since.reader)
         after = _consequences(t.before, t.event, t.after, names)
         if t.own and not after:
             continue
-        events.append({"seq": t.seq, "type": t.type, "player": t.player,
-                       "own": t.own, "after": after,
+        events.append({"seq": t.told.seq, "type": t.told.type,
+                       "player": t.told.payload.get("player"), "own": t.own, "after": after,
                        "text": GAME.describe_event(GAME.read_event(seen), names,
-                                                   forced=t.forced)})
-    return {"events": events, "more": more}
-
-
-def page_extras(game: Game, state: State, you: int | None,
-                names: list[str]) -> dict[str, Any]:
-    """What the game page's state carries for the board and panels."""
-    return {"since_last_move": since_last_move(game, you, names)}
+                                                   forced=t.told.by_server
+                                                   and t.told.type == "pass")})
+    return {"events": events, "more": since.more}
 
 
 def _tiles_words(tiles_: Sequence[str]) -> str:

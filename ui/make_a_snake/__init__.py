@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from ui import GameUI, recorded_position
+from games.game_ui import GameUI, recorded_position
 from ui.make_a_snake import mail, pages
 
 UI = GameUI(
@@ -18,6 +18,7 @@ UI = GameUI(
     mail_turn=mail.turn_details,
     mail_picture=mail.picture,
     page_extras=pages.page_extras,
+    since_last_move=pages.since_last_move,
     final_measure=pages.final_measure,
     rules_page=pages.rules_page,
     tagline="Grow a snake of curved tiles, a tile a turn, so that its tail ends closest "

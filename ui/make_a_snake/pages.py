@@ -16,59 +16,31 @@ from engine.make_a_snake.scoring import LOLLIPOP_DISTANCE, LOLLIPOP_HEADINGS
 from engine.make_a_snake.snake import lay_tile
 from engine.make_a_snake.state import State
 from engine.make_a_snake.view import PartView, part_view
-from games.models import Event, Game
-from ui import Measure
-
-SINCE_SHOWN = 40
-"""The most events the "since your last move" list shows (the latest ones)."""
+from games.game_ui import Measure, Since
 
 
-def _own_move(row: tuple[int, str, dict[str, Any], int | None], seat: int) -> bool:
-    """A move the seat's player made themselves (not one the server made for them)."""
-    _, kind, payload, actor = row
-    return actor is not None and kind != "resign" and payload.get("player") == seat
-
-
-def since_last_move(game: Game, state: State, you: int | None,
-                    names: list[str]) -> dict[str, Any]:
-    """The events since the player's own last move, in words, each take with the
-    tile it took (public from then on); and those tiles, for the table to
-    outline. A spectator sees what happened since the last move of the player
-    whose turn it is (of anyone but the latest mover once the game is over)."""
-    rows = list(Event.objects.filter(game_id=game.pk, seq__lt=game.seq).order_by("-seq")
-                .values_list("seq", "type", "payload", "actor_id")[:SINCE_SHOWN + 1])
-    rows.reverse()
-    seat = you if you is not None else (None if state.finished else state.current)
-    if seat is None:
-        movers = [row[2].get("player") for row in rows if row[3] is not None]
-        latest = movers[-1] if movers else None
-        start = next((i + 1 for i in range(len(rows) - 1, -1, -1)
-                      if rows[i][3] is not None and rows[i][2].get("player") != latest), 0)
-    else:
-        start = next((i + 1 for i in range(len(rows) - 1, -1, -1)
-                      if _own_move(rows[i], seat)), 0)
-    shown = rows[start:]
-    more = start == 0 and len(rows) > SINCE_SHOWN
-    if more:
-        shown = rows[-SINCE_SHOWN:]
+def since_last_move(state: State, since: Since, names: list[str]) -> dict[str, Any]:
+    """The events since the player's own last move (games.game_ui.Since), in
+    words, each take with the tile it took (public from then on); and those
+    tiles, for the table to outline."""
     # the n-th take of a colour took the n-th tile of its stack: count back from
     # how many have been taken (only taken tiles are named, never the next ones)
     later = dict.fromkeys(COLOURS, 0)
     took: dict[int, str] = {}
-    for seq, kind, payload, _ in reversed(shown):
-        colour = payload.get("colour")
-        if kind == "take" and colour in later:
+    for told in reversed(since.events):
+        colour = told.payload.get("colour")
+        if told.type == "take" and colour in later:
             later[colour] += 1
-            took[seq] = state.stacks[colour][state.drawn[colour] - later[colour]]
+            took[told.seq] = state.stacks[colour][state.drawn[colour] - later[colour]]
     events = []
-    for seq, kind, payload, actor in shown:
-        text = notation.describe_event(payload, names, forced=actor is None)
-        if seq in took:
-            text += f" ({took[seq]})"
-        events.append({"seq": seq, "type": kind, "player": payload.get("player"),
-                       "text": text, "tile": took.get(seq)})
+    for told in since.events:
+        text = notation.describe_event(told.payload, names, forced=told.by_server)
+        if told.seq in took:
+            text += f" ({took[told.seq]})"
+        events.append({"seq": told.seq, "type": told.type, "player": told.payload.get("player"),
+                       "text": text, "tile": took.get(told.seq)})
     tiles = [t for t in took.values() if t != state.taken]
-    return {"seat": seat, "events": events, "tiles": tiles, "more": more}
+    return {"seat": since.seat, "events": events, "tiles": tiles, "more": since.more}
 
 
 def standings(state: State, names: list[str]) -> dict[str, Any]:
@@ -121,11 +93,9 @@ def final_measure(state: State, names: list[str]) -> Measure:
                                            for d in distances), tiles)
 
 
-def page_extras(game: Game, state: State, you: int | None,
-                names: list[str]) -> dict[str, Any]:
+def page_extras(state: State, you: int | None, names: list[str]) -> dict[str, Any]:
     """What the game page's state carries for the table and the panels."""
-    return {"since_last_move": since_last_move(game, state, you, names),
-            "standings": standings(state, names) if state.finished else None}
+    return {"standings": standings(state, names) if state.finished else None}
 
 
 def _shape_words(number: int) -> str:

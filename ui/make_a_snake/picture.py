@@ -24,7 +24,7 @@ from engine.make_a_snake import GAME
 from engine.make_a_snake.pieces import COLOURS
 from engine.make_a_snake.state import State
 from engine.make_a_snake.view import PartView, PlayerView, Preview, SnakeDrawing, player_view
-from ui import Picture
+from games.game_ui import Picture
 
 PANEL_PX = 300
 CAPTION_PX = 22

@@ -2,7 +2,7 @@
 ``static/``) and the board picture its turn mails carry."""
 from __future__ import annotations
 
-from ui import GameUI
+from games.game_ui import GameUI
 from ui.marram import mail, pages
 
 UI = GameUI(
@@ -14,6 +14,7 @@ UI = GameUI(
     mail_turn=mail.turn_details,
     mail_picture=mail.picture,
     page_extras=pages.page_extras,
+    since_last_move=pages.since_last_move,
     final_measure=pages.final_measure,
     rules_page=pages.rules_page,
     tagline="A tile game of grass and sand, snakes and worms: lay tiles, claim the "

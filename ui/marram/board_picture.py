@@ -34,7 +34,7 @@ from engine import marram as engine
 from engine.marram.events import MarramEvent
 from engine.marram.state import GameState
 from engine.marram.view import Beast, FaceView, TileView, Token, face_view, tile_view
-from ui import Picture
+from games.game_ui import Picture
 
 # ---------------------------------------------------------------- layout
 

@@ -7,77 +7,46 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import marram as engine
 from engine.marram import rules
 from engine.marram.notation import describe_event
 from engine.marram.standings import breakdown
 from engine.marram.state import GameState
 from engine.marram.view import move_previews
-from games.models import Event, Game
-from ui import Measure
+from games.game_ui import Measure, Since
 from ui.marram import pictures
-
-SINCE_SHOWN = 40
-"""The most events the "since your last move" list shows (the latest ones)."""
 
 BOARD_MOVES = ("place", "flip")
 
 
-def _own_move(row: tuple[int, str, dict[str, Any], int | None], seat: int | None) -> bool:
-    """A move the seat's player made themselves (not one the server made for them)."""
-    _, kind, payload, actor = row
-    return actor is not None and kind != "resign" and payload.get("player") == seat
-
-
-def since_last_move(game: Game, state: GameState, you: int | None,
-                    names: list[str]) -> dict[str, Any]:
-    """What happened since the player's own last move: each event in words
-    (engine.notation.describe_event) with the points it scored and where it
-    happened, and every position where a tile was laid or flipped, for the board
-    to outline. A spectator sees what happened since the last move of the player
-    the game waits for; with nobody to wait for (the game is over, or a draw is
-    due), since the last move of anyone but the latest mover."""
-    rows = list(Event.objects.filter(game_id=game.pk, seq__lt=game.seq).order_by("-seq")
-                .values_list("seq", "type", "payload", "actor_id")[:SINCE_SHOWN + 1])
-    rows.reverse()
-    seat = you if you is not None else engine.awaiting(state)["player"]
-    if seat is None:
-        movers = [row[2].get("player") for row in rows if row[3] is not None]
-        latest = movers[-1] if movers else None
-        start = next((i + 1 for i in range(len(rows) - 1, -1, -1)
-                      if rows[i][3] is not None and rows[i][2].get("player") != latest), 0)
-    else:
-        start = next((i + 1 for i in range(len(rows) - 1, -1, -1)
-                      if _own_move(rows[i], seat)), 0)
-    shown = rows[start:]
-    more = start == 0 and len(rows) > SINCE_SHOWN  # more happened than the list shows
-    if more:
-        shown = rows[-SINCE_SHOWN:]
+def since_last_move(state: GameState, since: Since, names: list[str]) -> dict[str, Any]:
+    """What happened since the player's own last move (games.game_ui.Since): each
+    event in words (engine.notation.describe_event) with the points it scored
+    and where it happened, and every position where a tile was laid or
+    flipped, for the board to outline."""
     scored: dict[int, list[dict[str, Any]]] = {}
     for entry in state.log:
         scored.setdefault(entry["event"], []).append(
             {"seat": entry["seat"], "points": entry["points"], "feature": entry["feature"]})
     events = []
     tiles: list[list[int]] = []
-    for seq, kind, payload, actor in shown:
+    for told in since.events:
+        payload, kind = told.payload, told.type
         at = payload.get("at") or payload.get("to")
-        if kind in BOARD_MOVES and at not in tiles:
+        if kind in BOARD_MOVES and at is not None and at not in tiles:
             tiles.append(at)
         events.append({
-            "seq": seq, "type": kind, "player": payload.get("player"), "at": at,
-            "text": describe_event(payload, names, forced=actor is None and kind == "pass"),
-            "points": scored.get(seq, []),
+            "seq": told.seq, "type": kind, "player": payload.get("player"), "at": at,
+            "text": describe_event(payload, names, forced=told.by_server and kind == "pass"),
+            "points": scored.get(told.seq, []),
         })
-    return {"seat": seat, "events": events, "tiles": tiles, "more": more}
+    return {"seat": since.seat, "events": events, "tiles": tiles, "more": since.more}
 
 
-def page_extras(game: Game, state: GameState, you: int | None,
-                names: list[str]) -> dict[str, Any]:
+def page_extras(state: GameState, you: int | None, names: list[str]) -> dict[str, Any]:
     """What the game page's state carries for Marram's board and panels: with
     a seat, how each move it may make would leave its tile (the page previews a
     move with these, computing no rule itself)."""
-    return {"since_last_move": since_last_move(game, state, you, names),
-            "move_previews": None if you is None or state.finished
+    return {"move_previews": None if you is None or state.finished
             else move_previews(state, you)}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from ui import GameUI, recorded_position
+from games.game_ui import GameUI, recorded_position
 from ui.pond import mail, pages
 
 UI = GameUI(
@@ -14,7 +14,7 @@ UI = GameUI(
     stylesheets=("pond/pond.css",),
     action_texts=False,
     replay_module="pond/replay.js",
-    page_extras=pages.page_extras,
+    since_last_move=pages.since_last_move,
     final_measure=pages.final_measure,
     rules_page=pages.rules_page,
     mail_turn=mail.turn_details,

@@ -30,7 +30,7 @@ from PIL import Image, ImageDraw, ImageFont
 from engine.pond import GAME
 from engine.pond.pieces import COLOURS, Face, Piece
 from engine.pond.state import GameState
-from ui import Picture
+from games.game_ui import Picture
 
 CELL = 64
 MARGIN = 10

@@ -14,8 +14,7 @@ from engine.pond.pieces import COLOURS
 from engine.pond.rules import REPETITIONS
 from engine.pond.state import GameState
 from engine.pond.view import LastTurn, last_turn
-from games.models import Event, Game
-from ui import Measure
+from games.game_ui import Measure, Since
 
 SINCE_SHOWN = 20
 """The most events the "since your last move" list shows (the latest ones)."""
@@ -52,34 +51,21 @@ def turn_words(last: LastTurn | None) -> str:
     return "; ".join(parts)
 
 
-def since_last_move(game: Game, state: GameState, you: int | None,
-                    names: list[str]) -> dict[str, Any]:
-    """The events since the player's own last egg or move, each in words; the
-    latest egg or move also says what it developed and scored (the state keeps
-    what the last turn did). A spectator, and everyone once the game is over,
-    sees the latest round; a player who has not moved yet, what came before."""
-    rows = list(Event.objects.filter(game_id=game.pk, seq__lt=game.seq).order_by("-seq")
-                .values_list("seq", "type", "payload", "actor_id")[:SINCE_SHOWN + 1])
-    rows.reverse()
-    reader = None if state.finished else you  # at the end, everyone sees how it ended
-    own = [i for i, (_, kind, payload, actor) in enumerate(rows)
-           if reader is not None and actor is not None and kind in ("egg", "move")
-           and payload.get("player") == reader]
-    # without an own move: a spectator sees the latest round; a player yet to move,
-    # what came before
-    latest = max(0, len(rows) - (2 if reader is None else SINCE_SHOWN))
-    start = own[-1] + 1 if own else latest
-    shown = rows[start:]
-    latest_turn = next((seq for seq, kind, _, _ in reversed(rows) if kind in ("egg", "move")),
+def since_last_move(state: GameState, since: Since, names: list[str]) -> dict[str, Any]:
+    """The events since the player's own last move (games.game_ui.Since), each in
+    words; the latest egg or move also says what it developed and scored (the
+    state keeps what the last turn did)."""
+    latest_turn = next((t.seq for t in reversed(since.events) if t.type in ("egg", "move")),
                        None)
     events = []
-    for seq, kind, payload, _ in shown:
+    for told in since.events:
         detail = ""
-        if seq == latest_turn and state.last is not None:
+        if told.seq == latest_turn and state.last is not None:
             detail = turn_words(last_turn(state))
-        events.append({"seq": seq, "type": kind, "player": payload.get("player"),
-                       "text": GAME.describe_event(payload, names), "detail": detail})
-    return {"events": events, "more": not own and start > 0}
+        events.append({"seq": told.seq, "type": told.type, "player": told.payload.get("player"),
+                       "text": GAME.describe_event(GAME.read_event(told.payload), names),
+                       "detail": detail})
+    return {"events": events, "more": since.more}
 
 
 def final_measure(state: GameState, names: list[str]) -> Measure:
@@ -92,12 +78,6 @@ def final_measure(state: GameState, names: list[str]) -> Measure:
         tuple(f"{COLOURS[seat]}, {eggs} egg{'' if eggs == 1 else 's'} left in the spawn"
               for seat, eggs in enumerate(state.spawns)),
         ending=f"The game ended because {why}." if why else "")
-
-
-def page_extras(game: Game, state: GameState, you: int | None,
-                names: list[str]) -> dict[str, Any]:
-    """What the game page's state carries for Pond's board and panels."""
-    return {"since_last_move": since_last_move(game, state, you, names)}
 
 
 def rules_page() -> tuple[str, dict[str, Any]]:

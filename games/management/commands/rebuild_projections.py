@@ -7,9 +7,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.errors import Invalid
 from games.models import Game
 from games.services import projection_rebuild
+from web.errors import Invalid
 
 
 class Command(BaseCommand):

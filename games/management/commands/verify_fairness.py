@@ -4,10 +4,10 @@ that the seed matches the commitment published at the start."""
 from django.core.management.base import CommandError
 
 from engine import fairness
-from games.errors import Conflict
 from games.management.commands._checks import GameCheckCommand
 from games.models import Game
 from games.selectors import game_record_get, rules_of
+from web.errors import Conflict
 
 
 class Command(GameCheckCommand):

@@ -49,7 +49,7 @@ export function outcome(status, data) {
 /**
  * The body of a submission: the action after the seq the page has seen; with
  * ``changes``, the answer may carry the changes to the page's state instead of
- * the whole of it (games/changes.py).
+ * the whole of it (live/changes.py).
  */
 export function submission(seq, action, key, changes = false) {
   return JSON.stringify({ seq, idempotency_key: key, action, ...(changes ? { changes } : {}) });
@@ -57,7 +57,7 @@ export function submission(seq, action, key, changes = false) {
 
 /**
  * ``doc`` with a JSON Patch applied (RFC 6902's add, remove and replace, as
- * games/changes.py writes them): a new document, ``doc`` is left as it is.
+ * live/changes.py writes them): a new document, ``doc`` is left as it is.
  * Throws when the patch does not fit it.
  */
 export function applyChanges(doc, ops) {
