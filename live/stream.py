@@ -38,7 +38,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Protocol
@@ -97,8 +97,9 @@ class Game(Protocol):
     @property
     def projection(self) -> Any: ...
 
-    @property
-    def seats(self) -> Any: ...
+    def seat_list(self) -> Sequence[Any]:
+        """Its seats, in seat order."""
+        ...
 
 
 _client_lock = threading.Lock()

@@ -2,7 +2,6 @@
 
 from django.urls import path
 
-import marram_site.converters  # noqa: F401  (<id:...>, imported before the site's URLs)
 from reviews import api, views
 
 app_name = "reviews"
