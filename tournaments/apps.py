@@ -6,7 +6,6 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
-        # The games app enqueues tournaments.tasks.tournament_game_ended by name: the
-        # task must be registered in every process that may run it eagerly (./dev run,
-        # the tests).
+        # The beat's schedule names tournaments.tasks.tournaments_sweep: the task
+        # must be registered in every process that may run it (./dev run, the tests).
         from tournaments import tasks  # noqa: F401

@@ -46,6 +46,7 @@ LAYERS = [
     ["notifications", "notes"],  # mail, webhooks and push; private notes
     ["ratings", "chat"],  # ratings, rematches and invitations; a game's chat
     ["bots"],  # computer players
+    ["tournaments", "reviews"],  # tournaments; the review of a finished game
     ["marram_site"],  # the project: settings, URLs, the stream server
 ]
 """The project's packages from the bottom up: each may import those below it."""

@@ -13,7 +13,7 @@ from celery import current_app
 from django.utils import timezone
 
 from games import services as game_services
-from games import tasks as games_tasks
+from games import enqueue as games_enqueue
 from games.models import Game
 from notifications.models import Notification
 from tests.service.conftest import client_for, make_user, signed_in
@@ -77,11 +77,11 @@ def test_a_six_player_swiss_of_three_rounds_with_computer_players_to_the_end(use
 
 
 @pytest.mark.django_db
-def test_a_games_end_is_recorded_by_the_games_apps_hook(
+def test_a_games_end_is_recorded_by_its_follower_of_the_change(
         users, monkeypatch, django_capture_on_commit_callbacks):
     ann, bob = users[:2]
     enqueued = []
-    monkeypatch.setattr(games_tasks, "enqueue", lambda task, *args, **_: enqueued.append(
+    monkeypatch.setattr(games_enqueue, "enqueue", lambda task, *args, **_: enqueued.append(
         (task["task"] if isinstance(task, dict) else task.name, args)) or True)
     t = services.tournament_create(user=ann, name="Final", game="pond", format="knockout",
                                    max_players=2)
