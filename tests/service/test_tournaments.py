@@ -12,8 +12,8 @@ import pytest
 from celery import current_app
 from django.utils import timezone
 
-from games import services as game_services
 from games import enqueue as games_enqueue
+from games import services as game_services
 from games.models import Game
 from notifications.models import Notification
 from tests.service.conftest import client_for, make_user, signed_in
