@@ -66,7 +66,7 @@ from games.clocks import ClockChange
 from games.models import Clock, Event, Game
 from games.seating import seat_players
 from games.store import Batch
-from games.tasks import enqueue, run_inline
+from games.tasks import DATABASE_OUT, enqueue, run_inline
 from notifications import board_mail, emails, mail_headers, push, signing, webhooks
 from notifications.mailsafe import address_problem, header_text, message_id_or_empty
 from notifications.mailtext import mail_text
@@ -518,7 +518,9 @@ def outbox_drain() -> dict[str, int]:
     (``_next_due``): drains running at once share the rows out, and none tries a
     row another has taken. A row whose delivery raises is logged and put back
     SWEEP_LEASE, so that it cannot hold up the rows behind it; the sweep tries it
-    again."""
+    again. Not when the database is what failed (out, or cut off mid-delivery):
+    that raises, and the task is sent again a moment later with every row still
+    due."""
     from notifications import tasks
 
     by = timezone.now() + DRAIN_AHEAD
@@ -538,8 +540,10 @@ def outbox_drain() -> dict[str, int]:
                     break
                 taken = n.pk
                 done[_deliver_locked(n, timezone.now())] += 1
-        except Exception:
-            if taken is None:  # the database's fault, not a row's
+        except Exception as error:
+            if taken is None or isinstance(error, DATABASE_OUT):
+                # the database's fault, not a row's: the task is tried again
+                # (games.tasks.IDEMPOTENT), the row left due, not put back its lease
                 raise
             logger.exception("mail %s could not be delivered; the sweep tries it again", taken)
             _put_back([taken], timezone.now())
