@@ -301,6 +301,10 @@ class Pooler:
             "default_pool_size = 20",
             # nothing to reset between transactions in this mode
             "server_reset_query =",
+            # a client cut off mid-transaction (its host's link down) is dropped
+            # after 5 s and its transaction rolled back, not left holding its row
+            # locks until TCP notices (hours)
+            "idle_transaction_timeout = 5",
             "ignore_startup_parameters = extra_float_digits",
             f"logfile = {self.log}",
             f"pidfile = {self.workdir / 'pgbouncer.pid'}",
