@@ -12,7 +12,9 @@ Environment variables:
 - ``DJANGO_DEBUG``: defaults to on in development, off in production.
 - ``DJANGO_SECRET_KEY``: required unless DEBUG is on.
 - ``DJANGO_ALLOWED_HOSTS``, ``DJANGO_CSRF_TRUSTED_ORIGINS``: comma-separated.
-- ``DATABASE_URL``: e.g. ``postgres://user:pass@host:5432/marram``;
+- ``DATABASE_URL``: e.g. ``postgres://user:pass@host:5432/marram``, or with a
+  standby ``postgres://user:pass@db,standby:6432/marram?target_session_attrs=read-write&connect_timeout=2&tcp_user_timeout=3000``
+  (libpq's parameters; whichever host takes writes, docs/operations.md);
   ``DATABASE_CONN_MAX_AGE`` in seconds; ``DATABASE_CONN_HEALTH_CHECKS`` (off by
   default) checks a kept connection with a ``SELECT 1`` before each request reuses
   it. Off, a request arriving just after the database restarted fails once on its
