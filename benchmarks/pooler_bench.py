@@ -151,8 +151,14 @@ def main() -> None:
               "(median of the rounds' medians, their range; ratio to direct5):")
         for name in ways:
             found = statistics.median(medians[name])
+            # each round's ratio to the same round's direct5: the machine's drift
+            # between rounds cancels out
+            ratios = [mine / base for mine, base in zip(medians[name], medians["direct5"],
+                                                         strict=True)]
             print(f"  {name:8} {found:6.2f} ms a move ({min(medians[name]):.2f}-"
-                  f"{max(medians[name]):.2f})  x{found / base_ms:.2f}")
+                  f"{max(medians[name]):.2f})  x{found / base_ms:.2f}; rounds' ratios: "
+                  f"median x{statistics.median(ratios):.2f} ({min(ratios):.2f}-"
+                  f"{max(ratios):.2f})")
 
 
 if __name__ == "__main__":
