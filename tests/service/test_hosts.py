@@ -7,8 +7,9 @@ namespaces (hosts_kit), every part a real one, bound to its host's address:
   PostgreSQL; the application connects to both poolers at once
   (``host=db,standby`` with ``target_session_attrs=read-write``);
 - a cache host: Redis (Celery's queue and the throttles' counts);
-- two application hosts: each a granian web server and a Celery worker, beat on
-  the first only;
+- two application hosts: each a granian web server, a Celery worker (restarted
+  when it exits, as a supervisor would) and beat (the schedule run by the one
+  holding beat's lock, marram_site.beat);
 - a proxy host: nginx over both web servers;
 - the test's own namespace: the players (clients through nginx) and the SMTP
   server that collects the mail.
