@@ -4,7 +4,11 @@ A task takes ids, calls a service, and may run twice: tasks are acknowledged
 after they run (CELERY_TASK_ACKS_LATE), so one a worker was running when it
 died is delivered again, and every service a task calls checks what is still
 due: the server's changes under the game's lock, a computer's move by the seq it
-was chosen at (games.services.append states how changes are written).
+was chosen at (games.services.append states how changes are written). A task
+that finds the database out (stopped, failing over to its standby, cut off) is
+sent again a moment later (1 s, doubling to 30 s, eight times: about three
+minutes in all) rather than left for beat's sweep, which takes a row it already
+tried only SWEEP_LEASE later (notifications.outbox).
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from django.conf import settings
-from django.db import transaction
+from django.db import InterfaceError, transaction
+from django.db import OperationalError as DatabaseOperationalError
 from kombu.exceptions import OperationalError
 
 from games.background import run_after_answer
@@ -29,10 +34,20 @@ class TaskOptions(TypedDict):
     acks_late: bool
     reject_on_worker_lost: bool
     ignore_result: bool
+    autoretry_for: tuple[type[Exception], ...]
+    retry_backoff: int
+    retry_backoff_max: int
+    retry_jitter: bool
+    max_retries: int
 
+
+DATABASE_OUT = (DatabaseOperationalError, InterfaceError)
+"""What the database raises when it cannot be used for now (marram_site.views)."""
 
 IDEMPOTENT: TaskOptions = {"acks_late": True, "reject_on_worker_lost": True,
-                           "ignore_result": True}
+                           "ignore_result": True, "autoretry_for": DATABASE_OUT,
+                           "retry_backoff": 1, "retry_backoff_max": 30, "retry_jitter": False,
+                           "max_retries": 8}
 
 
 def run_inline() -> bool:

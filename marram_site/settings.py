@@ -12,7 +12,9 @@ Environment variables:
 - ``DJANGO_DEBUG``: defaults to on in development, off in production.
 - ``DJANGO_SECRET_KEY``: required unless DEBUG is on.
 - ``DJANGO_ALLOWED_HOSTS``, ``DJANGO_CSRF_TRUSTED_ORIGINS``: comma-separated.
-- ``DATABASE_URL``: e.g. ``postgres://user:pass@host:5432/marram``;
+- ``DATABASE_URL``: e.g. ``postgres://user:pass@host:5432/marram``, or with a
+  standby ``postgres://user:pass@db,standby:6432/marram?target_session_attrs=read-write&connect_timeout=2&tcp_user_timeout=3000``
+  (libpq's parameters; whichever host takes writes, docs/operations.md);
   ``DATABASE_CONN_MAX_AGE`` in seconds; ``DATABASE_CONN_HEALTH_CHECKS`` (off by
   default) checks a kept connection with a ``SELECT 1`` before each request reuses
   it. Off, a request arriving just after the database restarted fails once on its
@@ -20,6 +22,9 @@ Environment variables:
   trip for that.
 - ``REDIS_URL``: Celery's broker; without it tasks run eagerly.
   ``CELERY_TASK_ALWAYS_EAGER`` overrides that choice either way.
+- ``MARRAM_TASK_VISIBILITY_TIMEOUT``: seconds after which a task a lost worker
+  took is handed to another (300); ``MARRAM_BEAT_LOCK_SECONDS``: how long beat's
+  lock outlives a lost holder (30): see marram_site.beat.
 - ``MARRAM_BACKGROUND_TASKS``: where tasks run eagerly, run the slow ones (a
   computer player's move) on a thread of the web process once the answer to the
   request that enqueued them is sent, as a worker would, instead of inside that
@@ -487,7 +492,17 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 # A worker that lost Redis keeps trying to reconnect, however long it is down.
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# A task taken by a worker that then died (its machine lost) is unacknowledged in
+# Redis; after MARRAM_TASK_VISIBILITY_TIMEOUT seconds (300) a live worker's scan
+# (every fifth of that, 10 s at most) hands it out again. Longer than any task runs
+# (a webhook call's 10 s, a computer's move), or a running task is handed out twice,
+# which the tasks bear (each locks what it works on) but need not pay for. Kombu's
+# default is an hour, with a scan every 100 s.
+MARRAM_TASK_VISIBILITY_TIMEOUT = env_int("MARRAM_TASK_VISIBILITY_TIMEOUT", 300)
 CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": MARRAM_TASK_VISIBILITY_TIMEOUT,
+    "unacked_restore_interval": max(1, min(10, MARRAM_TASK_VISIBILITY_TIMEOUT // 5)),
+    "unacked_restore_throttle": 1,
     "socket_connect_timeout": 2,
     "socket_timeout": 5,
     # How hard a publisher tries to connect; the worker's own reconnecting is
@@ -519,7 +534,11 @@ CELERY_TASK_ROUTES["reviews.tasks.review_make"] = {"queue": MARRAM_REVIEW_QUEUE}
 # player's budget, its ReviewSettings.samples). docs/bots.md has the CPU figures.
 MARRAM_REVIEW_PLAYOUTS = env_int("MARRAM_REVIEW_PLAYOUTS", 0)
 MARRAM_REVIEW_SAMPLES = env_int("MARRAM_REVIEW_SAMPLES", 0)
-# The beat schedule is in marram_site/celery.py.
+# The beat schedule is in marram_site/celery.py. Beat may run on every machine:
+# the one holding a lock in Redis (marram_site.beat) runs the schedule, the others
+# wait to take over, MARRAM_BEAT_LOCK_SECONDS (30) after the holder stops renewing it.
+CELERY_BEAT_SCHEDULER = "marram_site.beat:LockedScheduler"
+MARRAM_BEAT_LOCK_SECONDS = env_int("MARRAM_BEAT_LOCK_SECONDS", 30)
 # Draw the fly and frog in the move's own transaction (no task); see games.services.
 MARRAM_DRAW_INLINE = env_bool("MARRAM_DRAW_INLINE", default=False)
 # Store a game's state every this many events (games.snapshots); 0: never.

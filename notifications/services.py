@@ -62,7 +62,7 @@ from django.utils import timezone
 from games import clocks
 from games import services as game_services
 from games.clocks import ClockChange
-from games.enqueue import Task, enqueue, run_inline, tasks_enqueue
+from games.enqueue import DATABASE_OUT, Task, enqueue, run_inline, tasks_enqueue
 from games.models import Clock, Event, Game
 from games.seating import seat_players
 from games.tasks import resolve_chance
@@ -423,7 +423,9 @@ def outbox_drain() -> dict[str, int]:
     (``_next_due``): drains running at once share the rows out, and none tries a
     row another has taken. A row whose delivery raises is logged and put back
     SWEEP_LEASE, so that it cannot hold up the rows behind it; the sweep tries it
-    again."""
+    again. Not when the database is what failed (out, or cut off mid-delivery):
+    that raises, and the task is sent again a moment later with every row still
+    due."""
     by = timezone.now() + DRAIN_AHEAD
     due = list(_due_mail(by).order_by("next_attempt_at", "pk")
                .values_list("pk", "kind", "user__email")[:DRAIN_BATCH])
@@ -441,8 +443,10 @@ def outbox_drain() -> dict[str, int]:
                     break
                 taken = n.pk
                 done[_deliver_locked(n, timezone.now())] += 1
-        except Exception:
-            if taken is None:  # the database's fault, not a row's
+        except Exception as error:
+            if taken is None or isinstance(error, DATABASE_OUT):
+                # the database's fault, not a row's: the task is tried again
+                # (games.enqueue.IDEMPOTENT), the row left due, not put back its lease
                 raise
             logger.exception("mail %s could not be delivered; the sweep tries it again", taken)
             _put_back([taken], timezone.now())

@@ -24,7 +24,7 @@ NGINX = Path("/usr/sbin/nginx")
 TEMPLATE = ROOT / "deploy" / "nginx" / "marram.conf.template"
 STARTUP_SECONDS = 60
 SERVERS: dict[int, subprocess.Popen] = {}
-"""The web servers running, by port (web_server)."""
+"""The web servers running on loopback, by port (web_server)."""
 
 
 def setting(name: str) -> str:
@@ -59,9 +59,9 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def get(port: int, path: str, timeout: float) -> tuple[int, bytes]:
+def get(port: int, path: str, timeout: float, host: str = "127.0.0.1") -> tuple[int, bytes]:
     """A normal request, as a browser behind a TLS proxy makes it."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    conn = http.client.HTTPConnection(host, port, timeout=timeout)
     try:
         conn.request("GET", path, headers={"X-Forwarded-Proto": "https"})
         answer = conn.getresponse()
@@ -70,11 +70,12 @@ def get(port: int, path: str, timeout: float) -> tuple[int, bytes]:
         conn.close()
 
 
-def wait_until_up(port: int, process: subprocess.Popen, what: str, log: Path) -> None:
+def wait_until_up(port: int, process: subprocess.Popen, what: str, log: Path,
+                  host: str = "127.0.0.1") -> None:
     deadline = time.monotonic() + STARTUP_SECONDS
     while True:
         with contextlib.suppress(OSError):
-            if get(port, "/api/ping/", timeout=5)[0] == 200:
+            if get(port, "/api/ping/", timeout=5, host=host)[0] == 200:
                 return
         if process.poll() is not None or time.monotonic() > deadline:
             detail = log.read_text() if log.exists() else "(no log)"
@@ -92,12 +93,14 @@ def stop(process: subprocess.Popen) -> None:
 
 
 @contextlib.contextmanager
-def web_server(workdir: Path, *, name: str = "web",
-               env: dict[str, str] | None = None) -> Iterator[int]:
+def web_server(workdir: Path, *, name: str = "web", env: dict[str, str] | None = None,
+               address: str = "127.0.0.1", port: int = 0,
+               prefix: Sequence[str] = ()) -> Iterator[int]:
     """The web server as docker-compose starts it (production settings,
     marram_site/server.py: 3 workers x 2 threads unless ``env`` says otherwise),
-    on a loopback port; its output in ``workdir/<name>.log``."""
-    port = free_port()
+    on a loopback port (or ``address:port``, run under ``prefix``: another host's
+    namespace, hosts_kit); its output in ``workdir/<name>.log``."""
+    port = port or free_port()
     environment = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "marram_site.settings_production",
@@ -109,35 +112,38 @@ def web_server(workdir: Path, *, name: str = "web",
     environment.pop("MARRAM_WEB_WORKERS", None)
     environment.pop("MARRAM_WEB_THREADS", None)
     environment.update(env or {})
-    environment["MARRAM_WEB_BIND"] = f"127.0.0.1:{port}"
+    environment["MARRAM_WEB_BIND"] = f"{address}:{port}"
     log = workdir / f"{name}.log"
     with log.open("w") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "marram_site.server"], cwd=ROOT, env=environment, stdout=out,
-            stderr=subprocess.STDOUT)
-    SERVERS[port] = process
+            [*prefix, sys.executable, "-m", "marram_site.server"], cwd=ROOT, env=environment,
+            stdout=out, stderr=subprocess.STDOUT)
+    if not prefix:
+        SERVERS[port] = process
     try:
-        wait_until_up(port, process, name, log)
+        wait_until_up(port, process, name, log, host=address)
         yield port
     finally:
-        del SERVERS[port]
+        SERVERS.pop(port, None)
         stop(process)
 
 
 @contextlib.contextmanager
 def nginx(workdir: Path, upstreams: Sequence[str],
-          streams: Sequence[str] = ("127.0.0.1:9",)) -> Iterator[int]:
+          streams: Sequence[str] = ("127.0.0.1:9",), *, address: str = "127.0.0.1",
+          port: int = 0, prefix: Sequence[str] = ()) -> Iterator[int]:
     """Debian's nginx on the repository's config, filled in for loopback ports with
     ``upstreams`` (web servers' host:port) as its upstream's servers and ``streams``
     as the stream servers' (by default a port nothing listens on); the rest of
     nginx.conf (what the nginx image has around its conf.d) is the least that runs
-    it in a directory of its own."""
+    it in a directory of its own. With ``address`` (and ``port``) it listens there,
+    run under ``prefix`` (another host's namespace, hosts_kit)."""
     if not NGINX.exists():
         pytest.fail(f"{NGINX} is missing: this test runs Debian's nginx package "
                     "(apt-get install nginx; .ci/run installs it)", pytrace=False)
-    port = free_port()
+    port = port or free_port()
     site = TEMPLATE.read_text()
-    site = site.replace("${MARRAM_LISTEN}", f"127.0.0.1:{port}")
+    site = site.replace("${MARRAM_LISTEN}", f"{address}:{port}")
     site = site.replace("${MARRAM_UPSTREAM_SERVERS}", upstream_servers(upstreams))
     site = site.replace("${MARRAM_STREAM_SERVERS}", upstream_servers(streams))
     site = site.replace("${MARRAM_MAX_BODY_KIB}", str(max_body_kib()))
@@ -160,11 +166,11 @@ def nginx(workdir: Path, upstreams: Sequence[str],
     workdir.chmod(0o755)  # nginx's workers run as nobody when it is started as root
     log = workdir / "error.log"
     process = subprocess.Popen(
-        [str(NGINX), "-p", str(workdir), "-c", str(workdir / "nginx.conf"), "-e", str(log),
-         "-g", "daemon off;"],
+        [*prefix, str(NGINX), "-p", str(workdir), "-c", str(workdir / "nginx.conf"), "-e",
+         str(log), "-g", "daemon off;"],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     try:
-        wait_until_up(port, process, "nginx", log)
+        wait_until_up(port, process, "nginx", log, host=address)
         yield port
     finally:
         stop(process)

@@ -97,6 +97,29 @@ def test_a_row_whose_delivery_breaks_is_put_back_and_the_rows_behind_it_still_go
 
 
 @pytest.mark.django_db
+def test_a_delivery_the_database_breaks_raises_and_leaves_the_row_due(smtp, monkeypatch):  # noqa: F811
+    """The database cut off mid-delivery is not the row's fault: the drain raises,
+    so that its task is sent again (games.enqueue.IDEMPOTENT), and the row is not
+    put back for the sweep's lease."""
+    from django.db import OperationalError
+
+    row = stored(to_email="cut@example.org", message_id="<cut@test>", subject="cut")
+    due = Notification.objects.get(pk=row.pk).next_attempt_at
+
+    def cut_off(n, now, **known):
+        raise OperationalError("could not receive data from server: Connection timed out")
+
+    monkeypatch.setattr(notes, "_skip_reason", cut_off)
+    with pytest.raises(OperationalError):
+        notes.outbox_drain()
+    row.refresh_from_db()
+    assert (row.status, row.next_attempt_at) == ("pending", due)
+    monkeypatch.undo()
+    assert notes.outbox_drain() == {"sent": 1}
+    assert [m["Subject"] for m in smtp.messages] == ["cut"]
+
+
+@pytest.mark.django_db
 def test_a_row_put_back_by_another_drain_is_not_tried_again_before_its_time(smtp):  # noqa: F811
     """Two drains may list the same row; the one that comes second must not spend
     another attempt on it if the first failed and put it back for later."""
