@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from django.db import InterfaceError, OperationalError
 
-from games import services, tasks
+from games import tasks
+from games.services import moves
 from notifications import services as mail_services
 from notifications import tasks as mail_tasks
 
@@ -33,7 +34,7 @@ def flaky(failures: list[Exception], answer):
 def test_a_draw_that_finds_the_database_out_is_tried_again_until_it_is_back(monkeypatch):
     service, calls = flaky([OperationalError("connection refused"),
                             InterfaceError("connection already closed")], ["drawn"])
-    monkeypatch.setattr(services, "chance_resolve", service)
+    monkeypatch.setattr(moves, "chance_resolve", service)
     result = tasks.resolve_chance.apply(args=[7])
     assert result.successful() and result.result == 1
     assert calls == [(7,)] * 3  # twice out, then drawn
@@ -48,7 +49,7 @@ def test_a_mail_drain_that_finds_the_database_out_is_tried_again(monkeypatch):
 
 def test_a_task_gives_up_after_eight_tries_more(monkeypatch):
     service, calls = flaky([OperationalError("connection refused")] * 20, ["drawn"])
-    monkeypatch.setattr(services, "chance_resolve", service)
+    monkeypatch.setattr(moves, "chance_resolve", service)
     result = tasks.resolve_chance.apply(args=[7])
     assert result.failed() and isinstance(result.result, OperationalError)
     assert len(calls) == 1 + 8
@@ -56,7 +57,7 @@ def test_a_task_gives_up_after_eight_tries_more(monkeypatch):
 
 def test_any_other_fault_is_not_tried_again(monkeypatch):
     service, calls = flaky([ValueError("a bug")], ["drawn"])
-    monkeypatch.setattr(services, "chance_resolve", service)
+    monkeypatch.setattr(moves, "chance_resolve", service)
     result = tasks.resolve_chance.apply(args=[7])
     assert result.failed() and isinstance(result.result, ValueError)
     assert len(calls) == 1
