@@ -33,6 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.baselines import BASELINES  # noqa: E402
 from engine import registry  # noqa: E402
 from engine.bots import choose  # noqa: E402
 from engine.bots.arena import Tally, play, report  # noqa: E402
@@ -40,7 +41,10 @@ from engine.bots.mcts import search  # noqa: E402
 from engine.protocol import AnyGame, SearchSettings, read_options  # noqa: E402
 from engine.selfplay import secret_seed  # noqa: E402
 
-PAIRS = (("medium", "easy"), ("strong", "medium"))
+PAIRS = (("easy", "random"), ("medium", "greedy"), ("medium", "easy"), ("strong", "medium"),
+         ("strong", "greedy"))
+"""Each level against the one below and against the baselines written from the
+rules (``benchmarks/baselines.py``: ``random``, ``greedy``)."""
 
 
 def _game(key: str) -> AnyGame:
@@ -73,7 +77,7 @@ def _shard(key: str, levels: tuple[str, ...], first: int, games: int,
     settings = _settings(game, playouts, tuning)
     tallies = [Tally(level) for level in levels]
     for n in range(first, first + games):
-        play(game, options, levels, n, n, tallies, settings)
+        play(game, options, levels, n, n, tallies, settings, BASELINES)
         # a running tally per game on stderr: a long run shows how it goes
         print(f"{key} {','.join(levels)} game {n}: wins "
               + ", ".join(f"{t.level} {t.wins}" for t in tallies), file=sys.stderr, flush=True)

@@ -706,6 +706,11 @@ class BotHooks(Rules[StateT, EventT], Protocol[StateT, EventT]):
     """The names ``bot_action`` plays by."""
     search: SearchSettings = SearchSettings()
     """The strong bot's budget and tuning."""
+    medium_replies: bool = False
+    """Whether the medium bot judges each action after the other seat's best
+    reply (``engine.bots.policies.replied``) instead of right after it: for a
+    game of two seats taking turns whose evaluation one ply ahead is blind to
+    what the reply takes (Pond)."""
 
     def bot_action(self, state: StateT, seat: Seat, rng: random.Random,
                    policy: str = "random") -> EventT:

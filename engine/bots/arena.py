@@ -15,7 +15,7 @@ import math
 import random
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TextIO, TypeVar
 
@@ -28,6 +28,10 @@ S = TypeVar("S")
 E = TypeVar("E", bound=Mapping[str, object])
 
 Z95 = 1.959963984540054
+
+Player = Callable[[Game[S, E], S, int, random.Random], E]
+"""A player that is not one of the bots' levels (``benchmarks/baselines.py``):
+the action it plays for an awaited seat."""
 
 
 def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -59,9 +63,11 @@ class Tally:
 
 def play(game: Game[S, E], options: Options, levels: Sequence[str], seed: int,
          rotation: int, tallies: Sequence[Tally],
-         settings: SearchSettings | None = None) -> S:
-    """One game: seat ``s`` plays ``levels[(s + rotation) % len(levels)]``; the
-    moves' costs are added to ``tallies`` (one per entry of ``levels``)."""
+         settings: SearchSettings | None = None,
+         players: Mapping[str, Player[S, E]] | None = None) -> S:
+    """One game: seat ``s`` plays ``levels[(s + rotation) % len(levels)]``, a
+    bot's level or one of ``players``; the moves' costs are added to
+    ``tallies`` (one per entry of ``levels``)."""
     seats = len(levels)
     entry = [(s + rotation) % seats for s in range(seats)]
     names = [f"{levels[entry[s]]}{s + 1}" for s in range(seats)]
@@ -83,11 +89,16 @@ def play(game: Game[S, E], options: Options, levels: Sequence[str], seed: int,
             seat = wait.players[0] if len(wait.players) == 1 else order.choice(wait.players)
             tally = tallies[entry[seat]]
             started = time.process_time()
-            move = choose(game, state, seat, levels[entry[seat]], rngs[seat], settings)
+            level = levels[entry[seat]]
+            other = (players or {}).get(level)
+            if other is not None:
+                event = other(game, state, seat, rngs[seat])
+            else:
+                move = choose(game, state, seat, level, rngs[seat], settings)
+                tally.playouts += move.playouts
+                event = move.action
             tally.seconds += time.process_time() - started
             tally.moves += 1
-            tally.playouts += move.playouts
-            event = move.action
         state = game.fold(state, event)
         events += 1
     p = game.projection(state)

@@ -30,9 +30,16 @@ class BotMove(Generic[E]):
     """Determinized playouts the strong bot ran (0 for the other levels)."""
 
 
+EASY_SAMPLE = 2
+"""How many actions the easy bot draws before keeping the better one."""
+
+
 def easy(game: Game[S, E], state: S, seat: Seat, rng: random.Random) -> E:
-    """Any legal action, as the game's own random bot picks it."""
-    return game.bot_action(game.determinize(state, seat, rng), seat, rng, "random")
+    """The better by ``Game.evaluate`` of ``EASY_SAMPLE`` actions drawn at random
+    by the game's own random bot: it plays loosely, but not blindly."""
+    seen = game.determinize(state, seat, rng)
+    drawn = [game.bot_action(seen, seat, rng, "random") for _ in range(EASY_SAMPLE)]
+    return max(drawn, key=lambda action: game.evaluate(apply(game, seen, action), seat))
 
 
 def ranked(game: Game[S, E], state: S, seat: Seat, rng: random.Random) -> list[tuple[float, E]]:
@@ -46,10 +53,33 @@ def ranked(game: Game[S, E], state: S, seat: Seat, rng: random.Random) -> list[t
     return [(value, action) for value, _, action in scored]
 
 
+def replied(game: Game[S, E], state: S, seat: Seat, rng: random.Random) -> list[tuple[float, E]]:
+    """The seat's candidates ranked as ``ranked`` does, each valued by the
+    state after the other seat's best reply to it (the reply worst for the seat
+    by ``Game.evaluate``); an action after which the seat moves again, or the
+    game is over or waits for chance, is valued as it stands."""
+    scored: list[tuple[float, float, E]] = []
+    for action in game.bot_candidates(state, seat):
+        after = apply(game, state, action)
+        wait = game.awaiting(after)
+        value = game.evaluate(after, seat)
+        if (not wait.finished and wait.chance is None and game.automatic(after) is None
+                and seat not in wait.players and len(wait.players) == 1):
+            replies = game.bot_candidates(after, wait.players[0])
+            value = min((game.evaluate(apply(game, after, reply), seat) for reply in replies),
+                        default=value)
+        scored.append((value, rng.random(), action))
+    scored.sort(key=lambda t: (-t[0], t[1]))
+    return [(value, action) for value, _, action in scored]
+
+
 def medium(game: Game[S, E], state: S, seat: Seat, rng: random.Random) -> E:
-    """The action with the best immediate value for the seat (``Game.evaluate``
-    of the state right after it), as BGA's "simple zombie" plays."""
+    """The action with the best value for the seat (``Game.evaluate``) right
+    after it, as BGA's "simple zombie" plays, or after the best reply when the
+    game's ``medium_replies`` asks for it."""
     seen = game.determinize(state, seat, rng)
+    if game.medium_replies:
+        return replied(game, seen, seat, rng)[0][1]
     return ranked(game, seen, seat, rng)[0][1]
 
 
