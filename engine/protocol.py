@@ -252,10 +252,13 @@ class SearchSettings:
     tuning. The defaults fit a small game played to the end in every playout."""
 
     playouts: int = 1000
-    """The budget: determinized playouts per move (replayable for a seed)."""
+    """The budget: determinized playouts per move (replayable for a seed),
+    chosen so that a move stays inside ``cpu_seconds`` on the reference
+    machine (docs/bots.md)."""
     cpu_seconds: float = 2.0
-    """A safety cap on the CPU time of one move; a move that hits it is no longer
-    replayable, so the playouts should fit well inside it."""
+    """A guard on the CPU time of one move, from the call on (ranking
+    included), read before every playout: it only ever cuts the budget short,
+    logged, and a move it cuts no longer replays from its seed."""
     rollout_moves: int | None = None
     """Actions played at random after the tree before the state is evaluated
     (``Game.evaluate``); None plays every playout to the end."""
@@ -273,6 +276,13 @@ class SearchSettings:
     """UCB's exploration constant (rewards lie between 0 and 1)."""
     rollout_policy: str = "random"
     """The ``bot_action`` policy the playouts follow after the tree."""
+    margin_weight: float = 0.0
+    """The share of each playout's reward that is a logistic of the seat's
+    margin at ``margin_scale`` rather than the win (or the evaluation at
+    ``evaluation_scale``): past a lead where the win is sure, a bigger lead
+    is still worth more."""
+    margin_scale: float = 30.0
+    """The margin in points worth about 76% to 24% in that share."""
     others_policy: str | None = None
     """The ``bot_action`` policy that plays the other seats' actions within the
     tree (one action a node, as in the playouts): the search then branches on
