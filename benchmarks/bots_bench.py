@@ -104,6 +104,8 @@ def strength(key: str, levels: tuple[str, ...], games: int, seed: int, jobs: int
             total.moves += t.moves
             total.seconds += t.seconds
             total.playouts += t.playouts
+            total.times += t.times
+            total.cuts += t.cuts
     game = _game(key)
     lines = report(game, read_options(game, raw or {}, len(levels)), levels, games, seed,
                    tallies)

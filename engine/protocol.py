@@ -630,6 +630,12 @@ class HiddenInformation(Rules[StateT, EventT], Protocol[StateT, EventT]):
     redraw them (``BotHooks.determinize``). The defaults fit a game without
     hidden information."""
 
+    hidden_information: bool = False
+    """Whether some of the state is secret from some seat (a deck's order,
+    another seat's hand or choice). A game that says so must write its own
+    ``determinize``: the registry refuses it otherwise, and the default
+    refuses to hand its bots the state."""
+
     def event_view(self, state: StateT, event: EventT, seat: Seat | None) -> JSONObject:
         """``event`` as ``seat`` (None: a spectator) may read it in the event list
         of the game now in ``state``: what it may not know yet removed until the
@@ -739,7 +745,13 @@ class BotHooks(Rules[StateT, EventT], Protocol[StateT, EventT]):
         unseen before shuffling it). Every bot looks at this state alone, so the
         result must depend on nothing but the seat's view and ``rng``; the
         caller may fold into it. The default, a copy, is right only for a game
-        without hidden information: a game with it must override this."""
+        without hidden information: for a game that declares some
+        (``HiddenInformation.hidden_information``) it refuses, so that a game
+        with secrets that forgot to write this cannot hand them to its bots."""
+        if getattr(self, "hidden_information", False):  # HiddenInformation's
+            raise NotImplementedError(
+                f"{self.title} declares hidden information but has no determinize: its "
+                "bots would see the whole state")
         return self.copy(state)
 
     def evaluate(self, state: StateT, seat: Seat) -> float:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -56,6 +57,10 @@ class Tally:
     moves: int = 0
     seconds: float = 0.0
     playouts: int = 0
+    times: list[float] = field(default_factory=list)
+    """CPU seconds of each move."""
+    cuts: int = 0
+    """Moves the strong bot's CPU-time guard cut short."""
 
     def interval(self, games: int) -> tuple[float, float]:
         return wilson(self.wins, games)
@@ -96,8 +101,11 @@ def play(game: Game[S, E], options: Options, levels: Sequence[str], seed: int,
             else:
                 move = choose(game, state, seat, level, rngs[seat], settings)
                 tally.playouts += move.playouts
+                tally.cuts += move.cut
                 event = move.action
-            tally.seconds += time.process_time() - started
+            spent = time.process_time() - started
+            tally.seconds += spent
+            tally.times.append(spent)
             tally.moves += 1
         state = game.fold(state, event)
         events += 1
@@ -148,8 +156,12 @@ def report(game: Game[S, E], options: Options, levels: Sequence[str], games: int
         line = (f"{name:<{width}} wins {t.wins}/{games} ({100 * t.wins / games:.1f}%, "
                 f"95% CI {100 * low:.1f}-{100 * high:.1f}%), ties {t.ties}, "
                 f"mean score {mean}, {per_move:.4f} s/move")
+        if t.times:
+            line += (f" (median {statistics.median(t.times):.3f}, "
+                     f"max {max(t.times):.3f})")
         if t.playouts:
             line += (f", {t.playouts / t.moves:.0f} playouts/move, "
                      f"{t.playouts / t.seconds:.0f} playouts/s" if t.seconds else "")
+            line += f", {t.cuts} moves cut by the CPU guard"
         lines.append(line)
     return lines

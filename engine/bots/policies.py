@@ -28,6 +28,8 @@ class BotMove(Generic[E]):
     action: E
     playouts: int = 0
     """Determinized playouts the strong bot ran (0 for the other levels)."""
+    cut: bool = False
+    """Whether the strong bot's CPU-time guard cut its search short."""
 
 
 EASY_SAMPLE = 2
@@ -95,5 +97,5 @@ def choose(game: Game[S, E], state: S, seat: Seat, level: str, rng: random.Rando
         from .mcts import search
 
         result = search(game, state, seat, rng, settings or game.search)
-        return BotMove(result.action, result.playouts)
+        return BotMove(result.action, result.playouts, result.cut)
     raise ValueError(f"no bot level {level!r}: the levels are " + ", ".join(LEVELS))

@@ -93,6 +93,7 @@ class Marram(ModuleSnapshots[GameState], Game[GameState, MarramEvent]):
     )
     event_types = game.EVENT_TYPES
     has_chance = True  # the deck, and the creatures' hops
+    hidden_information = True  # the deck's order
     action_schema = ACTION_SCHEMA
     bot_policies = selfplay.POLICIES
     action_fields = {
