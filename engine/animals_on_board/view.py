@@ -3,8 +3,9 @@ finished games), a seat's view and a spectator's, and the event list as each
 of them may read it.
 
 Until the game ends a seat sees its own ark (and its three tiles at the
-setup), of the others' arks the tiles taken face up and how many more, the face-down tile as ``"?"``, the
-stack as a count, and nobody's secret keep; a spectator sees no ark at all.
+setup), of the others' arks the tiles taken face up and how many more, the
+face-down tile as ``"?"``, the stack as a count, and nobody's secret keep; a
+spectator sees the arks' face-up tiles alone.
 
 The views' shapes are TypedDicts of JSON values (``Summary``, ``SeatView``),
 which the pages and the mail picture (``ui/animals_on_board``) are checked
