@@ -10,6 +10,7 @@ from fractions import Fraction
 import pytest
 
 from engine.bots import choose
+from engine.errors import IllegalAction
 from engine.fairness import draw_event
 from engine.marram import creatures
 from engine.marram.adapter import GAME
@@ -97,9 +98,9 @@ def test_the_bots_guess_what_pays_most_by_the_odds(monkeypatch):
 
 def test_the_guess_odds_are_asked_only_of_a_due_guess():
     state, seat = at_the_guess()
-    with pytest.raises(Exception, match="no guess of the frog is due"):
+    with pytest.raises(IllegalAction, match="no guess of the frog is due"):
         GAME.queries["guess_odds"](state, seat, {"action": {
             "type": "guess", "player": seat, "creature": "frog", "hops": 3}})
-    with pytest.raises(Exception, match="a guess is a number of hops from 1 to 30"):
+    with pytest.raises(IllegalAction, match="a guess is a number of hops from 1 to 30"):
         GAME.queries["guess_odds"](state, seat, {"action": {
             "type": "guess", "player": seat, "creature": "fly", "hops": 31}})
