@@ -155,7 +155,7 @@ def report(game: Game[S, E], options: Options, levels: Sequence[str], games: int
         name = t.level if levels.count(t.level) == 1 else f"{t.level}#{i + 1}"
         line = (f"{name:<{width}} wins {t.wins}/{games} ({100 * t.wins / games:.1f}%, "
                 f"95% CI {100 * low:.1f}-{100 * high:.1f}%), ties {t.ties}, "
-                f"mean score {mean}, {per_move:.4f} s/move")
+                f"mean score {mean}, {t.moves} moves, {per_move:.4f} s/move")
         if t.times:
             line += (f" (median {statistics.median(t.times):.3f}, "
                      f"max {max(t.times):.3f})")
