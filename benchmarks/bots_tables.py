@@ -38,6 +38,8 @@ class Side:
     slowest: float = 0.0
     playouts: int = 0
     cuts: int = 0
+    uncounted: bool = False
+    """Some report did not count the cuts (an older run)."""
     searched: bool = False
 
 
@@ -83,6 +85,7 @@ def read(paths: list[str]) -> dict[tuple[str, str], Pairing]:
                     side.searched = True
                     side.playouts += int(level[10]) * moves
                     side.cuts += int(level[11] or 0)
+                    side.uncounted |= level[11] is None
                 index += 1
     return out
 
@@ -118,7 +121,8 @@ def rows(pairings: dict[tuple[str, str], Pairing]) -> list[str]:
         low, high = wilson(first.wins, p.games)
         lost = second.wins
         strong = next((s for s in p.sides if s.searched), None)
-        searched = (f"{strong.playouts / strong.moves:.0f}, {strong.cuts}"
+        searched = (f"{strong.playouts / strong.moves:.0f}, "
+                    f"{'not counted' if strong.uncounted else strong.cuts}"
                     if strong is not None and strong.moves else "-")
         lines.append(
             f"| {title} | {levels.replace(', ', ' v ')} | {p.games} ({_seeds(p.seeds)}) "
