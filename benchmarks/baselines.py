@@ -1,8 +1,9 @@
 """Two players the computer players are measured against, written from the rule
 books rather than from the bots' own policies (``engine.bots``): ``random``
-plays any legal action, each equally likely; ``greedy`` plays the legal action
-that leaves the best score difference one ply ahead (the seat's points as the
-rules count them now, less the best other seat's), ties broken at random.
+plays any move the rules allow (Marram's claims included), each equally
+likely; ``greedy`` plays the move that leaves the best score difference one
+ply ahead (the seat's points as the rules count them now, less the best other
+seat's), ties broken at random.
 
 Both look at the seat's determinization (``Game.determinize``: its view with
 the secrets redrawn), so they know no more than a player would. The points "as
@@ -54,6 +55,32 @@ def _make_a_snake(state: Any) -> list[float]:
     return out
 
 
+def _marram_moves(game: AnyGame, state: Any, seat: Seat) -> list[Mapping[str, object]]:
+    """Marram's legal actions with each claim the rules allow on a place or a
+    flip (``actions.claim_options``): the legal actions list them unclaimed,
+    the claim being a part of the move a player picks afterwards."""
+    from engine.marram.actions import claim_options
+
+    out: list[Mapping[str, object]] = []
+    for action in game.legal_actions(state, seat):
+        out.append(action)
+        if action["type"] in ("place", "flip"):
+            out += [{**action, "claim": claim} for claim in claim_options(state, dict(action))]
+    return out
+
+
+RULE_MOVES: Mapping[str, Callable[[AnyGame, Any, Seat], list[Mapping[str, object]]]] = {
+    "marram": _marram_moves,
+}
+
+
+def moves(game: AnyGame, state: Any, seat: Seat) -> list[Mapping[str, object]]:
+    """Every move the seat may make by the rules (``Game.legal_actions``, and
+    Marram's claims)."""
+    rule = RULE_MOVES.get(game.key)
+    return rule(game, state, seat) if rule is not None else list(game.legal_actions(state, seat))
+
+
 RULE_SCORES: Mapping[str, Callable[[Any], list[float]]] = {
     "marram": _marram, "pond": _pond, "animals_on_board": _animals_on_board,
     "make_a_snake": _make_a_snake,
@@ -83,9 +110,9 @@ def margin(game: AnyGame, state: Any, seat: Seat) -> float:
 
 def uniform_random(game: AnyGame, state: Any, seat: Seat,
                    rng: random.Random) -> Mapping[str, object]:
-    """Any legal action, each equally likely."""
+    """Any move the rules allow (``moves``), each equally likely."""
     seen = game.determinize(state, seat, rng)
-    return rng.choice(game.legal_actions(seen, seat))
+    return rng.choice(moves(game, seen, seat))
 
 
 def greedy(game: AnyGame, state: Any, seat: Seat,
@@ -94,7 +121,7 @@ def greedy(game: AnyGame, state: Any, seat: Seat,
     seen = game.determinize(state, seat, rng)
     best: list[Mapping[str, object]] = []
     best_value = -float("inf")
-    for action in game.legal_actions(seen, seat):
+    for action in moves(game, seen, seat):
         value = margin(game, apply(game, seen, action), seat)
         if value > best_value:
             best, best_value = [action], value
