@@ -3,10 +3,13 @@ searches (issue 15). Run: python benchmarks/bots_bench.py [--games 200] [--jobs 
 
 - strength: for every game of the registry (2 players, default options: Marram's
   long Classic, Pond's big pond, Make-a-snake's competitive mode) and
-  tic-tac-toe, medium against easy and strong against medium, seats rotated,
-  each level's wins with a 95% Wilson interval, its mean score and its CPU
-  seconds per move. The targets: medium wins at least 90% against easy, strong
-  at least 60% against medium.
+  tic-tac-toe, easy against a uniformly random player, medium against a
+  one-ply greedy player (both written from the rules, ``baselines.py``) and
+  against easy, strong against medium and against the greedy player, seats
+  rotated, each level's wins with a 95% Wilson interval, its mean score, its
+  CPU seconds per move (mean, median, slowest) and the moves the strong bot's
+  CPU guard cut. ``bots_tables.py`` turns the reports into docs/bots.md's
+  table.
   ``--jobs`` splits each pairing by seed over processes; the games played are
   those of one ``python -m engine arena`` run with the same seed.
 - speed: the strong bot's playouts per CPU second and CPU seconds per move, at
