@@ -3,10 +3,13 @@ searches (issue 15). Run: python benchmarks/bots_bench.py [--games 200] [--jobs 
 
 - strength: for every game of the registry (2 players, default options: Marram's
   long Classic, Pond's big pond, Make-a-snake's competitive mode) and
-  tic-tac-toe, medium against easy and strong against medium, seats rotated,
-  each level's wins with a 95% Wilson interval, its mean score and its CPU
-  seconds per move. The targets: medium wins at least 90% against easy, strong
-  at least 60% against medium.
+  tic-tac-toe, easy against a uniformly random player, medium against a
+  one-ply greedy player (both written from the rules, ``baselines.py``) and
+  against easy, strong against medium and against the greedy player, seats
+  rotated, each level's wins with a 95% Wilson interval, its mean score, its
+  CPU seconds per move (mean, median, slowest) and the moves the strong bot's
+  CPU guard cut. ``bots_tables.py`` turns the reports into docs/bots.md's
+  table.
   ``--jobs`` splits each pairing by seed over processes; the games played are
   those of one ``python -m engine arena`` run with the same seed.
 - speed: the strong bot's playouts per CPU second and CPU seconds per move, at
@@ -33,6 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.baselines import BASELINES  # noqa: E402
 from engine import registry  # noqa: E402
 from engine.bots import choose  # noqa: E402
 from engine.bots.arena import Tally, play, report  # noqa: E402
@@ -40,7 +44,10 @@ from engine.bots.mcts import search  # noqa: E402
 from engine.protocol import AnyGame, SearchSettings, read_options  # noqa: E402
 from engine.selfplay import secret_seed  # noqa: E402
 
-PAIRS = (("medium", "easy"), ("strong", "medium"))
+PAIRS = (("easy", "random"), ("medium", "greedy"), ("medium", "easy"), ("strong", "medium"),
+         ("strong", "greedy"))
+"""Each level against the one below and against the baselines written from the
+rules (``benchmarks/baselines.py``: ``random``, ``greedy``)."""
 
 
 def _game(key: str) -> AnyGame:
@@ -73,7 +80,7 @@ def _shard(key: str, levels: tuple[str, ...], first: int, games: int,
     settings = _settings(game, playouts, tuning)
     tallies = [Tally(level) for level in levels]
     for n in range(first, first + games):
-        play(game, options, levels, n, n, tallies, settings)
+        play(game, options, levels, n, n, tallies, settings, BASELINES)
         # a running tally per game on stderr: a long run shows how it goes
         print(f"{key} {','.join(levels)} game {n}: wins "
               + ", ".join(f"{t.level} {t.wins}" for t in tallies), file=sys.stderr, flush=True)
@@ -100,6 +107,8 @@ def strength(key: str, levels: tuple[str, ...], games: int, seed: int, jobs: int
             total.moves += t.moves
             total.seconds += t.seconds
             total.playouts += t.playouts
+            total.times += t.times
+            total.cuts += t.cuts
     game = _game(key)
     lines = report(game, read_options(game, raw or {}, len(levels)), levels, games, seed,
                    tallies)

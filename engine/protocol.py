@@ -252,10 +252,13 @@ class SearchSettings:
     tuning. The defaults fit a small game played to the end in every playout."""
 
     playouts: int = 1000
-    """The budget: determinized playouts per move (replayable for a seed)."""
+    """The budget: determinized playouts per move (replayable for a seed),
+    chosen so that a move stays inside ``cpu_seconds`` on the reference
+    machine (docs/bots.md)."""
     cpu_seconds: float = 2.0
-    """A safety cap on the CPU time of one move; a move that hits it is no longer
-    replayable, so the playouts should fit well inside it."""
+    """A guard on the CPU time of one move, from the call on (ranking
+    included), read before every playout: it only ever cuts the budget short,
+    logged, and a move it cuts no longer replays from its seed."""
     rollout_moves: int | None = None
     """Actions played at random after the tree before the state is evaluated
     (``Game.evaluate``); None plays every playout to the end."""
@@ -273,6 +276,13 @@ class SearchSettings:
     """UCB's exploration constant (rewards lie between 0 and 1)."""
     rollout_policy: str = "random"
     """The ``bot_action`` policy the playouts follow after the tree."""
+    margin_weight: float = 0.0
+    """The share of each playout's reward that is a logistic of the seat's
+    margin at ``margin_scale`` rather than the win (or the evaluation at
+    ``evaluation_scale``): past a lead where the win is sure, a bigger lead
+    is still worth more."""
+    margin_scale: float = 30.0
+    """The margin in points worth about 76% to 24% in that share."""
     others_policy: str | None = None
     """The ``bot_action`` policy that plays the other seats' actions within the
     tree (one action a node, as in the playouts): the search then branches on
@@ -638,6 +648,12 @@ class HiddenInformation(Rules[StateT, EventT], Protocol[StateT, EventT]):
     redraw them (``BotHooks.determinize``). The defaults fit a game without
     hidden information."""
 
+    hidden_information: bool = False
+    """Whether some of the state is secret from some seat (a deck's order,
+    another seat's hand or choice). A game that says so must write its own
+    ``determinize``: the registry refuses it otherwise, and the default
+    refuses to hand its bots the state."""
+
     def event_view(self, state: StateT, event: EventT, seat: Seat | None) -> JSONObject:
         """``event`` as ``seat`` (None: a spectator) may read it in the event list
         of the game now in ``state``: what it may not know yet removed until the
@@ -726,6 +742,11 @@ class BotHooks(Rules[StateT, EventT], Protocol[StateT, EventT]):
     """The strong bot's budget and tuning."""
     review: ReviewSettings = ReviewSettings()
     """How a finished game's review judges a move."""
+    medium_replies: bool = False
+    """Whether the medium bot judges each action after the other seat's best
+    reply (``engine.bots.ranking.replied``) instead of right after it: for a
+    game of two seats taking turns whose evaluation one ply ahead is blind to
+    what the reply takes (Pond)."""
 
     def bot_action(self, state: StateT, seat: Seat, rng: random.Random,
                    policy: str = "random") -> EventT:
@@ -744,7 +765,13 @@ class BotHooks(Rules[StateT, EventT], Protocol[StateT, EventT]):
         unseen before shuffling it). Every bot looks at this state alone, so the
         result must depend on nothing but the seat's view and ``rng``; the
         caller may fold into it. The default, a copy, is right only for a game
-        without hidden information: a game with it must override this."""
+        without hidden information: for a game that declares some
+        (``HiddenInformation.hidden_information``) it refuses, so that a game
+        with secrets that forgot to write this cannot hand them to its bots."""
+        if getattr(self, "hidden_information", False):  # HiddenInformation's
+            raise NotImplementedError(
+                f"{self.title} declares hidden information but has no determinize: its "
+                "bots would see the whole state")
         return self.copy(state)
 
     def evaluate(self, state: StateT, seat: Seat) -> float:

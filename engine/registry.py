@@ -9,7 +9,7 @@ import importlib
 import threading
 
 from .errors import RecordError
-from .protocol import AnyGame
+from .protocol import AnyGame, BotHooks
 
 BUILTIN: tuple[str, ...] = (
     "engine.marram:GAME",
@@ -47,7 +47,11 @@ def _load() -> dict[str, AnyGame]:
 
 
 def register(game: AnyGame) -> AnyGame:
-    """Add a game; its key and its record format must be new."""
+    """Add a game; its key and its record format must be new, and a game with
+    hidden information must redraw it for its bots (``BotHooks.determinize``)."""
+    if game.hidden_information and type(game).determinize is BotHooks.determinize:
+        raise ValueError(f"{game.title} declares hidden information but keeps the default "
+                         "determinize, which would hand its bots the whole state")
     games = _load()
     if game.key in games:
         raise ValueError(f"a game with key {game.key!r} is registered already")

@@ -42,6 +42,7 @@ class AnimalsOnBoard(ModuleNotation[State, Event], ModuleSnapshots[State], Game[
     options_declared: tuple[Option, ...] = ()
     event_types = EVENT_TYPES
     has_chance = True  # the deck, dealt from the seed
+    hidden_information = True  # the stack, the face-down tile, secret keeps, tiles taken unseen
     action_schema = ACTION_SCHEMA
     bot_policies = bots.POLICIES
     action_fields: Mapping[str, tuple[str, ...]] = {

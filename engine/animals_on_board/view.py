@@ -3,8 +3,9 @@ finished games), a seat's view and a spectator's, and the event list as each
 of them may read it.
 
 Until the game ends a seat sees its own ark (and its three tiles at the
-setup), the others' arks only as counts, the face-down tile as ``"?"``, the
-stack as a count, and nobody's secret keep; a spectator sees no ark at all.
+setup), of the others' arks the tiles taken face up and how many more, the
+face-down tile as ``"?"``, the stack as a count, and nobody's secret keep; a
+spectator sees the arks' face-up tiles alone.
 
 The views' shapes are TypedDicts of JSON values (``Summary``, ``SeatView``),
 which the pages and the mail picture (``ui/animals_on_board``) are checked
@@ -76,6 +77,9 @@ class SeatView(Public):
 
     species: list[str]
     ark_sizes: list[int]
+    face_up: list[list[str]]
+    """Each ark's tiles the whole table saw taken (face up in the middle),
+    sorted: every tile but the keep and the face-down tiles taken."""
     kept: list[int]
     """The seats that have chosen their keep (the setup only)."""
     prices: list[int]
@@ -156,6 +160,8 @@ def seat_view(state: State, seat: Seat | None) -> SeatView:
     out: SeatView = {**_public(state),  # type: ignore[typeddict-item]
                      "species": list(state.config.species),
                      "ark_sizes": [len(ark) for ark in state.arks],
+                     "face_up": [sorted(t for t in state.arks[s] if t not in state.unseen[s])
+                                 for s in range(state.seats)],
                      "kept": [s for s in range(state.seats) if state.kept[s] is not None]
                      if state.setup else [],
                      "prices": [price(group) for group in state.middle],

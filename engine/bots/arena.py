@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TextIO, TypeVar
 
@@ -28,6 +29,10 @@ S = TypeVar("S")
 E = TypeVar("E", bound=Mapping[str, object])
 
 Z95 = 1.959963984540054
+
+Player = Callable[[Game[S, E], S, int, random.Random], E]
+"""A player that is not one of the bots' levels (``benchmarks/baselines.py``):
+the action it plays for an awaited seat."""
 
 
 def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -52,6 +57,10 @@ class Tally:
     moves: int = 0
     seconds: float = 0.0
     playouts: int = 0
+    times: list[float] = field(default_factory=list)
+    """CPU seconds of each move."""
+    cuts: int = 0
+    """Moves the strong bot's CPU-time guard cut short."""
 
     def interval(self, games: int) -> tuple[float, float]:
         return wilson(self.wins, games)
@@ -59,9 +68,11 @@ class Tally:
 
 def play(game: Game[S, E], options: Options, levels: Sequence[str], seed: int,
          rotation: int, tallies: Sequence[Tally],
-         settings: SearchSettings | None = None) -> S:
-    """One game: seat ``s`` plays ``levels[(s + rotation) % len(levels)]``; the
-    moves' costs are added to ``tallies`` (one per entry of ``levels``)."""
+         settings: SearchSettings | None = None,
+         players: Mapping[str, Player[S, E]] | None = None) -> S:
+    """One game: seat ``s`` plays ``levels[(s + rotation) % len(levels)]``, a
+    bot's level or one of ``players``; the moves' costs are added to
+    ``tallies`` (one per entry of ``levels``)."""
     seats = len(levels)
     entry = [(s + rotation) % seats for s in range(seats)]
     names = [f"{levels[entry[s]]}{s + 1}" for s in range(seats)]
@@ -83,11 +94,19 @@ def play(game: Game[S, E], options: Options, levels: Sequence[str], seed: int,
             seat = wait.players[0] if len(wait.players) == 1 else order.choice(wait.players)
             tally = tallies[entry[seat]]
             started = time.process_time()
-            move = choose(game, state, seat, levels[entry[seat]], rngs[seat], settings)
-            tally.seconds += time.process_time() - started
+            level = levels[entry[seat]]
+            other = (players or {}).get(level)
+            if other is not None:
+                event = other(game, state, seat, rngs[seat])
+            else:
+                move = choose(game, state, seat, level, rngs[seat], settings)
+                tally.playouts += move.playouts
+                tally.cuts += move.cut
+                event = move.action
+            spent = time.process_time() - started
+            tally.seconds += spent
+            tally.times.append(spent)
             tally.moves += 1
-            tally.playouts += move.playouts
-            event = move.action
         state = game.fold(state, event)
         events += 1
     p = game.projection(state)
@@ -136,9 +155,13 @@ def report(game: Game[S, E], options: Options, levels: Sequence[str], games: int
         name = t.level if levels.count(t.level) == 1 else f"{t.level}#{i + 1}"
         line = (f"{name:<{width}} wins {t.wins}/{games} ({100 * t.wins / games:.1f}%, "
                 f"95% CI {100 * low:.1f}-{100 * high:.1f}%), ties {t.ties}, "
-                f"mean score {mean}, {per_move:.4f} s/move")
+                f"mean score {mean}, {t.moves} moves, {per_move:.4f} s/move")
+        if t.times:
+            line += (f" (median {statistics.median(t.times):.3f}, "
+                     f"max {max(t.times):.3f})")
         if t.playouts:
             line += (f", {t.playouts / t.moves:.0f} playouts/move, "
                      f"{t.playouts / t.seconds:.0f} playouts/s" if t.seconds else "")
+            line += f", {t.cuts} moves cut by the CPU guard"
         lines.append(line)
     return lines

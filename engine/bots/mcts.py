@@ -13,10 +13,14 @@ unless ``SearchSettings.others_policy`` names a ``bot_action`` policy: the other
 seats' actions in the tree are then that policy's, one a node.
 Chance and automatic events are drawn as they come and open no node.
 
-The budget is a number of playouts, so a seed replays a move exactly; a CPU-time
-cap (``SearchSettings.cpu_seconds``) stops a search that would run too long."""
+The budget is a number of playouts, so a seed replays a move exactly. A CPU-time
+guard (``SearchSettings.cpu_seconds``), counted from the call and read before
+every playout, only ever cuts a search short, and says so in the log
+(``engine.bots``, a warning) and in the result (``SearchResult.cut``): a cut
+move is the one move that does not replay from its seed."""
 from __future__ import annotations
 
+import logging
 import math
 import random
 import time
@@ -32,9 +36,7 @@ S = TypeVar("S")
 E = TypeVar("E", bound=Mapping[str, object])
 
 
-CLOCK_EVERY = 8
-"""Playouts between two readings of the CPU clock, which costs as much as a
-cheap playout on some machines."""
+log = logging.getLogger("engine.bots")
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +45,8 @@ class SearchResult(Generic[E]):
     playouts: int
     visits: dict[str, int]
     """Playouts through each root action, by its key (``action_key``)."""
+    cut: bool = False
+    """Whether the CPU-time guard stopped the search before its budget."""
 
 
 class _Node(Generic[E]):
@@ -88,19 +92,41 @@ def forced_event(game: Game[S, E], state: S, rng: random.Random) -> E | None:
     return _draw(chance.outcomes, rng) if chance is not None else None
 
 
-def rewards(game: Game[S, E], state: S, scale: float) -> list[float]:
+def _logistic(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, x))))
+
+
+def _margin(game: Game[S, E], state: S, seat: Seat, finished: bool) -> float:
+    """The seat's lead in points: its final score less the best other's (the
+    other way round when lower scores win), or its evaluation before the end."""
+    if not finished:
+        return game.evaluate(state, seat)
+    p = game.projection(state)
+    sign = -1.0 if p.better == "lower" else 1.0
+    scores = [sign * float(x or 0) for x in p.scores]
+    others = [v for s, v in enumerate(scores) if s != seat]
+    return scores[seat] - (max(others) if others and not p.cooperative else 0.0)
+
+
+def rewards(game: Game[S, E], state: S, scale: float, margin_weight: float = 0.0,
+            margin_scale: float = 30.0) -> list[float]:
     """Each seat's reward for a playout ending in ``state``: 1 for a win (shared
     among the winners of a competitive game), 0 for a loss; before the end, a
-    logistic of the seat's evaluation."""
+    logistic of the seat's evaluation. With a ``margin_weight``, that share of
+    the reward is instead a logistic of the seat's margin at the wider
+    ``margin_scale`` (``SearchSettings.margin_weight``): a lead keeps its
+    worth growing where the win's logistic is flat."""
     p = game.projection(state)
     seats = range(len(p.scores))
     if p.finished:
         share = 1.0 if p.cooperative else 1.0 / max(len(p.winners), 1)
-        return [share if s in p.winners else 0.0 for s in seats]
-    out = []
-    for s in seats:
-        x = max(-50.0, min(50.0, game.evaluate(state, s) / scale))
-        out.append(1.0 / (1.0 + math.exp(-x)))
+        out = [share if s in p.winners else 0.0 for s in seats]
+    else:
+        out = [_logistic(game.evaluate(state, s) / scale) for s in seats]
+    if margin_weight:
+        out = [(1.0 - margin_weight) * r + margin_weight
+               * _logistic(_margin(game, state, s, p.finished) / margin_scale)
+               for s, r in zip(seats, out, strict=True)]
     return out
 
 
@@ -119,6 +145,7 @@ def _select(node: _Node[E], keys: list[str], c: float) -> _Node[E]:
 def search(game: Game[S, E], state: S, seat: Seat, rng: random.Random,
            settings: SearchSettings) -> SearchResult[E]:
     """The action the strong bot plays for ``seat`` (which must be awaited)."""
+    started = time.process_time()
     first = game.determinize(state, seat, rng)
     candidates = game.bot_candidates(first, seat)
     if not candidates:
@@ -131,11 +158,16 @@ def search(game: Game[S, E], state: S, seat: Seat, rng: random.Random,
     root_keys = [action_key(a) for a in candidates]
     root: _Node[E] = _Node(None, None)
     c = settings.exploration
-    started = time.process_time()
     playouts = 0
-    while playouts < settings.playouts and (
-            playouts == 0 or playouts % CLOCK_EVERY
-            or time.process_time() - started < settings.cpu_seconds):
+    cut = False
+    while playouts < settings.playouts:
+        if playouts and time.process_time() - started >= settings.cpu_seconds:
+            cut = True
+            log.warning("%s: the strong bot's search stopped at %d of its %d playouts, "
+                        "after %.2f CPU s (the guard: %.2f s); this move does not replay "
+                        "from its seed", game.title, playouts, settings.playouts,
+                        time.process_time() - started, settings.cpu_seconds)
+            break
         d = first if playouts == 0 else game.determinize(state, seat, rng)
         playouts += 1
         node, path, depth = root, [root], 0
@@ -177,7 +209,8 @@ def search(game: Game[S, E], state: S, seat: Seat, rng: random.Random,
             path.append(node)
             depth += 1
         d = _rollout(game, d, rng, settings)
-        reward = rewards(game, d, settings.evaluation_scale)
+        reward = rewards(game, d, settings.evaluation_scale, settings.margin_weight,
+                         settings.margin_scale)
         for n in path:
             n.visits += 1
             if n.mover is not None:
@@ -186,7 +219,7 @@ def search(game: Game[S, E], state: S, seat: Seat, rng: random.Random,
     best = max(range(len(root_keys)), key=lambda i: (
         visits[root_keys[i]], root.children[root_keys[i]].reward
         if root_keys[i] in root.children else 0.0))
-    return SearchResult(candidates[best], playouts, visits)
+    return SearchResult(candidates[best], playouts, visits, cut)
 
 
 def _prune(game: Game[S, E], state: S, actor: Seat, rng: random.Random, node: _Node[E],

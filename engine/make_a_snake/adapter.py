@@ -59,6 +59,7 @@ class MakeASnake(ModuleNotation[State, SnakeEvent], ModuleSnapshots[State],
     )
     event_types = EVENT_TYPES
     has_chance = True  # the stacks, and the die
+    hidden_information = True  # the stacks' order
     action_schema = ACTION_SCHEMA
     bot_policies = ("random", "greedy")
     search = SearchSettings(playouts=300, cpu_seconds=2.0, rollout_moves=None,

@@ -8,7 +8,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import cast
 
-from ..errors import BadOptions
+from ..errors import BadOptions, IllegalAction
 from ..fairness import deck_from_seed
 from ..protocol import (
     EXAMPLES_IN_MAIL,
@@ -29,12 +29,12 @@ from ..protocol import (
     TurnMail,
     query_action,
 )
-from . import actions, bots, game, notation, preview, selfplay, snapshot
+from . import actions, bots, creatures, game, notation, preview, selfplay, snapshot
 from . import view as views
 from .catalogue import standard
 from .events import ACTION_SCHEMA, MarramEvent, Pass
 from .record import FORMAT, VERSION, config_from_json, config_to_json
-from .rules import MOVES_PER_TURN, RULES_VERSION, rules_for
+from .rules import CREATURE_MAX_HOPS, MOVES_PER_TURN, RULES_VERSION, rules_for
 from .state import GameState
 
 VARIANTS = (Choice("classic", "Classic"), Choice("pitchfork", "Pitchfork"),
@@ -93,6 +93,7 @@ class Marram(ModuleSnapshots[GameState], Game[GameState, MarramEvent]):
     )
     event_types = game.EVENT_TYPES
     has_chance = True  # the deck, and the creatures' hops
+    hidden_information = True  # the deck's order
     action_schema = ACTION_SCHEMA
     bot_policies = selfplay.POLICIES
     action_fields = {
@@ -105,13 +106,17 @@ class Marram(ModuleSnapshots[GameState], Game[GameState, MarramEvent]):
     action_defaults: Mapping[str, JSONObject] = {"place": {"claim": None},
                                                  "flip": {"claim": None}}
     search = SearchSettings(playouts=300, cpu_seconds=2.0, rollout_moves=0, width=12,
-                            ranked_depth=2, evaluation_scale=5.0, exploration=0.15)
+                            ranked_depth=2, evaluation_scale=5.0, exploration=0.15,
+                            margin_weight=0.3, margin_scale=30.0)
     """A selective search: the twelve actions the one-ply evaluation likes best
     at the root and at the next action (the turn's other move, or the reply),
     each line judged by ``evaluate`` at once (far cheaper than a random playout
     and not blurred by random moves), over determinized decks. The
     evaluation is nearly exact for a line within a turn, so the exploration is
-    small: the search spends its playouts on the lines that score."""
+    small: the search spends its playouts on the lines that score. At scale 5
+    a lead of 25 points is a sure win (99.3%) and 10 points more add almost
+    nothing, so 30% of each reward is the lead at scale 30: far ahead, a
+    bigger score still counts."""
 
     # -- members that are functions of the rules modules as they stand
 
@@ -122,7 +127,8 @@ class Marram(ModuleSnapshots[GameState], Game[GameState, MarramEvent]):
 
     def __init__(self) -> None:
         self.queries: Mapping[str, Query[GameState]] = {
-            "claims": self._claims, "score_preview": self._score_preview}
+            "claims": self._claims, "score_preview": self._score_preview,
+            "guess_odds": self._guess_odds}
 
     # -- options and the start
 
@@ -224,6 +230,36 @@ class Marram(ModuleSnapshots[GameState], Game[GameState, MarramEvent]):
         action = query_action(args, seat, MOVES_WITH_CLAIMS)
         return cast(JSON, preview.score_preview(state, self.read_event(action)))
 
+    def _guess_odds(self, state: GameState, seat: Seat | None,
+                    args: Mapping[str, JSON]) -> JSON:
+        """How a guess (``{"action": {"type": "guess", "creature", "hops"}}``)
+        pays: for each fate of the creature, its chance on the board as it lies
+        (``creatures.fate_odds``) and the points the guess would bring against
+        the guesses made so far (``creatures.guess_payouts``), with every
+        guess's expected points. The asking seat's due guess only."""
+        action = query_action(args, seat, ("guess",))
+        wait = game.awaiting(state)
+        name = action.get("creature")
+        if wait["kind"] != "guess" or wait["creature"] != name:
+            raise IllegalAction("bad_query", f"no guess of the {name} is due now")
+        guesser = wait["player"] if seat is None else seat
+        creature = state.creatures[str(name)]
+        odds = creatures.fate_odds(state, creature)
+        hops = action.get("hops")
+        guess: creatures.Outcome = hops if isinstance(hops, int | str) else 0
+        if not (guess == "escape" or (isinstance(guess, int) and 1 <= guess <= CREATURE_MAX_HOPS)):
+            raise IllegalAction("bad_query", f"a guess is a number of hops from 1 to "
+                                f"{CREATURE_MAX_HOPS} or \"escape\", got {hops!r}")
+        pays = creatures.guess_payouts(state, creature, guesser, [guess])[guess]
+        expected = creatures.expected_points(state, creature, guesser)
+        return {"creature": creature.name, "guess": guess,
+                "guesses": {str(s): g for s, g in creature.guesses.items()},
+                "fates": [{"fate": fate, "chance": round(p, 4), "points": pays[fate]}
+                          for fate, p in odds.items()],
+                "expected": round(expected[guess], 2),
+                "expected_by_guess": [{"guess": g, "expected": round(v, 2)}
+                                      for g, v in expected.items()]}
+
     # -- words
 
     def parse_action(self, text: str, seat: Seat) -> MarramEvent:
@@ -255,8 +291,16 @@ class Marram(ModuleSnapshots[GameState], Game[GameState, MarramEvent]):
         return cast(MarramEvent, selfplay.random_action(state, rng, policy))
 
     def bot_candidates(self, state: GameState, seat: Seat) -> list[MarramEvent]:
+        wait = game.awaiting(state)
+        if wait["kind"] == "guess" and wait["player"] == seat:
+            # every guess evaluates alike until the creature's fate: the one
+            # worth most by the odds of the board (creatures.best_guess)
+            name = wait["creature"]
+            hops = creatures.best_guess(state, state.creatures[name], seat)
+            return [cast(MarramEvent, {"type": "guess", "player": seat, "creature": name,
+                                       "hops": hops})]
         if seat not in self.awaiting(state).players or state.pending:
-            return self.legal_actions(state, seat)  # guesses: all of them, or nothing
+            return self.legal_actions(state, seat)  # nothing
         return cast(list[MarramEvent], bots.candidates(state))
 
     def selfplay_stats(self, state: GameState) -> Mapping[str, float]:

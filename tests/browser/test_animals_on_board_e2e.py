@@ -150,6 +150,18 @@ def test_three_players_play_a_whole_game_from_the_lobby(visitors, live_server, a
         if len(done) == 3:
             pages["ann"].screenshot(path=str(artifacts_dir / "animals-on-board.png"),
                                     full_page=True)
+        if len(done) == 6:
+            # ann sees the tiles bob and cyd took face up, as the engine lists them
+            ann = pages["ann"]
+            shown = current(ann, game)["state"]
+            arks = game_state_get(game)
+            for s in (1, 2):
+                face_up = sorted(t for t in arks.arks[s] if t not in arks.unseen[s])
+                assert shown["face_up"][s] == face_up
+            seen = ann.locator("section[aria-labelledby=aob-seen-heading]")
+            assert seen.locator(".aob-tile").count() == len(shown["face_up"][1]) + len(
+                shown["face_up"][2]) > 0
+            assert f"{names[1]}: " in seen.inner_text() and "face up" in seen.inner_text()
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED, done
     assert {"take", "split"} <= set(done) and game_problems(game) == []

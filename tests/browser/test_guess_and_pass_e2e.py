@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from engine import marram as engine
+from engine.marram import creatures
 from engine.marram.actions import flips, placements
 from games.models import Event, Game
 from games.selectors import game_state_get
@@ -72,6 +73,18 @@ def test_a_player_guesses_the_fly_by_the_form(visitors, live_server, artifacts_d
     page.keyboard.press("Control+A")
     page.keyboard.type("7")
     assert hops.input_value() == "7"
+    # how the guess pays, as the engine works it out: the board's odds of each
+    # fate and the guess rule (nobody has guessed yet: any number is closest)
+    expected = creatures.expected_points(state, state.creatures["fly"], seat)
+    odds = creatures.fate_odds(state, state.creatures["fly"])
+    page.keyboard.press("Tab")
+    told = form.locator(".guess-odds")
+    told.get_by_text(f"If you guess 7 hops: {round(expected[7], 2):g} points expected").wait_for()
+    assert f"with a chance of {100 * round(odds[7], 4):.1f}%; this guess then pays 24" in \
+        told.text_content()
+    best = sorted(expected, key=lambda g: -expected[g])[0]
+    assert f"Most points expected: {best} hops ({round(expected[best], 2):g})" in \
+        told.text_content()
     page.screenshot(path=str(artifacts_dir / "guess-form.png"))
     seq = game.seq
     form.get_by_role("button", name="Send my guess").click()

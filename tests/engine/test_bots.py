@@ -2,6 +2,7 @@
 learns a secret, that a seed replays a strong move, and the arena command."""
 from __future__ import annotations
 
+import logging
 import random
 from dataclasses import replace
 
@@ -11,7 +12,7 @@ from engine import registry
 from engine.bots import choose
 from engine.bots.arena import run as arena
 from engine.bots.arena import wilson
-from engine.bots.mcts import CLOCK_EVERY, search
+from engine.bots.mcts import rewards, search
 from engine.cli import main
 from engine.protocol import SearchSettings, read_options
 from engine.replay import apply
@@ -114,9 +115,18 @@ def test_strong_keeps_a_forced_win_that_takes_a_fork():
         assert value(after) == -1, (cells, i)  # O, to move, loses whatever it does
 
 
-def test_easy_plays_any_legal_action():
+def test_easy_keeps_the_better_of_two_random_actions(monkeypatch):
+    state = board("XX.OO....")  # X to move: cell 2 makes three in a row
+    drawn = iter([{"type": "mark", "player": 0, "cell": 7},
+                  {"type": "mark", "player": 0, "cell": 2}])
+    monkeypatch.setattr(TTT, "bot_action", lambda state, seat, rng, policy="random": next(drawn))
+    assert choose(TTT, state, 0, "easy", random.Random(1)).action["cell"] == 2
+
+
+def test_easy_may_play_any_legal_action():
     state = board("XO.......")
-    seen = {choose(TTT, state, 0, "easy", random.Random(s)).action["cell"] for s in range(60)}
+    seen = {choose(TTT, state, 0, "easy", random.Random(s)).action["cell"]
+            for s in range(200)}
     assert seen == {2, 3, 4, 5, 6, 7, 8}
 
 
@@ -303,11 +313,46 @@ def test_others_policy_plays_the_other_seats_moves_in_the_tree(monkeypatch):
     assert result.action == {"type": "mark", "player": 0, "cell": 1}
 
 
-def test_the_cpu_cap_stops_a_search_early():
+def test_the_cpu_guard_cuts_a_search_short_and_says_so(caplog):
     state = board(".........")
-    result = search(TTT, state, 0, random.Random(1),
-                    SearchSettings(playouts=10**9, cpu_seconds=1e-9))
-    assert result.playouts == CLOCK_EVERY  # the first reading of the clock stops it
+    with caplog.at_level(logging.WARNING, logger="engine.bots"):
+        result = search(TTT, state, 0, random.Random(1),
+                        SearchSettings(playouts=10**9, cpu_seconds=1e-9))
+    assert result.playouts == 1 and result.cut  # the first reading after a playout
+    assert "stopped at 1 of its 1000000000 playouts" in caplog.text
+    assert "does not replay" in caplog.text
+
+
+def test_a_search_within_the_guard_spends_its_whole_budget_and_logs_nothing(caplog):
+    with caplog.at_level(logging.WARNING, logger="engine.bots"):
+        result = search(TTT, board("........."), 0, random.Random(1),
+                        SearchSettings(playouts=37, cpu_seconds=60.0))
+    assert result.playouts == 37 and not result.cut and caplog.text == ""
+
+
+def test_the_margin_share_of_a_reward_keeps_a_bigger_lead_worth_more():
+    # two positions before the end, judged by a game whose evaluation is the lead
+    class Lead:
+        def __init__(self, lead: float) -> None:
+            self.lead = lead
+
+    class LeadGame:
+        def projection(self, state):
+            return TTT.projection(board("........."))  # not finished, two seats
+
+        def evaluate(self, state, seat):
+            return state.lead if seat == 0 else -state.lead
+
+    game = LeadGame()
+    # at Marram's evaluation scale 5, leads of 30 and 40 are both a sure win:
+    # 1 / (1 + e^-6) = 0.99753 and 1 / (1 + e^-8) = 0.99966
+    flat = [rewards(game, Lead(x), 5.0)[0] for x in (30, 40)]  # type: ignore[arg-type]
+    assert flat[1] - flat[0] < 0.0025
+    # with a third of the reward on the margin at scale 30: 1/(1+e^-1) = 0.73106,
+    # 1/(1+e^-4/3) = 0.79139, so the 10 more points add 0.3 * 0.0603 + 0.7 * 0.0021
+    grows = [rewards(game, Lead(x), 5.0, 0.3, 30.0)[0] for x in (30, 40)]  # type: ignore[arg-type]
+    assert round(grows[1] - grows[0], 4) == round(0.3 * (0.79139 - 0.73106)
+                                                  + 0.7 * (0.99966 - 0.99753), 4)
 
 
 def test_a_seat_with_nothing_to_do_is_refused():

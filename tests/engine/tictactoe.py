@@ -113,6 +113,7 @@ class TicTacToe(Game[State, Event]):
     )
     event_types = ("mark", "choose", "first", "timeout", "resign")
     has_chance = True  # the die of opening "dice"
+    hidden_information = True  # the secret opening's first choice
     bot_policies = ("random", "first")
 
     def __init__(self) -> None:

@@ -6,8 +6,8 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import {
-  actionKey, chosenAction, counted, indexActions, keptSelection, playerFacts, roundLine,
-  tileName, toggleTile,
+  actionKey, chosenAction, counted, faceUpArks, indexActions, keptSelection, playerFacts,
+  roundLine, tileName, toggleTile,
 } from "../../ui/animals_on_board/static/animals_on_board/board.js";
 
 const species = JSON.parse(readFileSync(
@@ -76,6 +76,18 @@ test("tiles, the round and the players in words", () => {
   const setup = { ...view, kept: [0], awaiting: [1, 2] };
   assert.deepEqual(playerFacts(setup, 0), ["1 crate", "ark: 4 tiles", "has chosen a tile"]);
   assert.deepEqual(playerFacts(setup, 2), ["0 crates", "ark: 0 tiles", "is choosing a tile"]);
+});
+
+test("the other arks show the tiles taken face up, and how many more are unseen", () => {
+  const view = { you: 0, finished: false, ark_sizes: [3, 4, 1],
+    face_up: [["A1", "B2"], ["C3", "C4", "D5"], []] };
+  assert.deepEqual(faceUpArks(view, ["ann", "bob", "cyd"]), [
+    { seat: 1, tiles: ["C3", "C4", "D5"], heading: "bob: 3 tiles face up, 1 more unseen" },
+    { seat: 2, tiles: [], heading: "cyd: 0 tiles face up, 1 more unseen" },
+  ]);
+  assert.equal(faceUpArks({ ...view, you: null }, ["ann", "bob", "cyd"])[0].heading,
+    "ann: 2 tiles face up, 1 more unseen");
+  assert.deepEqual(faceUpArks({ ...view, finished: true }, ["ann", "bob", "cyd"]), []);
 });
 
 test("a count of one is singular: 1 crate, 1 tile, 1 point", () => {

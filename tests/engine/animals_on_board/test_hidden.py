@@ -77,15 +77,24 @@ def test_no_secret_reaches_a_seat_or_a_spectator_before_the_end(seats: int):
                 assert not leaked, (seed, viewer, i, leaked)
 
 
-def test_a_seat_sees_its_own_ark_and_the_others_only_as_counts():
+def test_a_seat_sees_its_own_ark_and_of_the_others_the_tiles_taken_face_up():
     record, states = random_game(3, 2, leave=False)
-    state = next(s for s in states if not s.setup and all(len(a) >= 2 for a in s.arks))
+    i, state = next((i, s) for i, s in enumerate(states)
+                    if not s.setup and all(len(a) >= 3 for a in s.arks))
     view = GAME.view(state, 0)
     assert view["ark"] == sorted(state.arks[0])
     assert view["ark_sizes"] == [len(a) for a in state.arks]
     assert "arks" not in view and "ark" not in GAME.view(state, None)
-    assert not found(set(state.arks[1]) - {t for e in record["events"] if e["type"] == "split"
-                                           for t in e["part"]}, json.dumps(view))
+    # the tiles seat 1 took face up: those of the middle it took, as the table saw them
+    seen: list[str] = []
+    for before, event in zip(states[:i], record["events"][:i], strict=True):
+        if event["type"] == "take" and event["player"] == 1:
+            seen += [t for t in before.middle[event["group"]] if t != before.face_down]
+    assert seen and view["face_up"][1] == GAME.view(state, None)["face_up"][1] == sorted(seen)
+    assert len(seen) < len(state.arks[1])  # its keep stays secret
+    assert not found(set(state.arks[1]) - set(seen)
+                     - {t for e in record["events"] if e["type"] == "split" for t in e["part"]},
+                     json.dumps(view))
 
 
 def test_a_seat_sees_its_own_keep_and_three_tiles_and_not_the_others():

@@ -299,6 +299,17 @@ export function renderBoard(container, view, options = {}) {
     ark.append(tileRow(species, view.ark || []));
     board.append(ark);
   }
+  const faceUp = faceUpArks(view, names);
+  if (faceUp.length) {
+    const seen = el("section", { class: "aob-arks", "aria-labelledby": "aob-seen-heading" });
+    seen.append(el("h3", { id: "aob-seen-heading", class: "aob-heading",
+      text: you === null || you === undefined ? "The arks, as taken face up" : "The other arks, as taken face up" }));
+    faceUp.forEach(({ heading, tiles }) => {
+      seen.append(el("h4", { class: "aob-subheading", text: heading }));
+      seen.append(tileRow(species, tiles));
+    });
+    board.append(seen);
+  }
   if ((view.finished || view.revealed) && view.arks) {
     const arks = el("section", { class: "aob-arks", "aria-labelledby": "aob-arks-heading" });
     arks.append(el("h3", { id: "aob-arks-heading", class: "aob-heading", text: "The arks" }));
@@ -309,6 +320,20 @@ export function renderBoard(container, view, options = {}) {
     board.append(arks);
   }
   container.replaceChildren(board);
+}
+
+/** While the game runs, each other ark (every ark for a spectator) as the
+ * table saw it: the tiles taken face up (the view's ``face_up``) and how many
+ * more it holds unseen. */
+export function faceUpArks(view, names) {
+  if (view.finished || view.revealed || !view.face_up) return [];
+  return view.face_up.flatMap((tiles, s) => {
+    if (s === view.you) return [];
+    const unseen = view.ark_sizes[s] - tiles.length;
+    return [{ seat: s, tiles,
+      heading: `${nameOf(names, s)}: ${counted(tiles.length, "tile")} face up`
+        + (unseen ? `, ${unseen} more unseen` : "") }];
+  });
 }
 
 /** Each player: crates, ark count, in the round or not, the flag, the secret keep. */

@@ -27,6 +27,8 @@ const root = document.getElementById("game");
 const cfg = {
   // the game's "claims" query at its own address (/api/games/{id}/claims/)
   claimsUrl: root.dataset.namedQueryUrl.replace(/NAME\/$/, "claims/"),
+  // how a guess of the fly's or the frog's hops pays (/api/games/{id}/guess_odds/)
+  guessOddsUrl: root.dataset.namedQueryUrl.replace(/NAME\/$/, "guess_odds/"),
   previewUrl: root.dataset.previewUrl,
 };
 const svg = document.getElementById("board");
@@ -60,6 +62,9 @@ let ui = freshUi();
 let board = null;
 let claimsRequest = 0;
 let previewRequest = 0;
+let guessRequest = 0;
+/** The server's answer on how the guess being chosen pays, by its key. */
+const guessOdds = { key: null, data: null, error: null };
 
 function freshUi() {
   return {
@@ -667,9 +672,69 @@ function confirmRow() {
     }, "Cancel")));
 }
 
+function percent(chance) {
+  return `${(100 * chance).toFixed(chance > 0 && chance < 0.01 ? 2 : 1)}%`;
+}
+
+function guessLabel(guess) {
+  return guess === "escape" ? "it escapes" : `${guess} hop${guess === 1 ? "" : "s"}`;
+}
+
+/** What the guess pays, as the server worked it out (the board's odds of each
+ * fate and the rule that scores the guesses); nothing of it computed here. */
+function fillGuessOdds(box, data) {
+  const fate = data.fates.find((f) => f.fate === data.guess);
+  const best = [...data.expected_by_guess].sort((a, b) => b.expected - a.expected).slice(0, 3);
+  const shown = data.fates.filter((f) => f.chance > 0 || f.points > 0);
+  box.replaceChildren(
+    h("p", {}, `If you guess ${guessLabel(data.guess)}: ${data.expected} points expected. `,
+      data.guess === "escape"
+        ? `It escapes with a chance of ${percent(fate.chance)}; this guess then pays ${fate.points}.`
+        : `It is eaten after exactly ${data.guess} hops with a chance of ${percent(fate.chance)}; `
+          + `this guess then pays ${fate.points}.`),
+    h("p", {}, "Most points expected: "
+      + best.map((b) => `${guessLabel(b.guess)} (${b.expected})`).join(", ")
+      + ". The odds are those of the board as it lies: tiles laid meanwhile may change them."),
+    h("details", {},
+      h("summary", {}, "Every fate: its chance, and what this guess pays"),
+      h("table", { class: "guess-odds-table" },
+        h("thead", {}, h("tr", {}, h("th", {}, "Fate"), h("th", {}, "Chance"), h("th", {}, "Pays"))),
+        h("tbody", {}, ...shown.map((f) => h("tr", {},
+          h("td", {}, f.fate === "escape" ? "escapes" : `eaten after ${f.fate}`),
+          h("td", {}, percent(f.chance)), h("td", {}, String(f.points))))))));
+}
+
+async function loadGuessOdds(box, creature, guess) {
+  const key = `${creature}:${guess}`;
+  if (guessOdds.key === key && (guessOdds.data || guessOdds.error)) {
+    if (guessOdds.data) fillGuessOdds(box, guessOdds.data);
+    else box.replaceChildren(h("p", {}, `No odds: ${guessOdds.error}.`));
+    return;
+  }
+  const ticket = ++guessRequest;
+  box.replaceChildren(h("p", {}, "Working out how this guess pays…"));
+  const action = { type: "guess", creature, hops: guess };
+  const url = `${cfg.guessOddsUrl}?action=${encodeURIComponent(JSON.stringify(action))}`;
+  let data = null;
+  let error = null;
+  try {
+    const resp = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    const body = await resp.json().catch(() => ({}));
+    if (resp.ok) data = body.guess_odds;
+    else error = body.message || `the server answered ${resp.status}`;
+  } catch (e) {
+    error = "could not reach the server";
+  }
+  if (ticket !== guessRequest) return;
+  Object.assign(guessOdds, { key, data, error });
+  if (data) fillGuessOdds(box, data);
+  else box.replaceChildren(h("p", {}, `No odds: ${error}.`));
+}
+
 function guessForm(creature) {
   const form = h("form", { class: "guess-form", dataset: { creature } });
   const hopsId = `guess-hops-${creature}`;
+  const oddsBox = h("div", { class: "guess-odds small", "aria-live": "polite" });
   form.append(h("fieldset", {},
     h("legend", {}, `How many hops will the ${creature} make before a blue snake eats it?`),
     h("p", { class: "small muted" },
@@ -681,9 +746,22 @@ function guessForm(creature) {
       h("input", { id: hopsId, name: "hops", type: "number", min: 1, max: 30, value: 10,
         required: true, inputmode: "numeric" })),
     h("label", {}, h("input", { type: "radio", name: "kind", value: "escape" }),
-      ` It escapes`)));
+      ` It escapes`)),
+    oddsBox);
   form.append(h("button", { type: "submit", class: "primary", disabled: ui.busy,
     dataset: { key: "guess" } }, ui.busy ? "Sending…" : "Send my guess"));
+  const chosen = () => {
+    if (form.elements.kind.value === "escape") return "escape";
+    const hops = Number(form.elements.hops.value);
+    return Number.isInteger(hops) && hops >= 1 && hops <= 30 ? hops : null;
+  };
+  const showOdds = () => {
+    const guess = chosen();
+    if (guess === null) oddsBox.replaceChildren();
+    else loadGuessOdds(oddsBox, creature, guess);
+  };
+  form.addEventListener("change", showOdds);
+  showOdds();
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     const escape = form.elements.kind.value === "escape";
