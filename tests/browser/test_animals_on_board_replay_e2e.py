@@ -1,6 +1,6 @@
 """Animals on Board's replay of a running game: a player's replay shows what
-that player knew (their own ark, the others' counts), the admin's replay every
-ark, drawn by the game's own replay module."""
+that player knew (their own ark, the others' counts and the tiles they took
+face up), the admin's replay every ark, drawn by the game's own replay module."""
 
 from __future__ import annotations
 
@@ -42,7 +42,17 @@ def test_a_player_s_replay_shows_their_ark_the_admin_s_every_ark(visitors, live_
     ark = stage.locator(".aob-ark .aob-tile")
     assert sorted(ark.nth(i).get_attribute("aria-label").split("(")[-1].rstrip(")")
                   for i in range(ark.count())) == sorted(state.arks[1])
-    assert stage.locator(".aob-arks").count() == 0  # no other ark
+    # the other arks only as the table saw them: the tiles taken face up, and how
+    # many more each holds unseen
+    others = stage.locator(".aob-arks")
+    assert "The other arks, as taken face up" in others.inner_text()
+    shown = others.locator(".aob-tile")
+    assert sorted(shown.nth(i).get_attribute("aria-label").split("(")[-1].rstrip(")")
+                  for i in range(shown.count())) == sorted(
+        t for seat in (0, 2) for t in state.arks[seat] if t not in state.unseen[seat])
+    for seat in (0, 2):
+        unseen = len([t for t in state.arks[seat] if t in state.unseen[seat]])
+        assert (f"{unseen} more unseen" in others.inner_text()) == (unseen > 0)
     for seat in (0, 2):
         assert f"ark: {len(state.arks[seat])} tile" in stage.locator(
             f'.aob-replay-players [data-seat="{seat}"]').inner_text()
@@ -56,7 +66,8 @@ def test_a_player_s_replay_shows_their_ark_the_admin_s_every_ark(visitors, live_
     admin.fill("#id_password", PASSWORD)
     admin.click("input[type=submit]")
     at_last_step(admin, game.seq)
-    every = admin.locator("#replay-stage .aob-arks")
+    # every ark, beside the table as the players saw it (the tiles taken face up)
+    every = admin.locator('#replay-stage .aob-arks[aria-labelledby="aob-arks-heading"]')
     assert "Every ark (the admin's view)" in every.inner_text()
     assert every.locator(".aob-tile").count() == sum(len(a) for a in state.arks)
     admin.screenshot(path=str(artifacts_dir / "animals-admin-replay.png"), full_page=True)
