@@ -431,7 +431,10 @@ SPECTACULAR_SETTINGS = {
     # no badge from validator.swagger.io: the page loads nothing from elsewhere
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     # the computer players' levels, one name wherever they are a choice
-    "ENUM_NAME_OVERRIDES": {"BotLevelEnum": "engine.bots.LEVELS"},
+    "ENUM_NAME_OVERRIDES": {"BotLevelEnum": "engine.bots.LEVELS",
+                            "GameStatusEnum": "games.models.Game.Status",
+                            "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+                            "ReviewStatusEnum": "reviews.models.Review.Status"},
 }
 
 # --- Content-Security-Policy (marram_site/csp.py) -------------------------------

@@ -15,7 +15,7 @@ from accounts.auth import signed_in_user
 from tournaments import selectors, services
 from tournaments.models import Tournament
 from tournaments.serializers import (
-    EventSerializer,
+    TournamentEventSerializer,
     TournamentBriefSerializer,
     TournamentCreateSerializer,
     TournamentSerializer,
@@ -60,13 +60,13 @@ class TournamentDetail(APIView):
 class TournamentEvents(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: EventSerializer(many=True), 404: ERROR},
+    @extend_schema(responses={200: TournamentEventSerializer(many=True), 404: ERROR},
                    description="The tournament's event log, from which everything it shows "
                    "is folded.")
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = selectors.tournament_get(tournament_id)
         events = tournament.events.order_by("seq").values("seq", "payload")
-        return Response(EventSerializer(events, many=True).data)
+        return Response(TournamentEventSerializer(events, many=True).data)
 
 
 class _Action(APIView):

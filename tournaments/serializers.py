@@ -80,6 +80,6 @@ class TournamentSerializer(TournamentBriefSerializer):
         return list(TIE_BREAKS[obj.format])
 
 
-class EventSerializer(serializers.Serializer[Any]):
+class TournamentEventSerializer(serializers.Serializer[Any]):
     seq = serializers.IntegerField()
     payload = serializers.JSONField()
