@@ -15,9 +15,9 @@ from accounts.auth import signed_in_user
 from tournaments import selectors, services
 from tournaments.models import Tournament
 from tournaments.serializers import (
-    TournamentEventSerializer,
     TournamentBriefSerializer,
     TournamentCreateSerializer,
+    TournamentEventSerializer,
     TournamentSerializer,
 )
 from tournaments.verify import tournament_verify
