@@ -1,6 +1,6 @@
 """The tournaments API: list, create, read (with its log), join, leave, start,
 verify. Thin views over tournaments.services and tournaments.selectors; errors
-are the services' (games.http.exception_handler)."""
+are the services' (web.http.exception_handler)."""
 
 from __future__ import annotations
 
