@@ -24,7 +24,7 @@ import logging
 import math
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Generic, TypeVar
@@ -235,9 +235,13 @@ def _prune(game: Game[S, E], state: S, actor: Seat, rng: random.Random, node: _N
     return [keys[i] for i in kept], [actions[i] for i in kept]
 
 
-def _rollout(game: Game[S, E], state: S, rng: random.Random, settings: SearchSettings) -> S:
+def play_out(game: Game[S, E], state: S, rng: random.Random, limit: int | None,
+             choose: Callable[[S, Seat, random.Random], E]) -> S:
+    """``state`` played on: chance and forced events as they fall (drawn from
+    ``rng``), each seat's action by ``choose``, until the game ends or ``limit``
+    actions (None: no limit) have been chosen. Where several seats act at once,
+    one of them drawn at random acts first."""
     moves = 0
-    limit = settings.rollout_moves
     while limit is None or moves < limit:
         event = forced_event(game, state, rng)
         if event is None:
@@ -245,7 +249,13 @@ def _rollout(game: Game[S, E], state: S, rng: random.Random, settings: SearchSet
             if wait.finished:
                 break
             actor = wait.players[0] if len(wait.players) == 1 else rng.choice(wait.players)
-            event = game.bot_action(state, actor, rng, settings.rollout_policy)
+            event = choose(state, actor, rng)
             moves += 1
         state = game.fold(state, event)
     return state
+
+
+def _rollout(game: Game[S, E], state: S, rng: random.Random, settings: SearchSettings) -> S:
+    policy = settings.rollout_policy
+    return play_out(game, state, rng, settings.rollout_moves,
+                    lambda s, actor, r: game.bot_action(s, actor, r, policy))

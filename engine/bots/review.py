@@ -29,7 +29,7 @@ from typing import Generic, TypeVar
 
 from ..errors import IllegalAction
 from ..protocol import Game, ReviewSettings, Seat
-from .mcts import action_key, forced_event, rewards, search
+from .mcts import action_key, play_out, rewards, search
 from .ranking import ranked
 
 S = TypeVar("S")
@@ -108,17 +108,8 @@ def _judge(game: Game[S, E], state: S, seat: Seat, action: E, seed: int,
         d = game.fold(d, action)
     except IllegalAction:  # not the seat's to play in this sample: judged as it was
         d = game.fold(game.copy(state), action)
-    moves = 0
-    while moves < settings.horizon:
-        event = forced_event(game, d, rng)
-        if event is None:
-            wait = game.awaiting(d)
-            if wait.finished:
-                break
-            actor = wait.players[0] if len(wait.players) == 1 else rng.choice(wait.players)
-            event = ranked(game, d, actor, rng)[0][1]
-            moves += 1
-        d = game.fold(d, event)
+    d = play_out(game, d, rng, settings.horizon,
+                 lambda s, actor, r: ranked(game, s, actor, r)[0][1])
     return measure(game, d, seat, settings)
 
 
