@@ -27,7 +27,7 @@ Environment variables:
   lock outlives a lost holder (30): see marram_site.beat.
 - ``MARRAM_DATABASE_OUT_SECONDS``: how long a web process, once a request found
   the database out, refuses at once (503) the requests that need it before one
-  of them tries it again (2): see web.database_out.
+  of them tries it again (1): see web.database_out.
 - ``MARRAM_BACKGROUND_TASKS``: where tasks run eagerly, run the slow ones (a
   computer player's move) on a thread of the web process once the answer to the
   request that enqueued them is sent, as a worker would, instead of inside that
@@ -311,8 +311,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     )
 # Once a request has found the database out, the web process refuses the requests
 # that need it at once for this long, then lets one try it (web.database_out).
-# Short beside the 503's Retry-After (5 s): a database back is seen in 2 s.
-MARRAM_DATABASE_OUT_SECONDS = env_float("MARRAM_DATABASE_OUT_SECONDS", 2.0)
+# Short beside the 503's Retry-After (5 s): a database back is seen within a
+# second and one connection attempt.
+MARRAM_DATABASE_OUT_SECONDS = env_float("MARRAM_DATABASE_OUT_SECONDS", 1.0)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Auth ---------------------------------------------------------------------
