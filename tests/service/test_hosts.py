@@ -3,6 +3,9 @@ namespaces (hosts_kit), every part a real one, bound to its host's address:
 
 - a database host: PostgreSQL, the primary, with synchronous replication to
 - a standby host: a streaming replica made with pg_basebackup;
+- the deployment's two roles (deploy/postgres/roles.sql): the tables' owner
+  migrates and grants the app's role its privileges (grant_app_role), and the
+  application hosts connect as the app's role, which owns nothing;
 - on each database host, Debian's PgBouncer in transaction mode in front of its
   PostgreSQL; the application connects to both poolers at once
   (``host=db,standby`` with ``target_session_attrs=read-write``);
@@ -16,8 +19,9 @@ namespaces (hosts_kit), every part a real one, bound to its host's address:
 
 The scenarios share the one shape (module scope) and each leaves it serving:
 the primary killed under a steady load of moves and the standby promoted; an
-application host lost; Redis lost and back; an application host cut from the
-database hosts. Each checks what a player would see (the answers), what the
+application host lost, with a mail its worker was inside the send of; Redis
+lost and back; an application host cut from the database hosts for 30 s. Each
+checks what a player would see (the answers), what the
 database holds after (every game replays to its stored outcome, no seq missing,
 every acknowledged move there once) and the mail (each sent once).
 """
@@ -181,8 +185,11 @@ def app_env(net: Network, apps: dict[str, Host], proxy: Host, db: Host, standby:
         "DATABASE_URL": (f"postgres://{hosts_kit.APP}@{db.back},{standby.back}:"
                          f"{hosts_kit.POOLER_PORT}/{hosts_kit.DATABASE}"
                          f"?target_session_attrs=read-write&connect_timeout={CONNECT_SECONDS}"
-                         # a kept connection whose host went silent fails in 3 s
-                         "&tcp_user_timeout=3000"),
+                         # a kept connection whose host went silent fails in 3 s:
+                         # what it sent unacknowledged for 3 s, or, waiting on an
+                         # answer with nothing unacknowledged (a statement sent just
+                         # before the cut), its keepalives unanswered for 3 s
+                         "&tcp_user_timeout=3000&keepalives_idle=1&keepalives_interval=1"),
         "DATABASE_PREPARE_THRESHOLD": "0",
         "DATABASE_CONN_MAX_AGE": "60",
         "REDIS_URL": redis.url(0),
