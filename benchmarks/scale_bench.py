@@ -20,7 +20,8 @@ Each round plays, for each kind of game (the order reversed every other round),
 ``--games`` fresh games of two people from their creation to their end through
 the HTTP API: the awaited player GETs the game (as the opponent's page would
 when the turn passes to them) and POSTs one of its legal actions, drawn by a
-seeded random generator. Each finished game's ratings are then taken by the
+seeded random generator (after one game of each kind, not counted, so that
+every table has its first pages). Each finished game's ratings are then taken by the
 task Celery would run (``ratings.tasks.ratings_update``, called here).
 
 - Bytes: before and after the round's games of a kind the database is
@@ -33,6 +34,9 @@ task Celery would run (``ratings.tasks.ratings_update``, called here).
   outbox, ratings...). Measured compacted, that is without the dead rows a
   live table carries between vacuums; a table's size moves in pages of 8 kB,
   so a small table's figure a game is good to 8 kB / games.
+- Archive: each finished game's record (what ``GET /api/games/<id>/record/``
+  answers: the game's record format with its seed) as compact JSON, and that
+  compressed with xz: what a game would take archived as a record.
 - CPU: the database group's CPU read before and after each request; a move's
   figure is the POST's, and beside it the GET that precedes it. Moves a second
   a database core = 1 / (PostgreSQL's mean CPU a move).
@@ -60,6 +64,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import lzma
 import os
 import random
 import signal
@@ -179,6 +184,17 @@ def grown(before: dict[str, tuple[int, int, int]], after: dict[str, tuple[int, i
 # ---------------------------------------------------------------- playing
 
 
+def record_bytes(game_id: int) -> tuple[int, int]:
+    """The finished game's record (GET /api/games/<id>/record/: the game's record
+    format, its seed revealed) as JSON, and compressed with xz: the bytes a game
+    archived so would take."""
+    from games import selectors
+
+    record = json.dumps(selectors.game_record_get(selectors.game_get(game_id)),
+                        separators=(",", ":")).encode()
+    return len(record), len(lzma.compress(record, preset=6))
+
+
 def make_games(kind: str, count: int, players: list[Any], tokens: dict[int, str],
                rng: random.Random) -> list[dict[str, Any]]:
     """``count`` games of two of the players, started (both seats taken)."""
@@ -275,6 +291,10 @@ def storage_and_cpu(args: argparse.Namespace) -> dict[str, Any]:
         found: dict[str, dict[str, Any]] = {
             kind: {"rounds": [], "tables": {}, "events": 0, "games": 0, "moves": 0}
             for kind in kinds}
+        for kind in kinds:  # not counted: every table and index has its first pages
+            for game in make_games(kind, 1, players, tokens, rng):
+                play_out(port, game, rng, group, {"get": [], "post": []})
+                ratings_update(game["id"])
         for round_ in range(args.rounds):
             for kind in kinds if round_ % 2 == 0 else kinds[::-1]:
                 before = sizes()
@@ -283,8 +303,10 @@ def storage_and_cpu(args: argparse.Namespace) -> dict[str, Any]:
                 began = time.monotonic()
                 moves = sum(play_out(port, game, rng, group, cpu) for game in games)
                 wall = time.monotonic() - began
+                records = []
                 for game in games:
                     ratings_update(game["id"])
+                    records.append(record_bytes(game["id"]))
                 events = Event.objects.filter(game_id__in=[g["id"] for g in games]).count()
                 delta = grown(before, sizes())
                 total = sum(sum(d) for d in delta.values())
@@ -303,7 +325,9 @@ def storage_and_cpu(args: argparse.Namespace) -> dict[str, Any]:
                     "db_ms_a_move": 1000 * statistics.mean(cpu["post"]),
                     "db_ms_a_get": 1000 * statistics.mean(cpu["get"]),
                     "db_ms_median_move": 1000 * statistics.median(cpu["post"]),
-                    "gets": len(cpu["get"]), "wall_s": wall})
+                    "gets": len(cpu["get"]), "wall_s": wall,
+                    "record_bytes": [r[0] for r in records],
+                    "record_xz_bytes": [r[1] for r in records]})
                 r = record["rounds"][-1]
                 print(f"round {round_ + 1} {kind}: {len(games)} games, {moves} moves, "
                       f"{events} events; {r['bytes_an_event']:.0f} B an event (event table), "
@@ -333,6 +357,10 @@ def storage_and_cpu(args: argparse.Namespace) -> dict[str, Any]:
             "rounds_db_ms_a_move": [r["db_ms_a_move"] for r in record["rounds"]],
             "rounds_db_ms_a_get": [r["db_ms_a_get"] for r in record["rounds"]],
             "rounds_moves_a_db_core_second": moves_a_second,
+            "record_bytes_a_game": statistics.mean(
+                b for r in record["rounds"] for b in r["record_bytes"]),
+            "record_xz_bytes_a_game": statistics.mean(
+                b for r in record["rounds"] for b in r["record_xz_bytes"]),
             "rounds": record["rounds"]}
     return summary
 
@@ -487,6 +515,8 @@ def report(result: dict[str, Any]) -> None:
                   f"{spread([b / 1024 for b in s['rounds_bytes_a_game']], 1)} kB")
             print("    " + ", ".join(f"{name} {b / 1024:.1f}" for name, b in
                                      s["tables_bytes_a_game"].items()) + " (kB a game)")
+            print(f"  archived as its record: {s['record_bytes_a_game'] / 1024:.1f} kB of JSON, "
+                  f"{s['record_xz_bytes_a_game'] / 1024:.2f} kB compressed with xz (mean)")
             print(f"  PostgreSQL CPU: {spread(s['rounds_db_ms_a_move'], 3)} ms a move (POST), "
                   f"{spread(s['rounds_db_ms_a_get'], 3)} ms a GET; "
                   f"{spread(s['rounds_moves_a_db_core_second'], 0)} moves a database "
@@ -515,6 +545,7 @@ def main() -> int:
     parser.add_argument("--no-sync", action="store_true")
     parser.add_argument("--json", action="store_true", help="the figures as JSON on stdout")
     args = parser.parse_args()
+    testservices.raise_on_sigterm()  # stopped, it stops what it started
     if os.geteuid() != 0:
         raise SystemExit("needs root: a cgroup, and hosts in network namespaces")
     for kind in args.kinds.split(","):
