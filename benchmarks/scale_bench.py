@@ -22,7 +22,10 @@ the HTTP API: the awaited player GETs the game (as the opponent's page would
 when the turn passes to them) and POSTs one of its legal actions, drawn by a
 seeded random generator (after one game of each kind, not counted, so that
 every table has its first pages). Each finished game's ratings are then taken by the
-task Celery would run (``ratings.tasks.ratings_update``, called here).
+task Celery would run (``ratings.tasks.ratings_update``, called here), and
+their mail delivered as the worker would (``notification_deliver`` for every
+pending outbox row, to Django's in-memory mail backend): a sent row keeps the
+mail it rendered, so the outbox's figure is that of mail sent.
 
 - Bytes: before and after the round's games of a kind the database is
   compacted (``VACUUM FULL``) and every table's heap, indexes and TOAST
@@ -184,6 +187,41 @@ def grown(before: dict[str, tuple[int, int, int]], after: dict[str, tuple[int, i
 # ---------------------------------------------------------------- playing
 
 
+def deliver_mail(game_ids: list[int]) -> dict[str, int]:
+    """The games' outbox rows delivered as the worker's task would, to Django's
+    in-memory mail backend: a sent row keeps its rendered mail. How many rows
+    ended in each status."""
+    from django.core import mail
+
+    from notifications.models import Notification
+    from notifications.tasks import notification_deliver
+
+    rows = Notification.objects.filter(game_id__in=game_ids)
+    for pk in rows.filter(status=Notification.Status.PENDING).values_list("pk", flat=True):
+        notification_deliver(pk)
+    mail.outbox = []
+    statuses: dict[str, int] = {}
+    for status in rows.values_list("status", flat=True):
+        statuses[status] = statuses.get(status, 0) + 1
+    return statuses
+
+
+ROW_BYTES = """
+SELECT status, count(*), sum(pg_column_size(n.*)) FROM notifications_notification n
+WHERE game_id IS NOT NULL GROUP BY status
+"""
+
+
+def outbox_row_bytes() -> dict[str, float]:
+    """The outbox rows' mean size by status (their tuples, as stored, compressed
+    where PostgreSQL compressed them): a sent row carries its mail."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(ROW_BYTES)
+        return {status: total / count for status, count, total in cursor.fetchall()}
+
+
 def record_bytes(game_id: int) -> tuple[int, int]:
     """The finished game's record (GET /api/games/<id>/record/: the game's record
     format, its seed revealed) as JSON, and compressed with xz: the bytes a game
@@ -271,6 +309,8 @@ def storage_and_cpu(args: argparse.Namespace) -> dict[str, Any]:
         sb.BROKER_URL = stack.enter_context(testservices.redis())
         os.environ.update(sb.server_env(url))
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "marram_site.settings")
+        # the mail this process delivers (the worker's part) is kept in memory
+        os.environ["EMAIL_BACKEND"] = "django.core.mail.backends.locmem.EmailBackend"
         import django
 
         django.setup()
@@ -282,8 +322,8 @@ def storage_and_cpu(args: argparse.Namespace) -> dict[str, Any]:
         from ratings.tasks import ratings_update
 
         call_command("migrate", verbosity=0)
-        players = [get_user_model().objects.create_user(f"scale{n}", password="x" * 12)
-                   for n in range(32)]
+        players = [get_user_model().objects.create_user(
+            f"scale{n}", email=f"scale{n}@example.test", password="x" * 12) for n in range(32)]
         tokens = {user.pk: Token.objects.get_or_create(user=user)[0].key for user in players}
         port = stack.enter_context(sb.web_server(url, workers=1, threads=2))
         rng = random.Random(args.seed)
@@ -303,6 +343,7 @@ def storage_and_cpu(args: argparse.Namespace) -> dict[str, Any]:
                 began = time.monotonic()
                 moves = sum(play_out(port, game, rng, group, cpu) for game in games)
                 wall = time.monotonic() - began
+                delivered = deliver_mail([g["id"] for g in games])
                 records = []
                 for game in games:
                     ratings_update(game["id"])
@@ -325,7 +366,7 @@ def storage_and_cpu(args: argparse.Namespace) -> dict[str, Any]:
                     "db_ms_a_move": 1000 * statistics.mean(cpu["post"]),
                     "db_ms_a_get": 1000 * statistics.mean(cpu["get"]),
                     "db_ms_median_move": 1000 * statistics.median(cpu["post"]),
-                    "gets": len(cpu["get"]), "wall_s": wall,
+                    "gets": len(cpu["get"]), "wall_s": wall, "mails": delivered,
                     "record_bytes": [r[0] for r in records],
                     "record_xz_bytes": [r[1] for r in records]})
                 r = record["rounds"][-1]
@@ -334,10 +375,11 @@ def storage_and_cpu(args: argparse.Namespace) -> dict[str, Any]:
                       f"{r['bytes_a_game']:.0f} B a game (all tables); PostgreSQL "
                       f"{r['db_ms_a_move']:.3f} ms CPU a move, {r['db_ms_a_get']:.3f} a GET; "
                       f"{wall:.0f} s", file=sys.stderr, flush=True)
+        outbox_rows = outbox_row_bytes()
         from django.db import connections
 
         connections.close_all()
-    summary = {}
+    summary: dict[str, Any] = {"outbox_row_bytes": outbox_rows}
     for kind, record in found.items():
         events, games = record["events"], record["games"]
         event_table = record["tables"].get("games_event", (0, 0, 0))
@@ -503,7 +545,11 @@ def report(result: dict[str, Any]) -> None:
     if storage:
         print("\nBytes (compacted) and PostgreSQL's CPU, by kind of game "
               "(median of the rounds, their range):")
+        print("outbox rows' mean bytes, all kinds: " + ", ".join(
+            f"{status} {b:.0f}" for status, b in storage["outbox_row_bytes"].items()))
         for kind, s in storage.items():
+            if kind == "outbox_row_bytes":
+                continue
             print(f"\n{kind}: {s['games']} games, {s['moves_a_game']:.1f} moves and "
                   f"{s['events_a_game']:.1f} events a game")
             print(f"  event log: {s['event_bytes_an_event']:.0f} B an event (heap "
@@ -515,6 +561,12 @@ def report(result: dict[str, Any]) -> None:
                   f"{spread([b / 1024 for b in s['rounds_bytes_a_game']], 1)} kB")
             print("    " + ", ".join(f"{name} {b / 1024:.1f}" for name, b in
                                      s["tables_bytes_a_game"].items()) + " (kB a game)")
+            mails: dict[str, int] = {}
+            for r in s["rounds"]:
+                for status, n in r["mails"].items():
+                    mails[status] = mails.get(status, 0) + n
+            print("  outbox rows a game: " + ", ".join(
+                f"{n / s['games']:.1f} {status}" for status, n in sorted(mails.items())))
             print(f"  archived as its record: {s['record_bytes_a_game'] / 1024:.1f} kB of JSON, "
                   f"{s['record_xz_bytes_a_game'] / 1024:.2f} kB compressed with xz (mean)")
             print(f"  PostgreSQL CPU: {spread(s['rounds_db_ms_a_move'], 3)} ms a move (POST), "
