@@ -38,7 +38,8 @@ process's CPU, the CPU of the PostgreSQL backend serving the process (from
 a round trip; a transaction's BEGIN and COMMIT are not among them), for the
 GETs and the POST apart. Then each game is moved once more, hot (its state and
 the mover's token in this process's memory, the view in hand as a stream
-brings it: the POST alone), for the same figures. The database connection is
+brings it: the POST alone, the state held as it was before the worker's draw
+that the cold move called for, if any), for the same figures. The database connection is
 kept open throughout, as the web server's threads keep theirs.
 """
 
@@ -252,13 +253,13 @@ def child_cold(root: Path, game: str, games: int, seed: int, profile: str | None
 
         profiler = cProfile.Profile(time.process_time)
     for phase in ("cold", "hot"):
-        if phase == "hot":
-            for g in prepared:  # the worker's draws, where the cold moves called for one
-                services.chance_resolve(g["id"])
         for g in prepared:
             path = f"/api/games/{g['id']}"
             gets = []
             seat = view = None
+            held = states.latest_before(g["id"], 1 << 30) if phase == "hot" else None
+            if phase == "hot":  # the worker's draw, where the cold move called for one
+                services.chance_resolve(g["id"])
             for s, token in enumerate(g["tokens"]):
                 if profiler is not None and phase == "cold":
                     profiler.enable()
@@ -271,6 +272,11 @@ def child_cold(root: Path, game: str, games: int, seed: int, profile: str | None
                     break
             if seat is None:
                 continue
+            if held is not None:
+                # the state this process held before the draw, which another process
+                # (the worker) made: the GETs above stand for the stream's view
+                states.discard(g["id"])
+                states.put(g["id"], *held)
             body = json.dumps({"action": rng.choice(view["legal_actions"]), "seq": view["seq"]}
                               ).encode()
             if profiler is not None and phase == "cold":
