@@ -610,8 +610,12 @@ def _visit_upsert_text(alias: str) -> str:
     """The upsert of a visit, as ``bulk_create(update_conflicts=True)`` writes it
     for the one row, on the fields of the unique constraint (user, game)."""
     connection = connections[alias]
-    user, game, seen = (str(connection.ops.quote_name(str(GameVisit._meta.get_field(name).column)))  # type: ignore[union-attr]
-                        for name in ("user", "game", "seen_at"))
+
+    def column(name: str) -> str:
+        field = GameVisit._meta.get_field(name)
+        return str(connection.ops.quote_name(str(field.column)))  # type: ignore[union-attr]
+
+    user, game, seen = column("user"), column("game"), column("seen_at")
     table = connection.ops.quote_name(GameVisit._meta.db_table)
     return (f"INSERT INTO {table} ({user}, {game}, {seen}) VALUES (%s, %s, %s) "
             f"ON CONFLICT ({user}, {game}) DO UPDATE SET {seen} = EXCLUDED.{seen}")
