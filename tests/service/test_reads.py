@@ -112,33 +112,6 @@ def test_bad_tokens_are_refused_and_good_ones_remembered():
     assert good.get("/api/games/").status_code == 401
 
 
-@pytest.mark.django_db
-def test_a_token_not_remembered_is_read_with_its_user_in_one_statement():
-    """DRF's read of a token and its user, written out: the same instances, the
-    same refusals."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    from accounts.auth import CachedTokenAuthentication, token_with_user
-
-    ann = make_user("ann")
-    key = Token.objects.get_or_create(user=ann)[0].key
-    with CaptureQueriesContext(connection) as read:
-        user, token = token_with_user(key)  # type: ignore[misc]
-    assert len(read) == 1
-    orm = Token.objects.select_related("user").get(key=key)
-    assert (token.pk, token.user_id, token.created) == (orm.pk, orm.user_id, orm.created)
-    assert token.user is user and not user._state.adding
-    assert {f.attname: getattr(user, f.attname) for f in user._meta.concrete_fields} == {
-        f.attname: getattr(orm.user, f.attname) for f in user._meta.concrete_fields}
-    assert token_with_user("f" * 40) is None
-    ann.is_active = False
-    ann.save(update_fields=["is_active"])
-    CachedTokenAuthentication.forget_all()
-    refused = client_for(ann).get("/api/games/")
-    assert refused.status_code == 401 and body(refused)["message"] == "User inactive or deleted."
-
-
 def test_sqlite_refuses_changes_to_events_too(tmp_path):
     # ./dev run uses SQLite: the same migration installs its own triggers there
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'dev.sqlite3'}"}
