@@ -25,6 +25,22 @@ other round); prints each run's mean and median CPU a move, then the medians of
 the runs and the median over the rounds of the ratio this / REV. With
 ``--changes`` each move asks for the changes to the state (docs/api.md), and the
 client applies them as the game page does.
+
+With ``--cold``, a run measures instead the move of benchmarks/fair_bench.py's
+cold phase: ``--games`` games (300 by default), each between two players of
+its own, made through the services, and then every per-process memory emptied
+(the state cache, the token cache); each game is then touched once as the
+race's client touches it (a GET of the game as each seat in turn until one can
+act, then that seat's POST of a random legal action), the chance a move calls
+for left to the worker's task, as production does. Timed for each touch: the
+process's CPU, the CPU of the PostgreSQL backend serving the process (from
+/proc: the database is local), and the statements the application sent (each
+a round trip; a transaction's BEGIN and COMMIT are not among them), for the
+GETs and the POST apart. Then each game is moved once more, hot (its state and
+the mover's token in this process's memory, the view in hand as a stream
+brings it: the POST alone, the state held as it was before the worker's draw
+that the cold move called for, if any), for the same figures. The database connection is
+kept open throughout, as the web server's threads keep theirs.
 """
 
 from __future__ import annotations
@@ -139,6 +155,160 @@ def child(root: Path, game: str, games: int, moves: int, seed: int,
             "median_us": round(1e6 * statistics.median(cpu))}
 
 
+# ---------------------------------------------------------------- one cold run (a child process)
+
+def _backend_cpu(pid: int) -> float:
+    """The CPU seconds the PostgreSQL backend ``pid`` has used (user and system)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def child_cold(root: Path, game: str, games: int, seed: int, profile: str | None = None
+               ) -> dict:
+    """The cold touch of each of ``games`` fresh games, then a hot move of each:
+    CPU and statements, with ``root``'s code."""
+    sys.path[:0] = [str(root), str(root / "benchmarks")]
+    os.chdir(root)
+    import service_bench as sb
+
+    sb.BROKER_URL = os.environ["REDIS_URL"]
+    os.environ["MARRAM_STREAM"] = "1"
+    # the games made as the race makes them (their set-up's draws inline), none yet
+    sb.prepare(os.environ["DATABASE_URL"], 0, None, game)
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from rest_framework.authtoken.models import Token
+
+    from games import services
+    from games.models import Seat
+    from live import stream as live
+    from marram_site.wsgi import serving_application
+
+    User = get_user_model()
+    tag = f"cold{seed}x{os.getpid()}"
+    users = User.objects.bulk_create([User(username=f"{tag}-{n}", email=f"{tag}-{n}@example.org")
+                                      for n in range(2 * games)])
+    tokens = {t.user_id: t.key for t in Token.objects.bulk_create(
+        [Token(user=u, key=Token.generate_key()) for u in users])}
+    prepared = []
+    for g in range(games):
+        a, b = users[2 * g], users[2 * g + 1]
+        made = services.game_create(user=a, game=game, options={}, seats=2, days_per_move=3)
+        services.game_join(game=made, user=b)
+        prepared.append({"id": made.pk, "tokens": [tokens[a.pk], tokens[b.pk]]})
+    redis = live._redis()
+    for g in prepared:  # both seats listen, as their streams do
+        for seat, user in Seat.objects.filter(game_id=g["id"]).values_list("index", "user_id"):
+            member = live.listening_member(seat, "api", user, "move_bench")
+            redis.zadd(live.LISTENING.format(game=g["id"]), {member: time.time() + 3600})
+    settings.MARRAM_DRAW_INLINE = False  # production: the worker's task draws
+
+    app = serving_application()
+    # every memory of this process emptied, as 30 s and 2,000 games leave it
+    from accounts.auth import CachedTokenAuthentication
+    from live.state_cache import states
+
+    CachedTokenAuthentication.forget_all()
+    states.clear()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        backend = cursor.fetchone()[0]
+    statements: list[str] = []
+
+    def counting(execute, sql, params, many, context):  # type: ignore[no-untyped-def]
+        statements.append(sql)
+        return execute(sql, params, many, context)
+
+    def call(method: str, path: str, token: str, body: bytes = b"") -> tuple[str, dict, dict]:
+        environ = {
+            "REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": "",
+            "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "8000", "SERVER_PROTOCOL": "HTTP/1.1",
+            "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(body),
+            "wsgi.errors": sys.stderr, "HTTP_HOST": "127.0.0.1", "REMOTE_ADDR": "127.0.0.1",
+            "HTTP_ACCEPT": "application/json", "CONTENT_TYPE": "application/json",
+            "CONTENT_LENGTH": str(len(body)), "HTTP_AUTHORIZATION": f"Token {token}"}
+        status: list[str] = []
+        del statements[:]
+        database = _backend_cpu(backend)
+        started = time.process_time()
+        with connection.execute_wrapper(counting):
+            content = b"".join(app(environ, lambda s, headers, exc=None: status.append(s)))
+        cpu = time.process_time() - started
+        figures = {"cpu": cpu, "db": _backend_cpu(backend) - database,
+                   "statements": len(statements), "sql": list(statements)}
+        return status[0], json.loads(content), figures
+
+    def can_act(view: dict) -> bool:
+        return (view["status"] == "running" and view.get("you") is not None
+                and view.get("you") in (view["game"]["projection"].get("to_act") or [])
+                and bool(view["legal_actions"]))
+
+    rng = random.Random(seed)
+    cold: dict[str, list[dict]] = {"get": [], "post": [], "touch": []}
+    hot: list[dict] = []
+    profiler = None
+    if profile:
+        import cProfile
+
+        profiler = cProfile.Profile(time.process_time)
+    for phase in ("cold", "hot"):
+        for g in prepared:
+            path = f"/api/games/{g['id']}"
+            gets = []
+            seat = view = None
+            held = states.latest_before(g["id"], 1 << 30) if phase == "hot" else None
+            if phase == "hot":  # the worker's draw, where the cold move called for one
+                services.chance_resolve(g["id"])
+            for s, token in enumerate(g["tokens"]):
+                if profiler is not None and phase == "cold":
+                    profiler.enable()
+                _, view, f = call("GET", f"{path}/", token)
+                if profiler is not None:
+                    profiler.disable()
+                gets.append(f)
+                if can_act(view):
+                    seat = s
+                    break
+            if seat is None:
+                continue
+            if held is not None:
+                # the state this process held before the draw, which another process
+                # (the worker) made: the GETs above stand for the stream's view
+                states.discard(g["id"])
+                states.put(g["id"], *held)
+            body = json.dumps({"action": rng.choice(view["legal_actions"]), "seq": view["seq"]}
+                              ).encode()
+            if profiler is not None and phase == "cold":
+                profiler.enable()
+            status, answer, f = call("POST", f"{path}/actions/", g["tokens"][seat], body)
+            if profiler is not None:
+                profiler.disable()
+            if not status.startswith("201"):
+                raise SystemExit(f"game {g['id']}: the move was refused: {status} {answer}")
+            if phase == "cold":
+                cold["get"].extend(gets)
+                cold["post"].append(f)
+                cold["touch"].append({k: sum(x[k] for x in [*gets, f])
+                                      for k in ("cpu", "db", "statements")})
+            else:  # the GETs stand for the view a stream brings: not counted
+                hot.append(f)
+    if profiler is not None:
+        profiler.dump_stats(profile)
+
+    def summary(rows: list[dict]) -> dict:
+        return {"n": len(rows), "cpu_us": round(1e6 * statistics.mean(r["cpu"] for r in rows)),
+                "cpu_median_us": round(1e6 * statistics.median(r["cpu"] for r in rows)),
+                "db_us": round(1e6 * statistics.mean(r["db"] for r in rows)),
+                "statements": round(statistics.mean(r["statements"] for r in rows), 2)}
+
+    out = {"touch": summary(cold["touch"]), "get": summary(cold["get"]),
+           "post": summary(cold["post"]), "hot": summary(hot)}
+    for name, rows in (("get", cold["get"]), ("post", cold["post"]), ("hot", hot)):
+        out[name]["sql"] = rows[0]["sql"]
+    return out
+
+
 # ---------------------------------------------------------------- the runs
 
 @contextlib.contextmanager
@@ -157,11 +327,42 @@ def worktree(rev: str) -> Iterator[Path]:
 def run(root: Path, args: argparse.Namespace, seed: int, env: dict[str, str]) -> dict:
     argv = [sys.executable, str(Path(__file__).resolve()), "--child", str(root),
             "--game", args.game, "--games", str(args.games), "--moves", str(args.moves),
-            "--seed", str(seed), *(["--changes"] if args.changes else [])]
+            "--seed", str(seed), *(["--changes"] if args.changes else []),
+            *(["--cold"] if args.cold else [])]
     done = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)
     if done.returncode:
         raise SystemExit(f"the run of {root} failed:\n{done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+COLD_PARTS = ("touch", "get", "post", "hot")
+"""A cold touch (its GETs and its POST), each cold GET, each cold POST, a hot POST."""
+
+
+def cold_report(args: argparse.Namespace, runs: dict[str, list[dict]]) -> None:
+    """Each part's figures, median (min-max) over the rounds, and the ratio of the
+    web process + PostgreSQL CPU to the baseline's, round by round."""
+    print(f"\n{args.game}, cold: {args.games} games a run, {args.rounds} rounds; "
+          "CPU in us a request (mean over the run), median (min-max) of the runs")
+    base = runs.get(args.against or "", runs["this"])
+
+    def spread(values: list[float]) -> str:
+        return f"{statistics.median(values):.0f} ({min(values):.0f}-{max(values):.0f})"
+
+    for part in COLD_PARTS:
+        for name, rs in runs.items():
+            web = [r[part]["cpu_us"] for r in rs]
+            db = [r[part]["db_us"] for r in rs]
+            both = [w + d for w, d in zip(web, db, strict=True)]
+            ratio = [(r[part]["cpu_us"] + r[part]["db_us"]) / (b[part]["cpu_us"] + b[part]["db_us"])
+                     for r, b in zip(rs, base, strict=True)]
+            print(f"{part:6}{name:12} web {spread(web):>18}  PostgreSQL {spread(db):>16}  "
+                  f"both {spread(both):>18}  statements {rs[0][part]['statements']:5}  "
+                  f"ratio {statistics.median(ratio):.3f} ({min(ratio):.3f}-{max(ratio):.3f})")
+    for part in ("get", "post", "hot"):
+        print(f"\nstatements of a {part} ({'this' if 'this' in runs else ''}):")
+        for sql in runs["this"][0][part]["sql"]:
+            print("   ", sql[:160].replace("\n", " "))
 
 
 def main() -> int:
@@ -175,8 +376,19 @@ def main() -> int:
     parser.add_argument("--changes", action="store_true",
                         help="ask for the changes to the state in each answer (on both "
                         "sides: a REV that takes the field)")
+    parser.add_argument("--cold", action="store_true",
+                        help="the cold phase's touch of fresh games, then a hot move of "
+                        "each (--games 300 unless given)")
+    parser.add_argument("--profile", help="with --cold, one run of this checkout alone "
+                        "under cProfile, its cold requests' statistics written to this file")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.cold and args.games == parser.get_default("games"):
+        args.games = 300
+    if args.child and args.cold:
+        print(json.dumps(child_cold(Path(args.child), args.game, args.games, args.seed,
+                                    args.profile)))
+        return 0
     if args.child:
         print(json.dumps(child(Path(args.child), args.game, args.games, args.moves, args.seed,
                                args.changes)))
@@ -190,6 +402,13 @@ def main() -> int:
         redis_url = stack.enter_context(sb.broker())
         env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": redis_url}
         trees = {"this": ROOT}
+        if args.profile:
+            argv = [sys.executable, str(Path(__file__).resolve()), "--child", str(ROOT),
+                    "--cold", "--game", args.game, "--games", str(args.games),
+                    "--seed", str(args.seed), "--profile", args.profile]
+            done = subprocess.run(argv, env=env, check=True, capture_output=True, text=True)
+            print(done.stdout.strip().splitlines()[-1])
+            return 0
         if args.against:
             trees[args.against] = stack.enter_context(worktree(args.against))
         runs: dict[str, list[dict]] = {name: [] for name in trees}
@@ -198,10 +417,19 @@ def main() -> int:
             for name in order:
                 r = run(trees[name], args, args.seed + round_, env)
                 runs[name].append(r)
+                if args.cold:
+                    print(f"round {round_ + 1} {name}: " + "; ".join(
+                        f"{part} {r[part]['cpu_us']} us + PostgreSQL {r[part]['db_us']} us, "
+                        f"{r[part]['statements']} statements" for part in COLD_PARTS),
+                        file=sys.stderr, flush=True)
+                    continue
                 print(f"round {round_ + 1} {name}: {r['moves']} moves, CPU a move mean "
                       f"{r['mean_us']} us, median {r['median_us']} us"
                       + (f" ({r['refused']} refused)" if r["refused"] else ""),
                       file=sys.stderr, flush=True)
+    if args.cold:
+        cold_report(args, runs)
+        return 0
     print(f"\n{args.game}: {args.games} games x {args.moves} moves a run, {args.rounds} rounds")
     print(f"{'code':12}{'mean us':>10}{'median us':>12}{'ratio of means':>16}")
     base = runs.get(args.against or "", runs["this"])
