@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import http.client
 import json
 import os
 import statistics
@@ -35,6 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.http_client import call  # noqa: E402
 from tests.service import hosts_kit  # noqa: E402
 from tests.service.proxy_kit import web_server  # noqa: E402
 
@@ -54,19 +54,6 @@ for number in range({count}):
                  for seat in Seat.objects.filter(game=game)}} | {{"id": game.pk}})
 print(json.dumps(made))
 """
-
-
-def call(address: str, port: int, token: str, method: str, path: str,
-         body: dict | None = None) -> tuple[int, dict]:
-    conn = http.client.HTTPConnection(address, port, timeout=60)
-    try:
-        conn.request(method, path, body=None if body is None else json.dumps(body),
-                     headers={"Authorization": f"Token {token}", "X-Forwarded-Proto": "https",
-                              "Content-Type": "application/json"})
-        answer = conn.getresponse()
-        return answer.status, json.loads(answer.read() or b"null")
-    finally:
-        conn.close()
 
 
 def play(address: str, port: int, game: dict, moves: int) -> list[float]:

@@ -25,6 +25,9 @@ Environment variables:
 - ``MARRAM_TASK_VISIBILITY_TIMEOUT``: seconds after which a task a lost worker
   took is handed to another (300); ``MARRAM_BEAT_LOCK_SECONDS``: how long beat's
   lock outlives a lost holder (30): see marram_site.beat.
+- ``MARRAM_DATABASE_OUT_SECONDS``: how long a web process, once a request found
+  the database out, refuses at once (503) the requests that need it before one
+  of them tries it again (1): see web.database_out.
 - ``MARRAM_BACKGROUND_TASKS``: where tasks run eagerly, run the slow ones (a
   computer player's move) on a thread of the web process once the answer to the
   request that enqueued them is sent, as a worker would, instead of inside that
@@ -247,6 +250,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "marram_site.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # the database found out a moment ago: refused at once, not tried again by
+    # every request (web.database_out, MARRAM_DATABASE_OUT_SECONDS)
+    "web.database_out.DatabaseOutMiddleware",
     # JSON answers gzipped for clients that accept it (never HTML: BREACH)
     "marram_site.compression.JSONCompressionMiddleware",
     # an ETag on every GET answer that has none, and 304 when If-None-Match names it
@@ -303,6 +309,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         server_side_binding=True,
         prepare_threshold=env_int("DATABASE_PREPARE_THRESHOLD", 5) or None,
     )
+# Once a request has found the database out, the web process refuses the requests
+# that need it at once for this long, then lets one try it (web.database_out).
+# Short beside the 503's Retry-After (5 s): a database back is seen within a
+# second and one connection attempt.
+MARRAM_DATABASE_OUT_SECONDS = env_float("MARRAM_DATABASE_OUT_SECONDS", 1.0)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Auth ---------------------------------------------------------------------

@@ -16,6 +16,7 @@ from marram_site.csp import csp_update
 from marram_site.views import favicon, healthz
 from notes import urls as notes_urls
 from reviews import urls as reviews_urls
+from web.database_out import needs_no_database
 
 # Swagger UI with its start-up script as a file of its own (no inline script) and
 # no inline style; its stylesheet draws its icons as data: images, allowed here only.
@@ -48,13 +49,14 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", api_docs, name="api-docs"),
     path("healthz", healthz, name="healthz"),
-    path("favicon.ico", favicon, name="favicon"),
-    path("manifest.webmanifest", webapp.manifest, name="web-manifest"),
-    path("icons/<int:size>.png", webapp.app_icon, name="app-icon"),
-    path("icons/maskable-<int:size>.png", webapp.app_icon, {"maskable": True},
+    path("favicon.ico", needs_no_database(favicon), name="favicon"),
+    path("manifest.webmanifest", needs_no_database(webapp.manifest), name="web-manifest"),
+    path("icons/<int:size>.png", needs_no_database(webapp.app_icon), name="app-icon"),
+    path("icons/maskable-<int:size>.png", needs_no_database(webapp.app_icon), {"maskable": True},
          name="app-icon-maskable"),
-    path("sw.js", webapp.service_worker, name="service-worker"),  # the root: its scope is the site
-    path("offline/", webapp.offline, name="offline"),
+    # the root: its scope is the site
+    path("sw.js", needs_no_database(webapp.service_worker), name="service-worker"),
+    path("offline/", needs_no_database(webapp.offline), name="offline"),
     path("", include("notifications.urls")),  # mail in, unsubscribe, mail settings
     path("", include("bots.urls")),  # a game against the computer
     path("", include("accounts.urls")),  # sign-up, sign-in, the account pages

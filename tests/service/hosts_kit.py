@@ -41,6 +41,12 @@ PG_PORT = 5432
 POOLER_PORT = 6432
 DATABASE = "marram"
 USER = testservices.DATABASE_USER
+"""The clusters' superuser: it makes the roles, the standby and the test's checks."""
+OWNER, APP = "marram_owner", "marram_app"
+"""The deployment's two roles (deploy/postgres/roles.sql, as docker-compose makes
+them): the tables' owner, which migrates, and the role the application hosts
+connect as, which owns nothing."""
+ROLES_SQL = Path(__file__).resolve().parents[2] / "deploy" / "postgres" / "roles.sql"
 STARTUP_SECONDS = 60.0
 
 
@@ -268,12 +274,26 @@ class Cluster:
             raise RuntimeError(f"{statement}: {result.stderr}")
         return result.stdout.strip()
 
+    def make_roles(self) -> None:
+        """deploy/postgres/roles.sql run by the superuser, as docker-compose's
+        initdb.sh runs it (the clusters trust the hosts' networks: the passwords
+        are the script's to set, not checked)."""
+        result = subprocess.run(self.host.argv(testservices.as_owner(self.owner, [
+            testservices.postgres_bin("psql"), f"--host={self.sockdir}", f"--port={PG_PORT}",
+            f"--username={USER}", "--no-psqlrc", "--quiet", f"--dbname={DATABASE}",
+            "-v", f"db={DATABASE}", "-v", f"owner={OWNER}", "-v", f"app={APP}",
+            "-v", "owner_password=unused", "-v", "app_password=unused",
+            "--file=-"])), input=ROLES_SQL.read_text(), capture_output=True, text=True,
+            timeout=60)
+        if result.returncode != 0:
+            raise RuntimeError(f"roles.sql: {result.stderr}")
+
     def promote(self) -> None:
         self.run([testservices.postgres_bin("pg_ctl"), "promote", "--wait", "--timeout=60",
                   f"--pgdata={self.datadir}"], f"pg_ctl promote ({self.name})")
 
-    def url(self, address: str | None = None) -> str:
-        return f"postgres://{USER}@{address or self.address}:{PG_PORT}/{DATABASE}"
+    def url(self, address: str | None = None, user: str = USER) -> str:
+        return f"postgres://{user}@{address or self.address}:{PG_PORT}/{DATABASE}"
 
 
 class Pooler:
@@ -285,7 +305,7 @@ class Pooler:
         self.workdir = cluster.workdir
         self.log = self.workdir / "pgbouncer.log"
         self.process: subprocess.Popen[bytes] | None = None
-        (self.workdir / "userlist.txt").write_text(f'"{USER}" ""\n')
+        (self.workdir / "userlist.txt").write_text(f'"{APP}" ""\n')
         (self.workdir / "pgbouncer.ini").write_text("\n".join([
             "[databases]",
             f"{DATABASE} = host=127.0.0.1 port={PG_PORT} dbname={DATABASE}",
