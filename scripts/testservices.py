@@ -245,9 +245,9 @@ def names_tests(pytest_args: list[str]) -> bool:
 def workers_for(pytest_args: list[str], environ: dict[str, str]) -> int:
     """How many processes run the tests: one for chosen tests or an xdist option
     already given; otherwise ``MARRAM_TEST_WORKERS``, by default a core each."""
+    xdist_options = ("-n", "--numprocesses", "--dist")
     if names_tests(pytest_args) or any(
-        argument in ("-n", "--numprocesses", "--dist") or argument.startswith(("-n", "--numprocesses="))
-        for argument in pytest_args
+        argument.startswith(xdist_options) for argument in pytest_args
     ):
         return 1
     wanted = environ.get("MARRAM_TEST_WORKERS") or str(len(os.sched_getaffinity(0)))
