@@ -15,7 +15,8 @@ one a core up to ``MARRAM_TEST_WORKERS`` (default: the cores this process may
 use), with pytest-xdist: each worker gets a cluster and a Redis of its own
 (tests/parallel.py says why and how), and takes whole test files, so a module's
 fixtures are set up once. A run of chosen tests, or ``MARRAM_TEST_WORKERS=1``,
-is one process, as before.
+is one process, as before, and so is a run against a DATABASE_URL or REDIS_URL
+of the caller's.
 """
 
 from __future__ import annotations
@@ -243,11 +244,15 @@ def names_tests(pytest_args: list[str]) -> bool:
 
 
 def workers_for(pytest_args: list[str], environ: dict[str, str]) -> int:
-    """How many processes run the tests: one for chosen tests or an xdist option
-    already given; otherwise ``MARRAM_TEST_WORKERS``, by default a core each."""
+    """How many processes run the tests: one for chosen tests, for services of the
+    caller's own (``DATABASE_URL``, ``REDIS_URL``) or with an xdist option already
+    given; otherwise ``MARRAM_TEST_WORKERS``, by default a core each."""
     xdist_options = ("-n", "--numprocesses", "--dist")
-    if names_tests(pytest_args) or any(
-        argument.startswith(xdist_options) for argument in pytest_args
+    if (
+        names_tests(pytest_args)
+        or any(argument.startswith(xdist_options) for argument in pytest_args)
+        or environ.get("DATABASE_URL")
+        or environ.get("REDIS_URL")
     ):
         return 1
     wanted = environ.get("MARRAM_TEST_WORKERS") or str(len(os.sched_getaffinity(0)))
@@ -269,11 +274,6 @@ def start_services(services: contextlib.ExitStack, env: dict[str, str], workers:
         else:
             log("using REDIS_URL from the environment")
         return
-    if env.get("DATABASE_URL") or env.get("REDIS_URL"):
-        raise ServiceError(
-            "several workers need services of their own: unset DATABASE_URL and "
-            "REDIS_URL, or set MARRAM_TEST_WORKERS=1"
-        )
     for number in range(workers):
         worker = f"gw{number}"
         env[f"DATABASE_URL_{worker}"] = services.enter_context(postgres())
