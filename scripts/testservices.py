@@ -9,6 +9,14 @@ ends, however it ends. The exit code is pytest's.
 PostgreSQL refuses to run as root, so as root the cluster belongs to the
 ``postgres`` system user (or, where there is none, to a ``marram-pg`` user
 made for the purpose).
+
+The whole suite (no test path among the arguments) runs on several processes,
+one a core up to ``MARRAM_TEST_WORKERS`` (default: the cores this process may
+use), with pytest-xdist: each worker gets a cluster and a Redis of its own
+(tests/parallel.py says why and how), and takes whole test files, so a module's
+fixtures are set up once. A run of chosen tests, or ``MARRAM_TEST_WORKERS=1``,
+is one process, as before, and so is a run against a DATABASE_URL or REDIS_URL
+of the caller's.
 """
 
 from __future__ import annotations
@@ -227,22 +235,68 @@ def raise_on_sigterm() -> None:
     signal.signal(signal.SIGHUP, handler)
 
 
+def names_tests(pytest_args: list[str]) -> bool:
+    """Whether the arguments choose tests by path (``tests/x.py``, ``tests/x.py::t``)."""
+    return any(
+        not argument.startswith("-") and Path(ROOT, argument.split("::")[0]).exists()
+        for argument in pytest_args
+    )
+
+
+def workers_for(pytest_args: list[str], environ: dict[str, str]) -> int:
+    """How many processes run the tests: one for chosen tests, for services of the
+    caller's own (``DATABASE_URL``, ``REDIS_URL``) or with an xdist option already
+    given; otherwise ``MARRAM_TEST_WORKERS``, by default a core each."""
+    xdist_options = ("-n", "--numprocesses", "--dist")
+    if (
+        names_tests(pytest_args)
+        or any(argument.startswith(xdist_options) for argument in pytest_args)
+        or environ.get("DATABASE_URL")
+        or environ.get("REDIS_URL")
+    ):
+        return 1
+    wanted = environ.get("MARRAM_TEST_WORKERS") or str(len(os.sched_getaffinity(0)))
+    if not wanted.isdigit() or int(wanted) < 1:
+        raise ServiceError(f"MARRAM_TEST_WORKERS must be a whole number from 1, not {wanted!r}")
+    return int(wanted)
+
+
+def start_services(services: contextlib.ExitStack, env: dict[str, str], workers: int) -> None:
+    """Set ``DATABASE_URL`` and ``REDIS_URL`` in ``env``, starting what is not given;
+    for several workers, a pair for each (``DATABASE_URL_gw0``, ...)."""
+    if workers == 1:
+        if not env.get("DATABASE_URL"):
+            env["DATABASE_URL"] = services.enter_context(postgres())
+        else:
+            log("using DATABASE_URL from the environment")
+        if not env.get("REDIS_URL"):
+            env["REDIS_URL"] = services.enter_context(redis())
+        else:
+            log("using REDIS_URL from the environment")
+        return
+    for number in range(workers):
+        worker = f"gw{number}"
+        env[f"DATABASE_URL_{worker}"] = services.enter_context(postgres())
+        env[f"REDIS_URL_{worker}"] = services.enter_context(redis())
+    # The controller reads the settings too (it collects the tests); it uses the
+    # first worker's services and runs no test.
+    env["DATABASE_URL"], env["REDIS_URL"] = env["DATABASE_URL_gw0"], env["REDIS_URL_gw0"]
+
+
 def main(pytest_args: list[str]) -> int:
     raise_on_sigterm()
     env = dict(os.environ)
     with contextlib.ExitStack() as services:
         try:
-            if not env.get("DATABASE_URL"):
-                env["DATABASE_URL"] = services.enter_context(postgres())
-            else:
-                log("using DATABASE_URL from the environment")
-            if not env.get("REDIS_URL"):
-                env["REDIS_URL"] = services.enter_context(redis())
-            else:
-                log("using REDIS_URL from the environment")
+            workers = workers_for(pytest_args, env)
+            start_services(services, env, workers)
         except ServiceError as error:
             log(f"error: {error}")
             return 1
+        if workers > 1:
+            log(f"{workers} workers, each with its own PostgreSQL and Redis")
+            pytest_args = ["-p", "tests.parallel", "-n", str(workers), "--dist", "loadfile",
+                           *pytest_args]
         # pytest shares our process group, so Ctrl-C reaches it directly; we wait
         # for it to finish and then stop the services.
         pytest = subprocess.Popen([sys.executable, "-m", "pytest", *pytest_args], cwd=ROOT, env=env)

@@ -27,6 +27,18 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     ]
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "long: a module of minutes, started first (see pytest_collection_modifyitems)")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The modules marked ``long`` first, the rest in their order. On several
+    processes (tests/parallel.py) each takes whole files, in this order: a long
+    module started last would leave the other workers idle until it ends."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
 @pytest.fixture
 def artifacts_dir(request: pytest.FixtureRequest) -> Path:
     """A folder under tests/artifacts/ for this test's screenshots and dumps (kept, gitignored)."""

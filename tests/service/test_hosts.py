@@ -58,6 +58,8 @@ from tests.service.hosts_kit import Cluster, Host, Network, Pooler, Process, Red
 from tests.service.proxy_kit import ROOT, nginx, web_server
 from tests.service.test_celery_worker import Collector
 
+pytestmark = pytest.mark.long
+
 GAMES_EACH = 6
 """Games each scenario plays at once (two players each), a client thread a game."""
 THINK_SECONDS = 0.3

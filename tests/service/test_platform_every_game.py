@@ -22,6 +22,8 @@ from notifications.models import Notification
 from tests.service.aob_kit import hunting_action, seen_tiles, start_animals, state_of, submit
 from tests.service.conftest import body, client_for, seat_user
 
+pytestmark = pytest.mark.long
+
 MOVES = 40
 
 

@@ -236,8 +236,9 @@ def test_a_held_stream_ends_when_its_tokens_life_is_over(own_redis):
     ann, bob = make_user("ann"), make_user("bob")
     game = start_game([ann, bob])
     seat = next(s.index for s in game.seats.all() if s.user_id == ann.pk)
-    token = live.stream_token(game.pk, seat, "api", user=ann.pk)
     with stream_server(own_redis, token_age=3) as port:
+        # made once the server is up: its start may take longer than the token's life
+        token = live.stream_token(game.pk, seat, "api", user=ann.pk)
         held = Held(port, events_path(game, token))
         try:
             held.read_until(b"retry: 3000\n\n")
