@@ -34,5 +34,7 @@ BEAT_SCHEDULE = {
     # Tournaments due to start, calendar rounds due, and finished games whose
     # result's task was lost.
     "tournaments-sweep": {"task": "tournaments.tasks.tournaments_sweep", "schedule": 5 * 60.0},
+    # Reviews of finished games whose task was lost (the broker, a worker gone).
+    "reviews-sweep": {"task": "reviews.tasks.reviews_sweep", "schedule": 5 * 60.0},
 }
 app.conf.beat_schedule = BEAT_SCHEDULE

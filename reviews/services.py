@@ -9,7 +9,10 @@ commit; the player is not kept waiting: the replay page follows the review
 until it is ready, and each player who asked is mailed when it is (under
 their mail settings). The task may run twice or late: it writes only a review
 still pending, and the same game gives the same review (engine.bots.review is
-seeded from the game's seed, public once the game is over).
+seeded from the game's seed, public once the game is over). A task the broker
+or a worker lost leaves its review pending: beat's sweep (``reviews_sweep``)
+enqueues it again once ``RETRY_AFTER`` has passed since it was last enqueued,
+and a task enqueued before that (late, not lost) then does nothing.
 
 The moves reviewed are those the game's people made (the events they are the
 actor of): not a computer player's, nor what the server wrote (chance, time
@@ -17,14 +20,16 @@ running out)."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, TypedDict
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -53,8 +58,8 @@ is given a subject for)."""
 
 RETRY_AFTER = timedelta(minutes=15)
 """A review still pending this long after its task was enqueued is enqueued
-again when a player asks (a task the broker lost); sooner, asking again only
-answers that it is pending."""
+again (a task the broker lost), by beat's sweep or when a player asks; sooner,
+asking again only answers that it is pending."""
 
 
 class MoveEntry(TypedDict):
@@ -122,12 +127,34 @@ def review_request(*, game_id: int, user: User) -> tuple[Review, bool]:
             review.status, review.problem, review.enqueued_at = Review.Status.PENDING, "", now
             review.save(update_fields=["status", "problem", "enqueued_at"])
         if due:
-            transaction.on_commit(lambda: _enqueue(game.pk))
+            transaction.on_commit(lambda: _enqueue(game.pk, now))
     return review, due
 
 
-def _enqueue(game_id: int) -> None:
-    enqueue(jobs.review_make, game_id, background=True)
+def reviews_sweep(now: datetime | None = None) -> int:
+    """Enqueue again each review still pending ``RETRY_AFTER`` after its task was
+    enqueued (the broker lost it, or the worker running it died for good); the
+    number enqueued. Each is claimed by moving its ``enqueued_at`` to now under
+    the condition that found it, so two sweeps at once enqueue it once, and the
+    task enqueued before (if it was only late) finds itself superseded."""
+    now = now or timezone.now()
+    cutoff = now - RETRY_AFTER
+    lost = Review.objects.filter(
+        Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=cutoff), status=Review.Status.PENDING)
+    swept = 0
+    for pk, game_id in lost.values_list("pk", "game_id"):
+        with transaction.atomic():
+            claimed = Review.objects.filter(
+                Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=cutoff), pk=pk,
+                status=Review.Status.PENDING).update(enqueued_at=now)
+            if claimed:
+                transaction.on_commit(functools.partial(_enqueue, game_id, now))
+                swept += 1
+    return swept
+
+
+def _enqueue(game_id: int, enqueued_at: datetime) -> None:
+    enqueue(jobs.review_make, game_id, enqueued_at.isoformat(), background=True)
 
 
 def budget() -> Budget:
@@ -136,11 +163,15 @@ def budget() -> Budget:
                   samples=settings.MARRAM_REVIEW_SAMPLES or None)
 
 
-def review_make(game_id: int) -> bool:
+def review_make(game_id: int, enqueued_at: str | None = None) -> bool:
     """Make the game's pending review; False when there is none to make (made
-    already, or never asked for)."""
+    already, or never asked for), or when ``enqueued_at`` (the time its task was
+    enqueued, ISO 8601) is not the review's: a later enqueue (the sweep's, a
+    player's request again) superseded this task, and that one makes it."""
     review = Review.objects.filter(game_id=game_id, status=Review.Status.PENDING).first()
     if review is None:
+        return False
+    if enqueued_at is not None and datetime.fromisoformat(enqueued_at) != review.enqueued_at:
         return False
     game = Game.objects.get(pk=game_id)
     rules = rules_of(game)

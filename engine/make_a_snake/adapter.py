@@ -63,11 +63,16 @@ class MakeASnake(ModuleNotation[State, SnakeEvent], ModuleSnapshots[State],
     action_schema = ACTION_SCHEMA
     bot_policies = ("random", "greedy")
     search = SearchSettings(playouts=300, cpu_seconds=2.0, rollout_moves=None,
-                            rollout_policy="greedy", exploration=0.5)
+                            rollout_policy="greedy", exploration=0.5,
+                            margin_weight=0.5, margin_scale=10.0)
     """Every playout played to the end, each snake laying its tiles on the side
     that brings its tail nearest (``bots.greedy_action``): the result is
     measured, not guessed, and the search learns which stack to take from
-    before the tile is seen."""
+    before the tile is seen. The die and the stacks decide most of a game, so a
+    playout's win or loss says little about the move at the root; half of each
+    reward is the final margin in centimetres (a logistic at 10 cm, about a
+    typical margin), which tells a closer tail from a farther one in every
+    playout, won or lost (docs/bots.md)."""
 
     # -- members that are functions of the rules modules as they stand
 

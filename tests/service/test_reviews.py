@@ -10,14 +10,18 @@ not ask."""
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from bots import services as bot_services
 from engine import registry
 from engine.bots.mcts import search
 from engine.bots.review import review_rng
 from games.models import Event, Game
+from marram_site.celery import app as celery_app
+from notifications.models import Notification
 from reviews import services
 from reviews.models import Review
 from tests.service import test_celery_worker as real
@@ -160,3 +164,61 @@ def test_only_the_people_s_moves_are_reviewed_not_the_computer_s(settings):
     theirs = list(Event.objects.filter(game=game, actor=ann).values_list("seq", flat=True))
     assert theirs and len(theirs) < game.seq
     assert [m["seq"] for m in review.moves] == theirs
+
+
+@pytest.mark.django_db(transaction=False)
+def test_the_sweep_enqueues_a_review_whose_task_was_lost_once_and_it_is_made_once(settings):
+    """A request whose task never reached a worker (here: a test transaction's
+    commit never comes, so its enqueue never runs) leaves the review pending. The
+    sweep leaves it alone for RETRY_AFTER, then enqueues it again; the task of the
+    first request, if it turns up late, finds itself superseded and writes
+    nothing; the review is made and its mail written once."""
+    settings.MARRAM_REVIEW_PLAYOUTS, settings.MARRAM_REVIEW_SAMPLES = 10, 2
+    ann, bob = make_user("ann"), make_user("bob")
+    game = play_to_the_end(_pond(ann, bob))
+    review, started = services.review_request(game_id=game.pk, user=ann)
+    assert started and review.status == "pending"
+    first = review.enqueued_at
+    assert services.reviews_sweep(now=first + services.RETRY_AFTER) == 0  # not yet
+    review.refresh_from_db()
+    assert review.enqueued_at == first
+    later = first + services.RETRY_AFTER + timedelta(seconds=1)
+    assert services.reviews_sweep(now=later) == 1
+    assert services.reviews_sweep(now=later) == 0  # claimed: a second sweep leaves it
+    review.refresh_from_db()
+    assert (review.status, review.enqueued_at) == ("pending", later)
+
+    assert services.review_make(game.pk, first.isoformat()) is False  # superseded
+    review.refresh_from_db()
+    assert review.status == "pending" and review.moves == []
+    assert services.review_make(game.pk, later.isoformat()) is True
+    assert services.review_make(game.pk, later.isoformat()) is False  # made already
+    review.refresh_from_db()
+    assert review.status == "ready" and len(review.moves) == Event.objects.filter(game=game).count()
+    mails = Notification.objects.filter(game=game, kind=services.KIND)
+    assert [(m.user_id, m.subject) for m in mails] == [
+        (ann.pk, f"Pond game {game.pk}: the review of the moves is ready")]
+    # made: no sweep takes it again, however late; nor a failed one (a player asks again)
+    assert services.reviews_sweep(now=later + timedelta(days=1)) == 0
+    Review.objects.filter(pk=review.pk).update(status=Review.Status.FAILED)
+    assert services.reviews_sweep(now=later + timedelta(days=1)) == 0
+
+
+@pytest.mark.usefixtures("worker")
+def test_beat_s_sweep_hands_a_lost_review_to_the_worker(mailbox):
+    """With the real parts: beat's schedule names the sweep, the sweep's task
+    enqueues the lost review, the worker makes it and ann is mailed once."""
+    entry = celery_app.conf.beat_schedule["reviews-sweep"]
+    assert entry["task"] in celery_app.tasks and entry["schedule"] == 5 * 60.0
+    ann, bob = make_user("ann"), make_user("bob")
+    game = play_to_the_end(_pond(ann, bob))
+    lost = timezone.now() - services.RETRY_AFTER - timedelta(minutes=1)
+    Review.objects.create(game=game, requested_by=ann, waiting=[ann.pk], enqueued_at=lost)
+    assert body(client_for(ann).get(f"/api/games/{game.pk}/review/"))["status"] == "pending"
+    assert celery_app.tasks["reviews.tasks.reviews_sweep"].apply().get() == 1
+    shown = wait_for(lambda: _ready(client_for(ann), game.pk), "the review")
+    assert len(shown["moves"]) == Event.objects.filter(game=game).count()
+    ready = f"Pond game {game.pk}: the review of the moves is ready"
+    mail = wait_for(lambda: [m for m in mailbox.messages if m["Subject"] == ready], "the mail")
+    assert [m["To"] for m in mail] == ["ann@example.org"]
+    assert celery_app.tasks["reviews.tasks.reviews_sweep"].apply().get() == 0
