@@ -12,7 +12,7 @@ made for the purpose).
 
 The whole suite (no test path among the arguments) runs on several processes,
 one a core up to ``MARRAM_TEST_WORKERS`` (default: the cores this process may
-use), with pytest-xdist: each worker gets a cluster and a Redis of its own
+use, at most four), with pytest-xdist: each worker gets a cluster and a Redis of its own
 (tests/parallel.py says why and how), and takes whole test files, so a module's
 fixtures are set up once. A run of chosen tests, or ``MARRAM_TEST_WORKERS=1``,
 is one process, as before, and so is a run against a DATABASE_URL or REDIS_URL
@@ -39,6 +39,9 @@ ROOT = Path(__file__).resolve().parent.parent
 DATABASE_NAME = "marram"
 DATABASE_USER = "marram"
 STARTUP_TIMEOUT_SECONDS = 30
+# Workers by default: a core each, up to this many (each starts its own services,
+# browsers and servers; past four the suite's longest module sets its length).
+DEFAULT_WORKERS_AT_MOST = 4
 
 
 class ServiceError(RuntimeError):
@@ -244,9 +247,10 @@ def names_tests(pytest_args: list[str]) -> bool:
 
 
 def workers_for(pytest_args: list[str], environ: dict[str, str]) -> int:
-    """How many processes run the tests: one for chosen tests, for services of the
-    caller's own (``DATABASE_URL``, ``REDIS_URL``) or with an xdist option already
-    given; otherwise ``MARRAM_TEST_WORKERS``, by default a core each."""
+    """How many workers get services of their own: one for chosen tests, for
+    services of the caller's own (``DATABASE_URL``, ``REDIS_URL``) or with an xdist
+    option already given (passed to pytest as it is, its workers sharing the one
+    pair); otherwise ``MARRAM_TEST_WORKERS``, by default a core each."""
     xdist_options = ("-n", "--numprocesses", "--dist")
     if (
         names_tests(pytest_args)
@@ -255,7 +259,8 @@ def workers_for(pytest_args: list[str], environ: dict[str, str]) -> int:
         or environ.get("REDIS_URL")
     ):
         return 1
-    wanted = environ.get("MARRAM_TEST_WORKERS") or str(len(os.sched_getaffinity(0)))
+    wanted = environ.get("MARRAM_TEST_WORKERS") or str(min(len(os.sched_getaffinity(0)),
+                                                           DEFAULT_WORKERS_AT_MOST))
     if not wanted.isdigit() or int(wanted) < 1:
         raise ServiceError(f"MARRAM_TEST_WORKERS must be a whole number from 1, not {wanted!r}")
     return int(wanted)
