@@ -66,6 +66,17 @@ GAMES = ("marram", "pond", "animals_on_board", "make_a_snake")
 
 # ---------------------------------------------------------------- one run (a child process)
 
+def wsgi_environ(method: str, path: str, token: str, body: bytes) -> dict:
+    """A JSON API request with a player's token, as the WSGI server hands it on."""
+    return {
+        "REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": "",
+        "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "8000", "SERVER_PROTOCOL": "HTTP/1.1",
+        "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(body),
+        "wsgi.errors": sys.stderr, "HTTP_HOST": "127.0.0.1", "REMOTE_ADDR": "127.0.0.1",
+        "HTTP_ACCEPT": "application/json", "CONTENT_TYPE": "application/json",
+        "CONTENT_LENGTH": str(len(body)), "HTTP_AUTHORIZATION": f"Token {token}"}
+
+
 def child(root: Path, game: str, games: int, moves: int, seed: int,
           changes: bool = False) -> dict:
     """Play the moves with ``root``'s code; the CPU a move, in microseconds."""
@@ -100,13 +111,7 @@ def child(root: Path, game: str, games: int, moves: int, seed: int,
              cpu: list[float] | None = None) -> tuple[str, dict]:
         """The answer, read; with ``cpu``, the CPU time the server side took (not
         the client's reading of the answer) appended to it."""
-        environ = {
-            "REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": "",
-            "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "8000", "SERVER_PROTOCOL": "HTTP/1.1",
-            "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(body),
-            "wsgi.errors": sys.stderr, "HTTP_HOST": "127.0.0.1", "REMOTE_ADDR": "127.0.0.1",
-            "HTTP_ACCEPT": "application/json", "CONTENT_TYPE": "application/json",
-            "CONTENT_LENGTH": str(len(body)), "HTTP_AUTHORIZATION": f"Token {token}"}
+        environ = wsgi_environ(method, path, token, body)
         status: list[str] = []
         started = time.process_time()
         answer = app(environ, lambda s, headers, exc=None: status.append(s))
@@ -221,13 +226,7 @@ def child_cold(root: Path, game: str, games: int, seed: int, profile: str | None
         return execute(sql, params, many, context)
 
     def call(method: str, path: str, token: str, body: bytes = b"") -> tuple[str, dict, dict]:
-        environ = {
-            "REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": "",
-            "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "8000", "SERVER_PROTOCOL": "HTTP/1.1",
-            "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(body),
-            "wsgi.errors": sys.stderr, "HTTP_HOST": "127.0.0.1", "REMOTE_ADDR": "127.0.0.1",
-            "HTTP_ACCEPT": "application/json", "CONTENT_TYPE": "application/json",
-            "CONTENT_LENGTH": str(len(body)), "HTTP_AUTHORIZATION": f"Token {token}"}
+        environ = wsgi_environ(method, path, token, body)
         status: list[str] = []
         del statements[:]
         database = _backend_cpu(backend)
