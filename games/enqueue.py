@@ -3,8 +3,9 @@
 A task takes ids, calls a service, and may run twice: tasks are acknowledged
 after they run (CELERY_TASK_ACKS_LATE), so one a worker was running when it
 died is delivered again, and every service a task calls checks what is still
-due: the server's changes under the game's lock, a computer's move by the seq it
-was chosen at (games.services.append states how changes are written). A task
+due: the server's changes under the game's lock, a chance draw and a computer's
+move by the seq they were made at (games.services.append states how changes are
+written). A task
 that finds the database out (stopped, failing over to its standby, cut off) is
 sent again a moment later (1 s, doubling to 30 s, eight times: about three
 minutes in all) rather than left for beat's sweep, which takes a row it already

@@ -8,15 +8,29 @@ tasks that act on them, so running beat twice, or late, does no harm.
 """
 
 import os
+from typing import Any
 
 from celery import Celery
 from celery.schedules import crontab
+from celery.signals import task_postrun, task_prerun
+from django.db import close_old_connections
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "marram_site.settings")
 
 app = Celery("marram_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _connections_kept(task: Any = None, **kwargs: Any) -> None:
+    """Around each task, as around each request: a connection that failed, or is
+    older than CONN_MAX_AGE, is closed (a failover's dead one among them); any
+    other is kept for the next task (settings.CELERY_DB_REUSE_MAX)."""
+    if task is not None and not task.request.is_eager:  # not one run inside a request
+        close_old_connections()
+
 
 BEAT_SCHEDULE = {
     # Mail whose task was never enqueued (Redis down) or never finished (a worker

@@ -15,7 +15,8 @@ Environment variables:
 - ``DATABASE_URL``: e.g. ``postgres://user:pass@host:5432/marram``, or with a
   standby ``postgres://user:pass@db,standby:6432/marram?target_session_attrs=read-write&connect_timeout=2&tcp_user_timeout=3000``
   (libpq's parameters; whichever host takes writes, docs/operations.md);
-  ``DATABASE_CONN_MAX_AGE`` in seconds; ``DATABASE_CONN_HEALTH_CHECKS`` (off by
+  ``DATABASE_CONN_MAX_AGE`` in seconds (a Celery worker keeps its connection
+  from task to task by the same rule); ``DATABASE_CONN_HEALTH_CHECKS`` (off by
   default) checks a kept connection with a ``SELECT 1`` before each request reuses
   it. Off, a request arriving just after the database restarted fails once on its
   worker (the broken connection is then dropped); on, every request pays a round
@@ -504,6 +505,13 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+# A worker keeps its database connection from task to task as a web thread does
+# from request to request: Django's CONN_MAX_AGE and health checks decide, through
+# close_old_connections around each task (marram_site.celery). Celery's Django
+# fixup would otherwise close it before and after every task, so that each task
+# opened a connection and PostgreSQL started a backend for it; its own count of
+# tasks between closes is set out of reach.
+CELERY_DB_REUSE_MAX = env_int("CELERY_DB_REUSE_MAX", 1_000_000)
 # A worker that lost Redis keeps trying to reconnect, however long it is down.
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # A task taken by a worker that then died (its machine lost) is unacknowledged in

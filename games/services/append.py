@@ -4,14 +4,15 @@
 How a change is written (the write path's contract; every hook's comment
 refers here):
 
-- A player's move (``action_submit``) is lock-free and guarded by the seq: it
-  reads the game with no lock and no transaction (games.store.game_for_move),
-  and writes everything it appends in one statement (games.store.Batch) that
-  lands only if the game is still at the seq it read; otherwise nothing is
-  written and the move is judged again on the game as it now is.
-- The server's changes (chance, timeouts, resignations, joining, the start)
-  are locked in a transaction: they hold the game row (``SELECT ... FOR
-  UPDATE``) until they commit, and a move written meanwhile waits for the lock,
+- A player's move (``action_submit``) and the chance a move leaves to draw
+  (``chance_resolve``) are lock-free and guarded by the seq: each reads the
+  game with no lock and no transaction (games.store.game_for_move), and writes
+  everything it appends in one statement (games.store.Batch) that lands only
+  if the game is still at the seq it read; otherwise nothing is written and the
+  change is judged again on the game as it now is.
+- The server's other changes (timeouts, resignations, joining, the start) are
+  locked in a transaction: they hold the game row (``SELECT ... FOR UPDATE``)
+  until they commit, and a move or draw written meanwhile waits for the lock,
   then finds the game moved on and writes nothing.
 
 Either way the events follow the seq they were judged at, so the event sequence

@@ -39,16 +39,34 @@ from web.errors import Conflict, Forbidden, Invalid, NotFound, StaleSeq
 def chance_resolve(game: Game | int) -> list[Event]:
     """Append the chance events now due (drawn from the seed) and any automatic
     events that follow them: what the task resolve_chance does after a move leaves
-    the game waiting for chance. Idempotent: only what is due is appended."""
-    with transaction.atomic():
-        game = game_lock(game)
-        if game.status != Game.Status.RUNNING:
-            return []
-        app = Appender(game, game_state_get(game))
-        append_automatic(app, cause=None, draw=True)
-        if app.rows:
-            app.commit()
-        return app.rows
+    the game waiting for chance. Idempotent: only what is due is appended.
+
+    Written as a player's move is (games.services.append): read without a lock,
+    with the game's seats and the seats computers hold, and written in one
+    statement only if the game is still at the seq read. A draw depends on the
+    seed and that seq alone, so whoever writes first (a second copy of the task,
+    a resignation) leaves the other nothing to write; read again, the game then
+    has nothing due, or what is due after that change."""
+    pk = game.pk if isinstance(game, Game) else game
+    with _savepoint_if_nested():
+        for _ in range(_ATTEMPTS):
+            found = store.game_for_move(pk, None)
+            if found is None:
+                raise NotFound(f"there is no game {pk}")
+            read = found.game
+            if read.status != Game.Status.RUNNING:
+                return []
+            app = Appender(read, game_state_get(read), seats_read=True,
+                           computer_seats=found.computer_seats)
+            append_automatic(app, cause=None, draw=True)
+            if not app.rows:
+                return []
+            try:
+                app.commit()
+            except store.Stale:  # something landed first: what is due now?
+                continue
+            return app.rows
+    raise StaleSeq(store.game_seq(pk) or 0)
 
 
 def game_timeout(

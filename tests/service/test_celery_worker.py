@@ -422,3 +422,79 @@ class broker_at:  # noqa: N801  (used as a context manager, like a function)
     def __exit__(self, *exc) -> None:
         self._reset()
         celery_app.conf.broker_write_url = None
+
+
+def _sessions_opened() -> int:
+    """Connections to the test database opened since it was made (PostgreSQL's count)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT sessions FROM pg_stat_database WHERE datname = current_database()")
+        return cursor.fetchone()[0]
+
+
+def _worker_tasks_done(mailbox: Collector, name: str) -> None:
+    """A marker mail sent after everything enqueued so far (the worker takes tasks
+    in order), and received."""
+    from notifications import tasks
+
+    marker = Notification.objects.create(
+        to_email="marker@example.org", kind="reply_refused", dedup_key=name,
+        subject="marker", body_text="marker", message_id=f"<{name}@test>")
+    tasks.notification_deliver.delay(marker.pk)
+    wait_for(lambda: sent_for([marker])(mailbox), name)
+
+
+@pytest.fixture
+def worker_as_shipped(worker, process_env, tmp_path):
+    """The module's worker, replaced for the test by one that keeps its database
+    connection as production's does (CONN_MAX_AGE 60 s: docker-compose.yml)."""
+    worker["now"].stop()
+    worker["now"] = worker_process({**process_env, "DATABASE_CONN_MAX_AGE": "60"},
+                                   tmp_path / "kept.log", "kept").start()
+    yield worker
+    worker["now"].stop()
+    worker["now"] = worker_process(process_env, tmp_path / "w1.log", "w1").start()
+
+
+def test_the_worker_keeps_its_database_connection_from_task_to_task(worker_as_shipped,
+                                                                    mailbox):
+    """As a web thread keeps its connection from request to request (CONN_MAX_AGE):
+    ten tasks, each reading the database, open no connection of their own."""
+    from games.tasks import resolve_chance
+
+    _worker_tasks_done(mailbox, "connected")  # the worker has its connection
+    before = _sessions_opened()
+    for _ in range(10):
+        resolve_chance.delay(10**9)  # no such game: a read, then nothing to draw
+    _worker_tasks_done(mailbox, "ten-tasks")
+    # this test's own connection is already open; the worker's is the same one
+    assert _sessions_opened() - before <= 1
+
+
+def test_a_worker_whose_connection_died_draws_the_next_fly_on_a_new_one(worker_as_shipped,
+                                                                         mailbox, settings):
+    """The worker's connection is cut (the server restarted it, a failover): the
+    task that finds it dead is retried on a fresh one, and the fly is drawn."""
+    settings.MARRAM_DRAW_INLINE = False
+    _worker_tasks_done(mailbox, "before-cut")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                       "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        assert cursor.fetchall(), "the worker holds no connection to cut"
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start_game([ann, bob], variant="animals")
+    from engine.marram import legal_actions
+    from games import services
+    from games.selectors import game_state_get
+
+    while not Event.objects.filter(game=game, type="creature_appears").exists():
+        seat, wait = awaited(game)
+        if wait["kind"] == "chance":  # the worker is on it
+            wait_for(lambda: awaited(game)[1]["kind"] != "chance", "the fly to be drawn")
+            continue
+        services.action_submit(game=game, user=seat_user(game, seat),
+                               action=legal_actions(game_state_get(game))[0],
+                               expected_seq=game.seq)
+    assert Event.objects.filter(game=game, type="creature_appears").count() == 1
+    # the first task to use the cut connection was sent again, and that one succeeded
+    log = worker_as_shipped["now"].log.read_text(errors="replace")
+    assert "Retry in 1s: OperationalError" in log, log[-3000:]

@@ -15,9 +15,10 @@ from django.test.utils import CaptureQueriesContext
 from engine import marram as engine
 from engine.replay import apply
 from games import selectors, services
-from games.models import Clock, Game
+from games.management.commands.verify_game import game_problems
+from games.models import Clock, Event, Game
 from notifications.models import Notification
-from tests.service.conftest import make_user, seat_user
+from tests.service.conftest import make_user, play, seat_user, start_game
 
 CONTROL = ("SAVEPOINT", "RELEASE SAVEPOINT")
 
@@ -117,3 +118,53 @@ def test_the_statement_reader_names_the_outer_table():
     sql = ('SELECT "a"."id", EXISTS(SELECT 1 AS "a" FROM "bots_bot" U0) AS "x" '
            'FROM "games_seat" INNER JOIN "auth_user" ON (1) WHERE "id" IN (SELECT 2 FROM "b")')
     assert _table(sql) == "games_seat"
+
+
+def _awaiting_the_fly(settings) -> Game:
+    """A game of Marram's Animals variant at its first draw, left to the task."""
+    settings.MARRAM_DRAW_INLINE = False  # the draw waits for chance_resolve (the task's work)
+    game = start_game([make_user("ann"), make_user("bob")], variant="animals")
+    return play(game, until=lambda s: engine.awaiting(s)["kind"] == "chance")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_draw_is_written_as_a_move_is(settings):
+    """The chance a move leaves is drawn with no lock and no transaction: the
+    game read, its clocks read (the players it now awaits are others), then one
+    write, guarded by the seq read."""
+    game = _awaiting_the_fly(settings)
+    seq = game.seq
+    selectors.game_state_get(game)  # as the worker holds it, the move before seen
+    with CaptureQueriesContext(connection) as draw:
+        drawn = services.chance_resolve(game.pk)
+    assert [(e.seq, e.type) for e in drawn] == [(seq, "creature_appears")]
+    assert sent(draw) == [("SELECT", GAME), ("SELECT", CLOCKS), ("WITH", "")]
+    assert not any("FOR UPDATE" in q["sql"] for q in draw.captured_queries)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_draw_overtaken_by_its_twin_writes_nothing_more(settings, monkeypatch):
+    """Two copies of the draw's task (a redelivery): the second reads the game,
+    the first lands meanwhile; the second's write then finds the game moved on,
+    writes nothing, reads again and finds nothing due."""
+    from games import store
+
+    game = _awaiting_the_fly(settings)
+    seq = game.seq
+    read, twin = store.game_for_move, []
+
+    def read_then_overtaken(pk: int, user_id: int | None) -> store.MoveRead | None:
+        found = read(pk, user_id)
+        if not twin:
+            twin.append(None)
+            twin[:] = services.chance_resolve(pk)  # the other copy lands first
+        return found
+
+    monkeypatch.setattr(store, "game_for_move", read_then_overtaken)
+    assert services.chance_resolve(game.pk) == []
+    assert [(e.seq, e.type) for e in twin] == [(seq, "creature_appears")]
+    game.refresh_from_db()
+    assert game.seq == seq + 1
+    assert Event.objects.filter(game=game, type="creature_appears").count() == 1
+    assert engine.awaiting(selectors.game_state_get(game))["kind"] == "guess"
+    assert game_problems(game) == []
