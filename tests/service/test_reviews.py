@@ -13,12 +13,14 @@ from dataclasses import replace
 from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from bots import services as bot_services
 from engine import registry
 from engine.bots.mcts import search
 from engine.bots.review import review_rng
 from games.models import Event, Game
+from marram_site.celery import app as celery_app
 from notifications.models import Notification
 from reviews import services
 from reviews.models import Review
@@ -202,3 +204,25 @@ def test_the_sweep_enqueues_a_review_whose_task_was_lost_once_and_it_is_made_onc
     assert services.reviews_sweep(now=later + timedelta(days=1)) == 0
 
 
+
+
+@pytest.mark.usefixtures("worker")
+def test_beat_s_sweep_hands_a_lost_review_to_the_worker(mailbox):
+    """With the real parts: beat's schedule names the sweep, the sweep's task
+    enqueues the lost review, the worker makes it, and its player is mailed once."""
+    entry = celery_app.conf.beat_schedule["reviews-sweep"]
+    assert entry["task"] in celery_app.tasks and entry["schedule"] == 5 * 60.0
+    sweep = celery_app.tasks["reviews.tasks.reviews_sweep"]
+    assert sweep.apply().get() == 0  # nothing lost yet
+    asker, other = make_user("sweep-asker"), make_user("sweep-other")
+    game = play_to_the_end(_pond(asker, other))
+    lost = timezone.now() - services.RETRY_AFTER - timedelta(minutes=1)
+    Review.objects.create(game=game, requested_by=asker, waiting=[asker.pk], enqueued_at=lost)
+    assert body(client_for(asker).get(f"/api/games/{game.pk}/review/"))["status"] == "pending"
+    assert sweep.apply().get() == 1
+    shown = wait_for(lambda: _ready(client_for(asker), game.pk), "the review")
+    assert len(shown["moves"]) == Event.objects.filter(game=game).count()
+    ready = f"Pond game {game.pk}: the review of the moves is ready"
+    mail = wait_for(lambda: [m for m in mailbox.messages if m["Subject"] == ready], "the mail")
+    assert [m["To"] for m in mail] == ["sweep-asker@example.org"]
+    assert sweep.apply().get() == 0  # made: not swept again
