@@ -203,7 +203,6 @@ def quiet_worker(request, mailbox):
     if "worker" not in request.fixturenames:
         return
     from games.models import Game
-    from notifications import tasks
 
     def busy() -> list:
         return [*Notification.objects.filter(status="pending").values_list("pk", "kind", "note"),
@@ -214,11 +213,7 @@ def quiet_worker(request, mailbox):
     except AssertionError:
         log = request.getfixturevalue("worker")["now"].log.read_text(errors="replace")
         raise AssertionError(f"still to do: {busy()}\n{log[-4000:]}") from None
-    marker = Notification.objects.create(
-        to_email="marker@example.org", kind="reply_refused", dedup_key="quiet-marker",
-        subject="marker", body_text="marker", message_id="<quiet-marker@test>")
-    tasks.notification_deliver.delay(marker.pk)
-    wait_for(lambda: sent_for([marker])(mailbox), "the worker to be idle")
+    _worker_tasks_done(mailbox, "quiet-marker")
 
 
 def unlocked(ids: list[int]) -> bool:
@@ -353,10 +348,9 @@ def test_forged_and_stale_replies_by_smtp_are_refused_and_the_player_answered(wo
     assert Event.objects.filter(game=game).count() == before
 
 
-def test_the_worker_draws_the_fly(worker, settings):
-    settings.MARRAM_DRAW_INLINE = False
-    ann, bob = make_user("ann"), make_user("bob")
-    game = start_game([ann, bob], variant="animals")
+def _play_until_the_fly_appears(game) -> None:
+    """Each awaited player's first legal move, the worker drawing what they call
+    for, until the fly is on the board."""
     from engine.marram import legal_actions
     from games import services
     from games.selectors import game_state_get
@@ -369,6 +363,13 @@ def test_the_worker_draws_the_fly(worker, settings):
         services.action_submit(game=game, user=seat_user(game, seat),
                                action=legal_actions(game_state_get(game))[0],
                                expected_seq=game.seq)
+
+
+def test_the_worker_draws_the_fly(worker, settings):
+    settings.MARRAM_DRAW_INLINE = False
+    ann, bob = make_user("ann"), make_user("bob")
+    game = start_game([ann, bob], variant="animals")
+    _play_until_the_fly_appears(game)
     appears = Event.objects.get(game=game, type="creature_appears")
     assert appears.actor is None and appears.cause_seq is None
 
@@ -482,18 +483,7 @@ def test_a_worker_whose_connection_died_draws_the_next_fly_on_a_new_one(worker_a
         assert cursor.fetchall(), "the worker holds no connection to cut"
     ann, bob = make_user("ann"), make_user("bob")
     game = start_game([ann, bob], variant="animals")
-    from engine.marram import legal_actions
-    from games import services
-    from games.selectors import game_state_get
-
-    while not Event.objects.filter(game=game, type="creature_appears").exists():
-        seat, wait = awaited(game)
-        if wait["kind"] == "chance":  # the worker is on it
-            wait_for(lambda: awaited(game)[1]["kind"] != "chance", "the fly to be drawn")
-            continue
-        services.action_submit(game=game, user=seat_user(game, seat),
-                               action=legal_actions(game_state_get(game))[0],
-                               expected_seq=game.seq)
+    _play_until_the_fly_appears(game)
     assert Event.objects.filter(game=game, type="creature_appears").count() == 1
     # the first task to use the cut connection was sent again, and that one succeeded
     log = worker_as_shipped["now"].log.read_text(errors="replace")
