@@ -4,10 +4,10 @@ games.services.append."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
@@ -35,6 +35,8 @@ from games.services.append import (
 )
 from web.errors import Conflict, Forbidden, Invalid, NotFound, StaleSeq
 
+_T = TypeVar("_T")
+
 
 def chance_resolve(game: Game | int) -> list[Event]:
     """Append the chance events now due (drawn from the seed) and any automatic
@@ -48,24 +50,35 @@ def chance_resolve(game: Game | int) -> list[Event]:
     a resignation) leaves the other nothing to write; read again, the game then
     has nothing due, or what is due after that change."""
     pk = game.pk if isinstance(game, Game) else game
-    with _savepoint_if_nested():
-        for _ in range(_ATTEMPTS):
-            found = store.game_for_move(pk, None)
-            if found is None:
-                raise NotFound(f"there is no game {pk}")
-            read = found.game
-            if read.status != Game.Status.RUNNING:
-                return []
-            app = Appender(read, game_state_get(read), seats_read=True,
-                           computer_seats=found.computer_seats)
-            append_automatic(app, cause=None, draw=True)
-            if not app.rows:
-                return []
-            try:
-                app.commit()
-            except store.Stale:  # something landed first: what is due now?
-                continue
-            return app.rows
+    return _judged_until_written(pk, lambda: _draw(pk))
+
+
+def _draw(pk: int) -> list[Event]:
+    """One try of ``chance_resolve``: ``store.Stale`` if the game moved on
+    between its read and its write."""
+    found = store.game_for_move(pk, None)
+    if found is None:
+        raise NotFound(f"there is no game {pk}")
+    game = found.game
+    if game.status != Game.Status.RUNNING:
+        return []
+    app = Appender(game, game_state_get(game), seats_read=True,
+                   computer_seats=found.computer_seats)
+    append_automatic(app, cause=None, draw=True)
+    if app.rows:
+        app.commit()
+    return app.rows
+
+
+def _judged_until_written(pk: int, change: Callable[[], _T]) -> _T:
+    """A lock-free change (games.services.append), read and judged again each
+    time another write lands between its read and its write, ``_ATTEMPTS``
+    times at most; then StaleSeq with the game's seq."""
+    for _ in range(_ATTEMPTS):
+        try:
+            return change()
+        except store.Stale:  # read again: the game moved on
+            pass
     raise StaleSeq(store.game_seq(pk) or 0)
 
 
@@ -245,15 +258,8 @@ def action_submit(
     pk = game.pk if isinstance(game, Game) else game
     try:
         with _savepoint_if_nested():
-            for _ in range(_ATTEMPTS - 1):
-                try:
-                    return _submit(pk, user, action, expected_seq, idempotency_key)
-                except store.Stale:  # read again: the game is past expected_seq
-                    pass
-            try:
-                return _submit(pk, user, action, expected_seq, idempotency_key)
-            except store.Stale:
-                raise StaleSeq(store.game_seq(pk) or 0) from None
+            return _judged_until_written(
+                pk, lambda: _submit(pk, user, action, expected_seq, idempotency_key))
     except IntegrityError:
         # The key was used for an earlier action of this game (at another seq).
         used = Event.objects.filter(game_id=pk, idempotency_key=idempotency_key).exists()
