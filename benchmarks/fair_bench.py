@@ -121,7 +121,13 @@ The phases, each on games (matches) of its own:
   Its clients are set up first and its moves played last, at least the token
   cache's life (accounts.auth.TOKEN_CACHE_SECONDS, 30 s) after the set-up: every
   token, every game's state and every connection then misses (the web server
-  closes a connection idle for 30 s, so a seat's move opens a new one). 2,000
+  closes a connection idle for 30 s, so a seat's move opens a new one). With
+  ``--cold-events N`` the games are long ones, as a correspondence game's move
+  finds them: Marram's are played on to N events before the run, through the
+  services by the preparing processes (random moves of the rules' own, each draw
+  made at once), so the web server has never held them; boardgame.io's matches
+  are played on in their clients' set-up by the moves Marram's games take on
+  average to reach N events. 2,000
   games by default: with nothing in front of it to hold the players' connections
   (nginx in production, which keeps 16 to each web server), the web server is
   let hold one a seat (``MARRAM_WEB_CONNECTIONS``; as shipped it holds 1,024 in
@@ -476,11 +482,19 @@ class Phase:
     bgio_games: int
     bgio_tiles: int
     distinct_players: bool = False
+    events_before: int = 0
+    """Marram: the events each game is played to before the run (0: fresh games)."""
+    bgio_moves_before: int = 0
+    """boardgame.io: the moves each match is played on before the run, as many as
+    Marram's games take on average to reach ``events_before``."""
 
     def label(self) -> str:
         how = f"{self.clients} client{'s' * (self.clients > 1)}, {self.connections} connections"
         if self.contended:
             how += ", every move sent twice"
+        if self.events_before:
+            how += (f", Marram's games played to {self.events_before} events and "
+                    f"boardgame.io's matches {self.bgio_moves_before} moves before the run")
         return (f"{self.moves} moves; Marram {self.marram_games} games to {self.marram_target} "
                 f"events, boardgame.io {self.bgio_games} matches of {self.bgio_tiles} tiles; "
                 + how)
@@ -514,6 +528,22 @@ def moves_a_match(kind: str, target: int, samples: int = 20) -> float:
     return total / samples
 
 
+def cold_phase(kind: str, args: argparse.Namespace, hot: dict[str, Any]) -> Phase:
+    """The cold phase: fresh games, or with ``--cold-events`` games already long
+    (a correspondence game's move: its state in no cache, many events behind
+    it), each side's played on before the run by the same number of moves."""
+    phase = Phase("cold", args.cold_games * args.cold_touches,
+                  **{**hot, "connections": "per_seat"}, marram_games=args.cold_games,
+                  bgio_games=args.cold_games, distinct_players=True)
+    if args.cold_events:
+        before = round(moves_a_match(kind, args.cold_events))
+        phase.events_before, phase.bgio_moves_before = args.cold_events, before
+        # room after them for the touches (a match of n tiles takes n - 1 moves)
+        phase.marram_target = args.cold_events + args.long_events
+        phase.bgio_tiles = max(args.long_tiles, before + args.cold_touches + 2)
+    return phase
+
+
 def phases_for(kind: str, args: argparse.Namespace) -> list[Phase]:
     """The phases asked for, sized for this game."""
     hot = {"clients": args.clients, "connections": "shared", "contended": False,
@@ -523,9 +553,7 @@ def phases_for(kind: str, args: argparse.Namespace) -> list[Phase]:
                       bgio_games=8),
         "hot": Phase("hot", args.moves, **hot, marram_games=args.hot_games,
                      bgio_games=args.hot_games),
-        "cold": Phase("cold", args.cold_games * args.cold_touches,
-                      **{**hot, "connections": "per_seat"}, marram_games=args.cold_games,
-                      bgio_games=args.cold_games, distinct_players=True),
+        "cold": cold_phase(kind, args, hot),
         "contended": Phase("contended", args.moves, **{**hot, "contended": True},
                            marram_games=args.hot_games, bgio_games=args.hot_games),
     }
@@ -630,7 +658,8 @@ class Bench:
         clients = NodeClients(self.cgroups, self.other_cores, script, config, logdir,
                               f"{phase.name}-clients")
         try:
-            clients.ready(120 + 0.1 * games)
+            # a match played on before the run: about 5 ms a move on a loaded machine
+            clients.ready(120 + games * (0.1 + 0.02 * config.get("moves_before", 0)))
         except BaseException:
             clients.close()
             raise
@@ -977,6 +1006,41 @@ def _make_games(kind: str, pairs: list[tuple[int, int]]) -> list[int]:
     return ids
 
 
+def _play_on(pks: list[int], target: int, seed: int) -> int:
+    """A pool worker's share of the cold phase's games played on, before the run,
+    to ``target`` events (or their end) through the services, as their players
+    would play them: each move a random one of the rules' (``bot_action``'s
+    "random") by the seat the game awaits, each draw made at once (the run's
+    worker would make it a moment later). Returns the events appended."""
+    from django.db import connections
+    from django.test import override_settings
+
+    from games import selectors, services
+    from games.models import Game
+
+    appended = 0
+    with override_settings(MARRAM_DRAW_INLINE=True):
+        for pk in pks:
+            game = Game.objects.get(pk=pk)
+            users = {seat.index: seat.user for seat in game.seats.select_related("user")}
+            rng = random.Random(f"{seed}:{pk}")
+            start = game.seq
+            while game.seq < target and game.status == Game.Status.RUNNING:
+                rules, state = selectors.rules_of(game), selectors.game_state_get(game)
+                wait = rules.awaiting(state)
+                if wait.chance is not None:
+                    services.chance_resolve(pk)
+                else:
+                    seat = rng.choice(list(wait.players))
+                    action = rules.bot_action(state, seat, rng, "random")
+                    services.action_submit(game=pk, user=users[seat], action=dict(action),
+                                           expected_seq=game.seq)
+                game = Game.objects.get(pk=pk)
+            appended += game.seq - start
+    connections.close_all()
+    return appended
+
+
 class Preparer:
     """Marram's games, made through the services by two processes (this process's
     cores are the clients' in 1+1: the pool may use every core, outside the runs)."""
@@ -1014,7 +1078,20 @@ class Preparer:
         chunks = [every[i:i + 50] for i in range(0, len(every), 50)]
         ids = [pk for part in self.pool.starmap(_make_games, [(kind, c) for c in chunks])
                for pk in part]
-        # the mail of the games' start is the set-up's, not the moves'
+        at = 0
+        for phase in phases:
+            mine = ids[at:at + len(pairs[phase.name])]
+            at += len(mine)
+            if phase.events_before:
+                # the games played on before the run: a cold touch of a long game
+                played = sum(self.pool.starmap(_play_on, [(mine[i::8], phase.events_before,
+                                                            seed) for i in range(8)]))
+                short = Game.objects.filter(pk__in=mine, seq__lt=phase.events_before).count()
+                assert short == 0, f"{short} games of the {phase.name} phase ended too soon"
+                print(f"  {phase.name}: {len(mine)} games played on to {phase.events_before} "
+                      f"events ({played} events)", file=sys.stderr)
+        # the mail of the games' start (and of the moves before the run) is the
+        # set-up's, not the moves'
         Notification.objects.filter(game_id__in=ids, status=Notification.Status.PENDING).update(
             status=Notification.Status.SKIPPED, note="benchmark set-up")
         assert Game.objects.filter(pk__in=ids, status=Game.Status.RUNNING).count() == len(ids)
@@ -1174,6 +1251,7 @@ def bgio_side(bench: Bench, phases: list[Phase], logdir: Path, seed: int) -> dic
 
         def set_up(phase: Phase) -> SetUp:
             config = {"games": phase.bgio_games, "tiles": phase.bgio_tiles,
+                      "moves_before": phase.bgio_moves_before,
                       "clients": phase.clients, "seconds": bench.args.seconds,
                       "limit": phase.moves, "connections": phase.connections,
                       "contended": phase.contended, "seed": seed + PHASES.index(phase.name)}
@@ -1317,6 +1395,10 @@ def main() -> int:
                         help="games of the cold phase, each between two players of its own")
     parser.add_argument("--cold-touches", type=int, default=1,
                         help="moves a cold game gets (the cold phase's moves: games x this)")
+    parser.add_argument("--cold-events", type=int, default=0,
+                        help="play each cold game on to this many events before the run "
+                        "(boardgame.io's matches as many moves as Marram's games take); "
+                        "0: fresh games")
     parser.add_argument("--short-events", type=int, default=40)
     parser.add_argument("--long-events", type=int, default=150)
     parser.add_argument("--short-tiles", type=int, default=40)

@@ -11,7 +11,8 @@
 //   "games": n (matches, made here through the lobby API), "tiles": n (each
 //   match's length, its setupData; 100 unless given), "clients": n,
 //   "seconds": s, "limit": n (moves in all, 0: none), "connections": "shared" |
-//   "per_seat", "contended": bool, "seed": n}
+//   "per_seat", "contended": bool, "seed": n, "moves_before": n (each match
+//   played this many moves on in the set-up, not measured; 0 unless given)}
 //
 // Set-up, not measured: creates the matches through the lobby API, joins
 // both seats, and connects one socket.io socket a seat, synced as its player
@@ -222,6 +223,27 @@ async function setUp(config) {
   return matches;
 }
 
+/** Set-up, not measured: every match played `moves` moves on before the run (a
+ * cold touch of a long match), as many matches at once as are set up at once;
+ * their figures are then cleared. */
+async function playOn(matches, moves) {
+  if (!moves) return;
+  let next = 0;
+  const worker = async () => {
+    while (next < matches.length) {
+      const match = matches[next++];
+      for (let made = 0; made < moves;) {
+        const ms = await move(match, false);
+        if (ms === null) throw new Error(`match ${match.matchID}: over before the run`);
+        if (ms !== undefined) made++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: SETUP_AT_ONCE }, worker));
+  for (const match of matches) match.next = null;
+  Object.assign(figures, { moves: 0, moveMs: [], nextMs: [], errors: {}, stalls: 0 });
+}
+
 function percentile(values, p) {
   if (values.length === 0) return null;
   const ordered = [...values].sort((a, b) => a - b);
@@ -329,12 +351,14 @@ function readConfig() {
     seconds: config.seconds,
     limit: config.limit || Infinity,
     contended: Boolean(config.contended),
+    movesBefore: config.moves_before || 0,
   };
 }
 
 async function main() {
   const config = readConfig();
   const matches = await setUp(config);
+  await playOn(matches, config.movesBefore);
   process.stdout.write("ready\n");
   await new Promise((resolve) => {
     // stdin closed before the line: the benchmark is gone, and so are these clients
