@@ -1006,26 +1006,36 @@ def _make_games(kind: str, pairs: list[tuple[int, int]]) -> list[int]:
     return ids
 
 
-def _play_on(pks: list[int], target: int, seed: int) -> int:
+def _play_on(pks: list[int], kind: str, target: int, seed: int) -> tuple[int, dict[int, int]]:
     """A pool worker's share of the cold phase's games played on, before the run,
-    to ``target`` events (or their end) through the services, as their players
-    would play them: each move a random one of the rules' (``bot_action``'s
-    "random") by the seat the game awaits, each draw made at once (the run's
-    worker would make it a moment later). Returns the events appended."""
+    to ``target`` events through the services, as their players would play them:
+    each move a random one of the rules' (``bot_action``'s "random") by the seat
+    the game awaits, each draw made at once (the run's worker would make it a
+    moment later). A game that ends sooner is replaced by a new one between the
+    same players, played on in its turn. Returns the events appended and the
+    replacements (old id: new id)."""
     from django.db import connections
     from django.test import override_settings
 
     from games import selectors, services
     from games.models import Game
 
-    appended = 0
+    appended, replaced = 0, {}
     with override_settings(MARRAM_DRAW_INLINE=True):
-        for pk in pks:
+        for first in pks:
+            pk = first
             game = Game.objects.get(pk=pk)
             users = {seat.index: seat.user for seat in game.seats.select_related("user")}
             rng = random.Random(f"{seed}:{pk}")
-            start = game.seq
-            while game.seq < target and game.status == Game.Status.RUNNING:
+            while game.seq < target or game.status != Game.Status.RUNNING:
+                if game.status != Game.Status.RUNNING:  # over too soon: another
+                    made = services.game_create(user=users[0], game=kind,
+                                                options=OPTIONS.get(kind, {}), seats=2,
+                                                days_per_move=DAYS_PER_MOVE)
+                    services.game_join(game=made, user=users[1])
+                    pk = replaced[first] = made.pk
+                    game = Game.objects.get(pk=pk)
+                    users = {seat.index: seat.user for seat in game.seats.select_related("user")}
                 rules, state = selectors.rules_of(game), selectors.game_state_get(game)
                 wait = rules.awaiting(state)
                 if wait.chance is not None:
@@ -1035,10 +1045,10 @@ def _play_on(pks: list[int], target: int, seed: int) -> int:
                     action = rules.bot_action(state, seat, rng, "random")
                     services.action_submit(game=pk, user=users[seat], action=dict(action),
                                            expected_seq=game.seq)
+                    appended += 1
                 game = Game.objects.get(pk=pk)
-            appended += game.seq - start
     connections.close_all()
-    return appended
+    return appended, replaced
 
 
 class Preparer:
@@ -1078,21 +1088,24 @@ class Preparer:
         chunks = [every[i:i + 50] for i in range(0, len(every), 50)]
         ids = [pk for part in self.pool.starmap(_make_games, [(kind, c) for c in chunks])
                for pk in part]
-        at = 0
+        at, replaced = 0, []
         for phase in phases:
             mine = ids[at:at + len(pairs[phase.name])]
             at += len(mine)
             if phase.events_before:
                 # the games played on before the run: a cold touch of a long game
-                played = sum(self.pool.starmap(_play_on, [(mine[i::8], phase.events_before,
-                                                            seed) for i in range(8)]))
-                short = Game.objects.filter(pk__in=mine, seq__lt=phase.events_before).count()
-                assert short == 0, f"{short} games of the {phase.name} phase ended too soon"
+                played = self.pool.starmap(_play_on, [
+                    (mine[i::8], kind, phase.events_before, seed) for i in range(8)])
+                new = {old: pk for _, part in played for old, pk in part.items()}
+                ids[at - len(mine):at] = [new.get(pk, pk) for pk in mine]
+                replaced.extend(new)
                 print(f"  {phase.name}: {len(mine)} games played on to {phase.events_before} "
-                      f"events ({played} events)", file=sys.stderr)
+                      f"events ({sum(n for n, _ in played)} moves; {len(new)} over too "
+                      "soon, replaced)", file=sys.stderr)
         # the mail of the games' start (and of the moves before the run) is the
         # set-up's, not the moves'
-        Notification.objects.filter(game_id__in=ids, status=Notification.Status.PENDING).update(
+        Notification.objects.filter(game_id__in=ids + replaced,
+                                    status=Notification.Status.PENDING).update(
             status=Notification.Status.SKIPPED, note="benchmark set-up")
         assert Game.objects.filter(pk__in=ids, status=Game.Status.RUNNING).count() == len(ids)
         out: dict[str, list[dict]] = {}
