@@ -1008,47 +1008,19 @@ def _make_games(kind: str, pairs: list[tuple[int, int]]) -> list[int]:
 
 def _play_on(pks: list[int], kind: str, target: int, seed: int) -> tuple[int, dict[int, int]]:
     """A pool worker's share of the cold phase's games played on, before the run,
-    to ``target`` events through the services, as their players would play them:
-    each move a random one of the rules' (``bot_action``'s "random") by the seat
-    the game awaits, each draw made at once (the run's worker would make it a
-    moment later). A game that ends sooner is replaced by a new one between the
-    same players, played on in its turn. Returns the events appended and the
-    replacements (old id: new id)."""
+    to ``target`` events (service_bench.play_on: random moves through the
+    services, each draw made at once; a game over sooner replaced). Returns the
+    moves made and the replacements (old id: new id)."""
     from django.db import connections
-    from django.test import override_settings
 
-    from games import selectors, services
-    from games.models import Game
-
-    appended, replaced = 0, {}
-    with override_settings(MARRAM_DRAW_INLINE=True):
-        for first in pks:
-            pk = first
-            game = Game.objects.get(pk=pk)
-            users = {seat.index: seat.user for seat in game.seats.select_related("user")}
-            rng = random.Random(f"{seed}:{pk}")
-            while game.seq < target or game.status != Game.Status.RUNNING:
-                if game.status != Game.Status.RUNNING:  # over too soon: another
-                    made = services.game_create(user=users[0], game=kind,
-                                                options=OPTIONS.get(kind, {}), seats=2,
-                                                days_per_move=DAYS_PER_MOVE)
-                    services.game_join(game=made, user=users[1])
-                    pk = replaced[first] = made.pk
-                    game = Game.objects.get(pk=pk)
-                    users = {seat.index: seat.user for seat in game.seats.select_related("user")}
-                rules, state = selectors.rules_of(game), selectors.game_state_get(game)
-                wait = rules.awaiting(state)
-                if wait.chance is not None:
-                    services.chance_resolve(pk)
-                else:
-                    seat = rng.choice(list(wait.players))
-                    action = rules.bot_action(state, seat, rng, "random")
-                    services.action_submit(game=pk, user=users[seat], action=dict(action),
-                                           expected_seq=game.seq)
-                    appended += 1
-                game = Game.objects.get(pk=pk)
+    moves, replaced = 0, {}
+    for pk in pks:
+        made, played = sb.play_on(pk, target, seed, OPTIONS.get(kind, {}))
+        moves += made
+        if played != pk:
+            replaced[pk] = played
     connections.close_all()
-    return appended, replaced
+    return moves, replaced
 
 
 class Preparer:

@@ -28,7 +28,8 @@ client applies them as the game page does.
 
 With ``--cold``, a run measures instead the move of benchmarks/fair_bench.py's
 cold phase: ``--games`` games (300 by default), each between two players of
-its own, made through the services, and then every per-process memory emptied
+its own, made through the services (with ``--cold-events N`` played on to N
+events through them, as in the race's ``--cold-events``), and then every per-process memory emptied
 (the state cache, the token cache); each game is then touched once as the
 race's client touches it (a GET of the game as each seat in turn until one can
 act, then that seat's POST of a random legal action), the chance a move calls
@@ -168,10 +169,11 @@ def _backend_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def child_cold(root: Path, game: str, games: int, seed: int, profile: str | None = None
-               ) -> dict:
-    """The cold touch of each of ``games`` fresh games, then a hot move of each:
-    CPU and statements, with ``root``'s code."""
+def child_cold(root: Path, game: str, games: int, seed: int, profile: str | None = None,
+               cold_events: int = 0) -> dict:
+    """The cold touch of each of ``games`` games (fresh, or played on to
+    ``cold_events`` events), then a hot move of each: CPU and statements, with
+    ``root``'s code."""
     sys.path[:0] = [str(root), str(root / "benchmarks")]
     os.chdir(root)
     import service_bench as sb
@@ -197,11 +199,16 @@ def child_cold(root: Path, game: str, games: int, seed: int, profile: str | None
     tokens = {t.user_id: t.key for t in Token.objects.bulk_create(
         [Token(user=u, key=Token.generate_key()) for u in users])}
     prepared = []
+    # the lobby's defaults; for a long game, Marram's Animals variant as the race plays it
+    options = {"variant": "animals", "length": "long"} if cold_events and game == "marram" else {}
     for g in range(games):
         a, b = users[2 * g], users[2 * g + 1]
-        made = services.game_create(user=a, game=game, options={}, seats=2, days_per_move=3)
+        made = services.game_create(user=a, game=game, options=options, seats=2,
+                                    days_per_move=3)
         services.game_join(game=made, user=b)
-        prepared.append({"id": made.pk, "tokens": [tokens[a.pk], tokens[b.pk]]})
+        # a long game (--cold-events): played on as its players would have
+        pk = sb.play_on(made.pk, cold_events, seed, options)[1] if cold_events else made.pk
+        prepared.append({"id": pk, "tokens": [tokens[a.pk], tokens[b.pk]]})
     redis = live._redis()
     for g in prepared:  # both seats listen, as their streams do
         for seat, user in Seat.objects.filter(game_id=g["id"]).values_list("index", "user_id"):
@@ -327,7 +334,8 @@ def run(root: Path, args: argparse.Namespace, seed: int, env: dict[str, str]) ->
     argv = [sys.executable, str(Path(__file__).resolve()), "--child", str(root),
             "--game", args.game, "--games", str(args.games), "--moves", str(args.moves),
             "--seed", str(seed), *(["--changes"] if args.changes else []),
-            *(["--cold"] if args.cold else [])]
+            *(["--cold"] if args.cold else []),
+            *(["--cold-events", str(args.cold_events)] if args.cold_events else [])]
     done = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)
     if done.returncode:
         raise SystemExit(f"the run of {root} failed:\n{done.stderr[-3000:]}")
@@ -341,7 +349,9 @@ COLD_PARTS = ("touch", "get", "post", "hot")
 def cold_report(args: argparse.Namespace, runs: dict[str, list[dict]]) -> None:
     """Each part's figures, median (min-max) over the rounds, and the ratio of the
     web process + PostgreSQL CPU to the baseline's, round by round."""
-    print(f"\n{args.game}, cold: {args.games} games a run, {args.rounds} rounds; "
+    print(f"\n{args.game}, cold: {args.games} games a run"
+          + (f" played on to {args.cold_events} events" if args.cold_events else "")
+          + f", {args.rounds} rounds; "
           "CPU in us a request (mean over the run), median (min-max) of the runs")
     base = runs.get(args.against or "", runs["this"])
 
@@ -378,6 +388,9 @@ def main() -> int:
     parser.add_argument("--cold", action="store_true",
                         help="the cold phase's touch of fresh games, then a hot move of "
                         "each (--games 300 unless given)")
+    parser.add_argument("--cold-events", type=int, default=0,
+                        help="with --cold, each game played on to this many events first "
+                        "(a correspondence game's cold move)")
     parser.add_argument("--profile", help="with --cold, one run of this checkout alone "
                         "under cProfile, its cold requests' statistics written to this file")
     parser.add_argument("--child", help=argparse.SUPPRESS)
@@ -386,7 +399,7 @@ def main() -> int:
         args.games = 300
     if args.child and args.cold:
         print(json.dumps(child_cold(Path(args.child), args.game, args.games, args.seed,
-                                    args.profile)))
+                                    args.profile, args.cold_events)))
         return 0
     if args.child:
         print(json.dumps(child(Path(args.child), args.game, args.games, args.moves, args.seed,
@@ -404,7 +417,8 @@ def main() -> int:
         if args.profile:
             argv = [sys.executable, str(Path(__file__).resolve()), "--child", str(ROOT),
                     "--cold", "--game", args.game, "--games", str(args.games),
-                    "--seed", str(args.seed), "--profile", args.profile]
+                    "--seed", str(args.seed), "--profile", args.profile,
+                    "--cold-events", str(args.cold_events)]
             done = subprocess.run(argv, env=env, check=True, capture_output=True, text=True)
             print(done.stdout.strip().splitlines()[-1])
             return 0

@@ -151,6 +151,46 @@ def prepare(url: str, games: int, variant: str | None, game: str = "marram") -> 
     return out
 
 
+def play_on(pk: int, target: int, seed: object, options: dict[str, Any]) -> tuple[int, int]:
+    """Play the game on through the services to ``target`` events, as its players
+    would: each move a random one of the rules' (``bot_action``'s "random") by
+    the seat the game awaits, each draw made at once (a worker's task would make
+    it a moment later). A game over sooner is replaced by a new one between the
+    same players (``options``, three days a move), played on in its turn.
+    Returns the moves made and the id of the game played on."""
+    from django.test import override_settings
+
+    from games import selectors, services
+    from games.models import Game
+
+    moves, game, tries = 0, Game.objects.get(pk=pk), 0
+    rng = random.Random(f"{seed}:{pk}")
+    with override_settings(MARRAM_DRAW_INLINE=True):
+        while game.seq < target or game.status != Game.Status.RUNNING:
+            users = {seat.index: seat.user for seat in game.seats.select_related("user")}
+            if game.status != Game.Status.RUNNING:  # over too soon: another
+                if (tries := tries + 1) > 20:
+                    raise SystemExit(f"{game.game} {options}: 20 games in a row ended "
+                                     f"before {target} events")
+                made = services.game_create(user=users[0], game=game.game, options=options,
+                                            seats=2, days_per_move=3)
+                services.game_join(game=made, user=users[1])
+                game = Game.objects.get(pk=made.pk)
+                continue
+            rules, state = selectors.rules_of(game), selectors.game_state_get(game)
+            wait = rules.awaiting(state)
+            if wait.chance is not None:
+                services.chance_resolve(game.pk)
+            else:
+                seat = rng.choice(list(wait.players))
+                action = rules.bot_action(state, seat, rng, "random")
+                services.action_submit(game=game.pk, user=users[seat], action=dict(action),
+                                       expected_seq=game.seq)
+                moves += 1
+            game = Game.objects.get(pk=game.pk)
+    return moves, game.pk
+
+
 def free_port() -> int:
     import socket
 
