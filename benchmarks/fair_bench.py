@@ -4,6 +4,8 @@ process counted, cold games, contention, short and long matches (issue 37).
     .venv/bin/python benchmarks/fair_bench.py [--runs 5] [--shape 1+1|2shared]
         [--game marram|pond|animals_on_board|make_a_snake ...]
         [--phase solo|hot|cold|contended|short|long ...] [--moves 400] [--json FILE]
+        [--cold-games 2000] [--cold-events N] [--side marram|boardgame.io]
+        [--marram-env NAME=VALUE ...]
 
 Needs root and cgroup v1's cpuacct controller at /sys/fs/cgroup/cpuacct (the
 benchmark machine's), node and npm (boardgame.io's side is installed as
