@@ -29,10 +29,11 @@ client applies them as the game page does.
 With ``--cold``, a run measures instead the move of benchmarks/fair_bench.py's
 cold phase: ``--games`` games (300 by default), each between two players of
 its own, made through the services (with ``--cold-events N`` played on to N
-events through them, as in the race's ``--cold-events``), and then every per-process memory emptied
-(the state cache, the token cache); each game is then touched once as the
-race's client touches it (a GET of the game as each seat in turn until one can
-act, then that seat's POST of a random legal action), the chance a move calls
+events through them, as in the race's ``--cold-events``), and then every
+per-process memory emptied (the state cache, the token cache); each game is
+then touched once as the race's client touches it (a GET of the game as each
+seat in turn until one can act, then that seat's POST of a random legal
+action), the chance a move calls
 for left to the worker's task, as production does. Timed for each touch: the
 process's CPU, the CPU of the PostgreSQL backend serving the process (from
 /proc: the database is local), and the statements the application sent (each

@@ -163,11 +163,13 @@ def play_on(pk: int, target: int, seed: object, options: dict[str, Any]) -> tupl
     from games import selectors, services
     from games.models import Game
 
+    def seated(game: Game) -> dict[int, Any]:
+        return {seat.index: seat.user for seat in game.seats.select_related("user")}
+
     moves, game, tries = 0, Game.objects.get(pk=pk), 0
-    rng = random.Random(f"{seed}:{pk}")
+    users, rng = seated(game), random.Random(f"{seed}:{pk}")
     with override_settings(MARRAM_DRAW_INLINE=True):
         while game.seq < target or game.status != Game.Status.RUNNING:
-            users = {seat.index: seat.user for seat in game.seats.select_related("user")}
             if game.status != Game.Status.RUNNING:  # over too soon: another
                 if (tries := tries + 1) > 20:
                     raise SystemExit(f"{game.game} {options}: 20 games in a row ended "
@@ -176,6 +178,7 @@ def play_on(pk: int, target: int, seed: object, options: dict[str, Any]) -> tupl
                                             seats=2, days_per_move=3)
                 services.game_join(game=made, user=users[1])
                 game = Game.objects.get(pk=made.pk)
+                users = seated(game)
                 continue
             rules, state = selectors.rules_of(game), selectors.game_state_get(game)
             wait = rules.awaiting(state)
