@@ -234,6 +234,10 @@ def test_the_statements_of_every_move_are_prepared_once_per_connection(users):
     assert any('INSERT INTO "games_event"' in s and "UPDATE" in s for s in prepared)  # writes
 
 
+def _row(game: Game) -> dict[str, object]:
+    return {f.attname: getattr(game, f.attname) for f in Game._meta.concrete_fields}
+
+
 def _other_connection():
     """A second connection, as a deployment's migrate command would have."""
     import psycopg
@@ -250,14 +254,20 @@ def test_a_prepared_read_survives_a_migration_adding_a_column(users):
     workers run (their statements prepared) does not change what they return."""
     from games import selectors
 
-    game = services.game_create(user=users[0], variant="classic", length="long", seats=2)
-    services.game_join(game=game, user=users[1])
+    game = services.game_join(
+        game=services.game_create(user=users[0], variant="classic", length="long", seats=2),
+        user=users[1])
     for _ in range(10):  # prepared from the fifth
         selectors.game_get(game.pk)
     with _other_connection() as other:
         other.execute("ALTER TABLE games_game ADD COLUMN added_later integer")
     try:
-        assert selectors.game_get(game.pk).seq == game.seq
+        read = selectors.game_get(game.pk)
+        # what the ORM reads of the row now, column by column, and the seats
+        assert _row(read) == _row(Game.objects.get(pk=game.pk))
+        assert read.status == Game.Status.RUNNING
+        assert [(s.index, s.user_id) for s in read.seat_list()] == sorted(
+            (s.index, s.user_id) for s in game.seats.all())
     finally:
         with _other_connection() as other:
             other.execute("ALTER TABLE games_game DROP COLUMN added_later")
