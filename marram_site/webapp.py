@@ -35,7 +35,8 @@ MASKABLE_SAFE_ZONE = 0.8
 leaves whole; the rest is background that a phone may cut away."""
 
 SHELL = ("games/site.css", "games/panels.css", "games/account.css", "games/account_menu.js",
-         "games/nav_menu.js", "games/nav_noscript.css", "games/install.js")
+         "games/nav_menu.js", "games/nav_noscript.css", "games/install.js",
+         "games/page_left.js", "games/open_page.js")
 """The static files every page loads, fetched into the cache when the worker
 installs; the others are kept there once a page has asked for them."""
 

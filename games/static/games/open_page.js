@@ -4,8 +4,12 @@
 // turned push on for in this browser (its id kept under DEVICE_KEY); a browser
 // without one says nothing. The page says so every EVERY milliseconds while in
 // view, and at once when it is hidden or left, so that the next push is not held.
+// What a page says as it is left can be lost with it; so the tab keeps the open
+// page in its session storage (OPEN_KEY), and the next page it shows says again
+// that it was left (repeatLeft, on every page: games/page_left.js).
 
 export const DEVICE_KEY = "marram-push-device";
+export const OPEN_KEY = "marram-open-page";
 export const EVERY = 20000;
 
 /** The device id this browser takes push for, or null. */
@@ -18,21 +22,32 @@ export function deviceId(storage = globalThis.localStorage) {
   }
 }
 
+/** POST {device, game, open} to ``url``, whatever comes of it. */
+function say(fetcher, doc, url, device, game, open) {
+  const csrf = doc.querySelector('meta[name="csrf-token"]');
+  Promise.resolve(fetcher(url, { method: "POST", credentials: "same-origin", keepalive: true,
+    headers: { "Content-Type": "application/json", "X-CSRFToken": csrf ? csrf.content : "" },
+    body: JSON.stringify({ device, game, open }) })).catch(() => {});
+}
+
 /**
  * Keep telling ``url`` (POST {device, game, open}) whether the page of game
  * ``gameId`` is in view; null where there is nothing to tell (no url, no device).
+ * The tab's ``session`` storage keeps what repeatLeft needs on the next page.
  */
 export function watchOpen({ url, gameId, fetcher = (...args) => fetch(...args), doc = document,
-  storage = globalThis.localStorage, every = EVERY, win = globalThis }) {
+  storage = globalThis.localStorage, session = globalThis.sessionStorage, every = EVERY,
+  win = globalThis }) {
   const device = deviceId(storage);
   if (!url || device === null || !Number.isInteger(gameId)) return null;
-  const csrf = doc.querySelector('meta[name="csrf-token"]');
+  try {
+    session.setItem(OPEN_KEY, JSON.stringify({ url, device, game: gameId,
+      path: win.location.pathname }));
+  } catch (e) {
+    // no session storage: the message sent as the page is left is all there is
+  }
   let timer = null;
-  const tell = (open) => {
-    Promise.resolve(fetcher(url, { method: "POST", credentials: "same-origin", keepalive: true,
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf ? csrf.content : "" },
-      body: JSON.stringify({ device, game: gameId, open }) })).catch(() => {});
-  };
+  const tell = (open) => say(fetcher, doc, url, device, gameId, open);
   const update = () => {
     if (timer !== null) win.clearInterval(timer);
     timer = null;
@@ -47,4 +62,26 @@ export function watchOpen({ url, gameId, fetcher = (...args) => fetch(...args), 
   win.addEventListener("pagehide", () => tell(false));
   update();
   return { device, update };
+}
+
+/**
+ * On every page: if the last page this tab showed was a game's page that said it
+ * was open (watchOpen) and this page is another, say again that it was left, and
+ * forget it. True if it was said.
+ */
+export function repeatLeft({ fetcher = (...args) => fetch(...args), doc = document,
+  session = globalThis.sessionStorage, path = globalThis.location.pathname } = {}) {
+  let kept;
+  try {
+    kept = JSON.parse(session.getItem(OPEN_KEY) || "null");
+  } catch (e) {
+    return false; // no session storage, or not what watchOpen kept
+  }
+  if (!kept || kept.path === path) return false;
+  session.removeItem(OPEN_KEY);
+  const { url, device, game } = kept;
+  if (typeof url !== "string" || !url.startsWith("/") || !Number.isInteger(device)
+      || !Number.isInteger(game)) return false;
+  say(fetcher, doc, url, device, game, false);
+  return true;
 }
