@@ -2,7 +2,8 @@
 alternating runs.
 
     .venv/bin/python benchmarks/move_bench.py [--game marram|pond|animals_on_board|make_a_snake]
-        [--against REV] [--rounds 4] [--games 20] [--moves 40] [--changes]
+        [--against REV | --env NAME=VALUE] [--rounds 4] [--games 20] [--moves 40]
+        [--changes] [--cold [--cold-events N|A-B]]
 
 The whole-server comparison (benchmarks/compare_bench.py) moves by 10-20% from
 one run to the next on a shared machine, more than most single changes to a
@@ -24,12 +25,15 @@ each round runs this checkout's code and REV's in turn (the order swapped every
 other round); prints each run's mean and median CPU a move, then the medians of
 the runs and the median over the rounds of the ratio this / REV. With
 ``--changes`` each move asks for the changes to the state (docs/api.md), and the
-client applies them as the game page does.
+client applies them as the game page does. With ``--env NAME=VALUE`` (repeatable)
+in place of ``--against``, each round runs this checkout as it is and with those
+settings in its environment.
 
 With ``--cold``, a run measures instead the move of benchmarks/fair_bench.py's
 cold phase: ``--games`` games (300 by default), each between two players of
 its own, made through the services (with ``--cold-events N`` played on to N
-events through them, as in the race's ``--cold-events``), and then every
+events through them, as in the race's ``--cold-events``; with ``A-B`` each to
+a number of events drawn from A to B, the same on both sides), and then every
 per-process memory emptied (the state cache, the token cache); each game is
 then touched once as the race's client touches it (a GET of the game as each
 seat in turn until one can act, then that seat's POST of a random legal
@@ -171,10 +175,10 @@ def _backend_cpu(pid: int) -> float:
 
 
 def child_cold(root: Path, game: str, games: int, seed: int, profile: str | None = None,
-               cold_events: int = 0) -> dict:
-    """The cold touch of each of ``games`` games (fresh, or played on to
-    ``cold_events`` events), then a hot move of each: CPU and statements, with
-    ``root``'s code."""
+               cold_events: tuple[int, int] = (0, 0)) -> dict:
+    """The cold touch of each of ``games`` games (fresh, or each played on to a
+    number of events drawn from the range ``cold_events``, the same on every run of a
+    seed), then a hot move of each: CPU and statements, with ``root``'s code."""
     sys.path[:0] = [str(root), str(root / "benchmarks")]
     os.chdir(root)
     import service_bench as sb
@@ -201,14 +205,17 @@ def child_cold(root: Path, game: str, games: int, seed: int, profile: str | None
         [Token(user=u, key=Token.generate_key()) for u in users])}
     prepared = []
     # the lobby's defaults; for a long game, Marram's Animals variant as the race plays it
-    options = {"variant": "animals", "length": "long"} if cold_events and game == "marram" else {}
+    long = cold_events[1] > 0
+    options = {"variant": "animals", "length": "long"} if long and game == "marram" else {}
+    targets = random.Random(f"{seed}:targets")
     for g in range(games):
         a, b = users[2 * g], users[2 * g + 1]
         made = services.game_create(user=a, game=game, options=options, seats=2,
                                     days_per_move=3)
         services.game_join(game=made, user=b)
         # a long game (--cold-events): played on as its players would have
-        pk = sb.play_on(made.pk, cold_events, seed, options)[1] if cold_events else made.pk
+        pk = (sb.play_on(made.pk, targets.randint(*cold_events), seed, options)[1] if long
+              else made.pk)
         prepared.append({"id": pk, "tokens": [tokens[a.pk], tokens[b.pk]]})
     redis = live._redis()
     for g in prepared:  # both seats listen, as their streams do
@@ -331,12 +338,24 @@ def worktree(rev: str) -> Iterator[Path]:
                             str(path)], check=False)
 
 
+def events_range(text: str) -> tuple[int, int]:
+    """``--cold-events``: N, or A-B (each game's drawn from A to B)."""
+    low, _, high = text.partition("-")
+    try:
+        bounds = int(low), int(high or low)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not N or A-B: {text!r}") from None
+    if not 0 <= bounds[0] <= bounds[1]:
+        raise argparse.ArgumentTypeError(f"not a range of events: {text!r}")
+    return bounds
+
+
 def run(root: Path, args: argparse.Namespace, seed: int, env: dict[str, str]) -> dict:
     argv = [sys.executable, str(Path(__file__).resolve()), "--child", str(root),
             "--game", args.game, "--games", str(args.games), "--moves", str(args.moves),
             "--seed", str(seed), *(["--changes"] if args.changes else []),
             *(["--cold"] if args.cold else []),
-            *(["--cold-events", str(args.cold_events)] if args.cold_events else [])]
+            "--cold-events", "-".join(map(str, args.cold_events))]
     done = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)
     if done.returncode:
         raise SystemExit(f"the run of {root} failed:\n{done.stderr[-3000:]}")
@@ -351,7 +370,8 @@ def cold_report(args: argparse.Namespace, runs: dict[str, list[dict]]) -> None:
     """Each part's figures, median (min-max) over the rounds, and the ratio of the
     web process + PostgreSQL CPU to the baseline's, round by round."""
     print(f"\n{args.game}, cold: {args.games} games a run"
-          + (f" played on to {args.cold_events} events" if args.cold_events else "")
+          + (" played on to {}-{} events".format(*args.cold_events) if args.cold_events[1]
+             else "")
           + f", {args.rounds} rounds; "
           "CPU in us a request (mean over the run), median (min-max) of the runs")
     base = runs.get(args.against or "", runs["this"])
@@ -389,9 +409,12 @@ def main() -> int:
     parser.add_argument("--cold", action="store_true",
                         help="the cold phase's touch of fresh games, then a hot move of "
                         "each (--games 300 unless given)")
-    parser.add_argument("--cold-events", type=int, default=0,
-                        help="with --cold, each game played on to this many events first "
-                        "(a correspondence game's cold move)")
+    parser.add_argument("--cold-events", type=events_range, default=(0, 0),
+                        help="with --cold, each game played on to this many events first, "
+                        "N or A-B (a correspondence game's cold move)")
+    parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
+                        help="runs of this checkout with these settings, beside its runs "
+                        "as it is (in place of --against)")
     parser.add_argument("--profile", help="with --cold, one run of this checkout alone "
                         "under cProfile, its cold requests' statistics written to this file")
     parser.add_argument("--child", help=argparse.SUPPRESS)
@@ -415,11 +438,16 @@ def main() -> int:
         redis_url = stack.enter_context(sb.broker())
         env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": redis_url}
         trees = {"this": ROOT}
+        envs = {"this": env}
+        if args.env:
+            changed = " ".join(args.env)
+            trees[changed] = ROOT
+            envs[changed] = {**env, **dict(e.partition("=")[::2] for e in args.env)}
         if args.profile:
             argv = [sys.executable, str(Path(__file__).resolve()), "--child", str(ROOT),
                     "--cold", "--game", args.game, "--games", str(args.games),
                     "--seed", str(args.seed), "--profile", args.profile,
-                    "--cold-events", str(args.cold_events)]
+                    "--cold-events", "-".join(map(str, args.cold_events))]
             done = subprocess.run(argv, env=env, check=True, capture_output=True, text=True)
             print(done.stdout.strip().splitlines()[-1])
             return 0
@@ -429,7 +457,7 @@ def main() -> int:
         for round_ in range(args.rounds):
             order = list(trees) if round_ % 2 == 0 else list(trees)[::-1]
             for name in order:
-                r = run(trees[name], args, args.seed + round_, env)
+                r = run(trees[name], args, args.seed + round_, envs.get(name, env))
                 runs[name].append(r)
                 if args.cold:
                     print(f"round {round_ + 1} {name}: " + "; ".join(
