@@ -45,8 +45,11 @@ a round trip; a transaction's BEGIN and COMMIT are not among them), for the
 GETs and the POST apart. Then each game is moved once more, hot (its state and
 the mover's token in this process's memory, the view in hand as a stream
 brings it: the POST alone, the state held as it was before the worker's draw
-that the cold move called for, if any), for the same figures. The database connection is
-kept open throughout, as the web server's threads keep theirs.
+that the cold move called for, if any), for the same figures; and last a
+snapshot of each game's state is written as a move that crosses the interval
+writes it after its commit (games.snapshots), for the same figures. The
+database connection is kept open throughout, as the web server's threads keep
+theirs.
 """
 
 from __future__ import annotations
@@ -192,8 +195,9 @@ def child_cold(root: Path, game: str, games: int, seed: int, profile: str | None
     from django.db import connection
     from rest_framework.authtoken.models import Token
 
-    from games import services
+    from games import selectors, services
     from games.models import Seat
+    from games.snapshots import game_snapshot_save
     from live import stream as live
     from marram_site.wsgi import serving_application
 
@@ -309,6 +313,17 @@ def child_cold(root: Path, game: str, games: int, seed: int, profile: str | None
                 hot.append(f)
     if profiler is not None:
         profiler.dump_stats(profile)
+    written = []
+    for g in prepared:  # a snapshot of each game's state as it is now, as a move writes it
+        game = selectors.game_get(g["id"])
+        rules, state = selectors.rules_of(game), selectors.game_state_get(game)
+        del statements[:]
+        database, started = _backend_cpu(backend), time.process_time()
+        with connection.execute_wrapper(counting):
+            game_snapshot_save(game_id=game.pk, seq=game.seq + 1_000_000, rules=rules,
+                               state=state)
+        written.append({"cpu": time.process_time() - started,
+                        "db": _backend_cpu(backend) - database, "statements": len(statements)})
 
     def summary(rows: list[dict]) -> dict:
         return {"n": len(rows), "cpu_us": round(1e6 * statistics.mean(r["cpu"] for r in rows)),
@@ -317,7 +332,7 @@ def child_cold(root: Path, game: str, games: int, seed: int, profile: str | None
                 "statements": round(statistics.mean(r["statements"] for r in rows), 2)}
 
     out = {"touch": summary(cold["touch"]), "get": summary(cold["get"]),
-           "post": summary(cold["post"]), "hot": summary(hot)}
+           "post": summary(cold["post"]), "hot": summary(hot), "snapshot": summary(written)}
     for name, rows in (("get", cold["get"]), ("post", cold["post"]), ("hot", hot)):
         out[name]["sql"] = rows[0]["sql"]
     return out
@@ -362,8 +377,9 @@ def run(root: Path, args: argparse.Namespace, seed: int, env: dict[str, str]) ->
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-COLD_PARTS = ("touch", "get", "post", "hot")
-"""A cold touch (its GETs and its POST), each cold GET, each cold POST, a hot POST."""
+COLD_PARTS = ("touch", "get", "post", "hot", "snapshot")
+"""A cold touch (its GETs and its POST), each cold GET, each cold POST, a hot POST,
+a snapshot's write (what a move that crosses the interval adds after its commit)."""
 
 
 def cold_report(args: argparse.Namespace, runs: dict[str, list[dict]]) -> None:
