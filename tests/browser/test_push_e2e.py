@@ -201,6 +201,27 @@ def test_push_turned_on_from_the_settings_page_shows_a_turn_whose_click_opens_th
     assert len(phone.context.pages) == pages
 
 
+def test_a_leaving_message_lost_on_its_way_is_said_again_by_the_next_page(
+        stand_in, desktop, phone, live_server):
+    ann, bob = make_user("ann"), make_user("bob")
+    phone.sign_in("ann")
+    device = subscribed_device(phone, stand_in, live_server)
+    game = start_game_of("marram", [bob, ann], seed=SEED)
+    page = phone.page
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("#game[data-ready=true]")
+    opened = PushPageOpen.objects.filter(device=device, game=game)
+    assert eventually(page, opened.exists)
+    # whatever the page sends from now on is lost, its leaving message too
+    page.evaluate("() => { window.fetch = () => new Promise(() => {}); }")
+    page.goto(f"{live_server.url}/settings/notifications/")
+    assert eventually(page, lambda: not opened.exists())
+    play_turn(game)  # bob plays: ann's turn, pushed to the phone
+    deliver_due()
+    [sent] = stand_in.wait(1)
+    assert sent.message["game"] == game.pk
+
+
 def test_a_game_page_open_on_the_device_holds_its_push_back_until_it_is_left(
         stand_in, desktop, phone, live_server):
     ann, bob = make_user("ann"), make_user("bob")

@@ -93,7 +93,8 @@ test("the game's page itself, loaded again, does not say it was left", () => {
 });
 
 test("nothing kept, something else kept, or no session storage: nothing is said", () => {
-  for (const kept of [null, "not json", JSON.stringify({ url: "https://elsewhere.example/",
+  for (const kept of [null, "not json", "5", JSON.stringify({ url: "https://elsewhere.example/",
+    device: 7, game: 12, path: "/games/12/" }), JSON.stringify({ url: "//elsewhere.example/",
     device: 7, game: 12, path: "/games/12/" }), JSON.stringify({ url: "/push/open/",
     device: "7", game: 12, path: "/games/12/" })]) {
     const f = fakes(null);
@@ -105,4 +106,9 @@ test("nothing kept, something else kept, or no session storage: nothing is said"
   const refused = { getItem: () => { throw new Error("refused"); } };
   assert.equal(repeatLeft({ fetcher: () => assert.fail("said"), doc: fakes(null).doc,
     session: refused, path: "/games/" }), false);
+  const f = fakes("7"); // a game's page where session storage is refused: it still says
+  watchOpen({ url: "/push/open/", gameId: 12, fetcher: f.fetcher, doc: f.doc,
+    storage: f.storage, win: f.win,
+    session: { setItem: () => { throw new Error("refused"); } } });
+  assert.deepEqual(f.told.at(-1).body, { device: 7, game: 12, open: true });
 });

@@ -36,13 +36,12 @@ function say(fetcher, doc, url, device, game, open) {
  * The tab's ``session`` storage keeps what repeatLeft needs on the next page.
  */
 export function watchOpen({ url, gameId, fetcher = (...args) => fetch(...args), doc = document,
-  storage = globalThis.localStorage, session = globalThis.sessionStorage, every = EVERY,
-  win = globalThis }) {
+  storage = globalThis.localStorage, session, every = EVERY, win = globalThis }) {
   const device = deviceId(storage);
   if (!url || device === null || !Number.isInteger(gameId)) return null;
   try {
-    session.setItem(OPEN_KEY, JSON.stringify({ url, device, game: gameId,
-      path: win.location.pathname }));
+    (session || win.sessionStorage).setItem(OPEN_KEY, JSON.stringify({ url, device,
+      game: gameId, path: win.location.pathname }));
   } catch (e) {
     // no session storage: the message sent as the page is left is all there is
   }
@@ -69,18 +68,19 @@ export function watchOpen({ url, gameId, fetcher = (...args) => fetch(...args), 
  * was open (watchOpen) and this page is another, say again that it was left, and
  * forget it. True if it was said.
  */
-export function repeatLeft({ fetcher = (...args) => fetch(...args), doc = document,
-  session = globalThis.sessionStorage, path = globalThis.location.pathname } = {}) {
+export function repeatLeft({ fetcher = (...args) => fetch(...args), doc = document, session,
+  path = globalThis.location.pathname } = {}) {
   let kept;
   try {
-    kept = JSON.parse(session.getItem(OPEN_KEY) || "null");
+    const store = session || globalThis.sessionStorage; // its very name may be refused
+    kept = JSON.parse(store.getItem(OPEN_KEY) || "null");
+    if (!kept || kept.path === path) return false;
+    store.removeItem(OPEN_KEY);
   } catch (e) {
     return false; // no session storage, or not what watchOpen kept
   }
-  if (!kept || kept.path === path) return false;
-  session.removeItem(OPEN_KEY);
   const { url, device, game } = kept;
-  if (typeof url !== "string" || !url.startsWith("/") || !Number.isInteger(device)
+  if (typeof url !== "string" || !/^\/(?!\/)/.test(url) || !Number.isInteger(device)
       || !Number.isInteger(game)) return false;
   say(fetcher, doc, url, device, game, false);
   return true;
