@@ -45,7 +45,9 @@ a round trip; a transaction's BEGIN and COMMIT are not among them), for the
 GETs and the POST apart. Then each game is moved once more, hot (its state and
 the mover's token in this process's memory, the view in hand as a stream
 brings it: the POST alone, the state held as it was before the worker's draw
-that the cold move called for, if any), for the same figures; and last a
+that the cold move called for, if any: that draw is made first, as the
+worker makes it, on a state no cache holds, and timed apart), for the same
+figures; and last a
 snapshot of each game's state is written as a move that crosses the interval
 writes it after its commit (games.snapshots), for the same figures. The
 database connection is kept open throughout, as the web server's threads keep
@@ -265,6 +267,7 @@ def child_cold(root: Path, game: str, games: int, seed: int, profile: str | None
     rng = random.Random(seed)
     cold: dict[str, list[dict]] = {"get": [], "post": [], "touch": []}
     hot: list[dict] = []
+    draws: list[dict] = []
     profiler = None
     if profile:
         import cProfile
@@ -276,8 +279,17 @@ def child_cold(root: Path, game: str, games: int, seed: int, profile: str | None
             gets = []
             seat = view = None
             held = states.latest_before(g["id"], 1 << 30) if phase == "hot" else None
-            if phase == "hot":  # the worker's draw, where the cold move called for one
-                services.chance_resolve(g["id"])
+            if phase == "hot" and selectors.game_get(g["id"]).projection["awaiting"][
+                    "kind"] == "chance":
+                # the worker's draw the cold move called for, on a state it never held
+                states.discard(g["id"])
+                del statements[:]
+                database, started = _backend_cpu(backend), time.process_time()
+                with connection.execute_wrapper(counting):
+                    services.chance_resolve(g["id"])
+                draws.append({"cpu": time.process_time() - started,
+                              "db": _backend_cpu(backend) - database,
+                              "statements": len(statements)})
             for s, token in enumerate(g["tokens"]):
                 if profiler is not None and phase == "cold":
                     profiler.enable()
@@ -326,13 +338,16 @@ def child_cold(root: Path, game: str, games: int, seed: int, profile: str | None
                         "db": _backend_cpu(backend) - database, "statements": len(statements)})
 
     def summary(rows: list[dict]) -> dict:
+        if not rows:  # no move called for a draw
+            rows = [{"cpu": 0.0, "db": 0.0, "statements": 0}]
         return {"n": len(rows), "cpu_us": round(1e6 * statistics.mean(r["cpu"] for r in rows)),
                 "cpu_median_us": round(1e6 * statistics.median(r["cpu"] for r in rows)),
                 "db_us": round(1e6 * statistics.mean(r["db"] for r in rows)),
                 "statements": round(statistics.mean(r["statements"] for r in rows), 2)}
 
     out = {"touch": summary(cold["touch"]), "get": summary(cold["get"]),
-           "post": summary(cold["post"]), "hot": summary(hot), "snapshot": summary(written)}
+           "post": summary(cold["post"]), "hot": summary(hot), "snapshot": summary(written),
+           "draw": summary(draws)}
     for name, rows in (("get", cold["get"]), ("post", cold["post"]), ("hot", hot)):
         out[name]["sql"] = rows[0]["sql"]
     return out
@@ -377,9 +392,10 @@ def run(root: Path, args: argparse.Namespace, seed: int, env: dict[str, str]) ->
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-COLD_PARTS = ("touch", "get", "post", "hot", "snapshot")
+COLD_PARTS = ("touch", "get", "post", "hot", "snapshot", "draw")
 """A cold touch (its GETs and its POST), each cold GET, each cold POST, a hot POST,
-a snapshot's write (what a move that crosses the interval adds after its commit)."""
+a snapshot's write (what a move that crosses the interval adds after its commit),
+the worker's draw that a cold move called for (on a state it never held)."""
 
 
 def cold_report(args: argparse.Namespace, runs: dict[str, list[dict]]) -> None:
