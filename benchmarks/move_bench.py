@@ -246,17 +246,22 @@ def child_cold(root: Path, game: str, games: int, seed: int, profile: str | None
         statements.append(sql)
         return execute(sql, params, many, context)
 
+    def timed(work, *args, **kwargs):  # type: ignore[no-untyped-def]
+        """What ``work(*args, **kwargs)`` returns, and its figures: the process's
+        CPU, its PostgreSQL backend's, the statements it sent."""
+        del statements[:]
+        database, started = _backend_cpu(backend), time.process_time()
+        with connection.execute_wrapper(counting):
+            done = work(*args, **kwargs)
+        return done, {"cpu": time.process_time() - started,
+                      "db": _backend_cpu(backend) - database,
+                      "statements": len(statements), "sql": list(statements)}
+
     def call(method: str, path: str, token: str, body: bytes = b"") -> tuple[str, dict, dict]:
         environ = wsgi_environ(method, path, token, body)
         status: list[str] = []
-        del statements[:]
-        database = _backend_cpu(backend)
-        started = time.process_time()
-        with connection.execute_wrapper(counting):
-            content = b"".join(app(environ, lambda s, headers, exc=None: status.append(s)))
-        cpu = time.process_time() - started
-        figures = {"cpu": cpu, "db": _backend_cpu(backend) - database,
-                   "statements": len(statements), "sql": list(statements)}
+        content, figures = timed(lambda: b"".join(
+            app(environ, lambda s, headers, exc=None: status.append(s))))
         return status[0], json.loads(content), figures
 
     def can_act(view: dict) -> bool:
@@ -283,13 +288,7 @@ def child_cold(root: Path, game: str, games: int, seed: int, profile: str | None
                     "kind"] == "chance":
                 # the worker's draw the cold move called for, on a state it never held
                 states.discard(g["id"])
-                del statements[:]
-                database, started = _backend_cpu(backend), time.process_time()
-                with connection.execute_wrapper(counting):
-                    services.chance_resolve(g["id"])
-                draws.append({"cpu": time.process_time() - started,
-                              "db": _backend_cpu(backend) - database,
-                              "statements": len(statements)})
+                draws.append(timed(services.chance_resolve, g["id"])[1])
             for s, token in enumerate(g["tokens"]):
                 if profiler is not None and phase == "cold":
                     profiler.enable()
@@ -329,17 +328,12 @@ def child_cold(root: Path, game: str, games: int, seed: int, profile: str | None
     for g in prepared:  # a snapshot of each game's state as it is now, as a move writes it
         game = selectors.game_get(g["id"])
         rules, state = selectors.rules_of(game), selectors.game_state_get(game)
-        del statements[:]
-        database, started = _backend_cpu(backend), time.process_time()
-        with connection.execute_wrapper(counting):
-            game_snapshot_save(game_id=game.pk, seq=game.seq + 1_000_000, rules=rules,
-                               state=state)
-        written.append({"cpu": time.process_time() - started,
-                        "db": _backend_cpu(backend) - database, "statements": len(statements)})
+        written.append(timed(game_snapshot_save, game_id=game.pk, seq=game.seq + 1_000_000,
+                             rules=rules, state=state)[1])
 
     def summary(rows: list[dict]) -> dict:
         if not rows:  # no move called for a draw
-            rows = [{"cpu": 0.0, "db": 0.0, "statements": 0}]
+            return {"n": 0}
         return {"n": len(rows), "cpu_us": round(1e6 * statistics.mean(r["cpu"] for r in rows)),
                 "cpu_median_us": round(1e6 * statistics.median(r["cpu"] for r in rows)),
                 "db_us": round(1e6 * statistics.mean(r["db"] for r in rows)),
@@ -412,6 +406,9 @@ def cold_report(args: argparse.Namespace, runs: dict[str, list[dict]]) -> None:
         return f"{statistics.median(values):.0f} ({min(values):.0f}-{max(values):.0f})"
 
     for part in COLD_PARTS:
+        if any(not r[part]["n"] for rs in runs.values() for r in rs):
+            print(f"{part:6}none in some run")  # no cold move called for a draw
+            continue
         for name, rs in runs.items():
             web = [r[part]["cpu_us"] for r in rs]
             db = [r[part]["db_us"] for r in rs]
@@ -494,7 +491,8 @@ def main() -> int:
                 if args.cold:
                     print(f"round {round_ + 1} {name}: " + "; ".join(
                         f"{part} {r[part]['cpu_us']} us + PostgreSQL {r[part]['db_us']} us, "
-                        f"{r[part]['statements']} statements" for part in COLD_PARTS),
+                        f"{r[part]['statements']} statements" for part in COLD_PARTS
+                        if r[part]["n"]),
                         file=sys.stderr, flush=True)
                     continue
                 print(f"round {round_ + 1} {name}: {r['moves']} moves, CPU a move mean "
