@@ -201,8 +201,11 @@ def test_push_turned_on_from_the_settings_page_shows_a_turn_whose_click_opens_th
     assert len(phone.context.pages) == pages
 
 
-def test_a_leaving_message_lost_on_its_way_is_said_again_by_the_next_page(
-        stand_in, desktop, phone, live_server):
+def game_page_open_on_the_phone(stand_in: PushService, phone: Visitor,
+                                live_server: Any) -> tuple[Any, Any, Any]:
+    """ann, push turned on on her phone, has the page of her game with bob open
+    there (bob's turn first), and the site knows it: the game, the page, and the
+    rows that say so."""
     ann, bob = make_user("ann"), make_user("bob")
     phone.sign_in("ann")
     device = subscribed_device(phone, stand_in, live_server)
@@ -212,6 +215,12 @@ def test_a_leaving_message_lost_on_its_way_is_said_again_by_the_next_page(
     page.wait_for_selector("#game[data-ready=true]")
     opened = PushPageOpen.objects.filter(device=device, game=game)
     assert eventually(page, opened.exists)
+    return game, page, opened
+
+
+def test_a_leaving_message_lost_on_its_way_is_said_again_by_the_next_page(
+        stand_in, desktop, phone, live_server):
+    game, page, opened = game_page_open_on_the_phone(stand_in, phone, live_server)
     # whatever the page sends from now on is lost, its leaving message too
     page.evaluate("() => { window.fetch = () => new Promise(() => {}); }")
     page.goto(f"{live_server.url}/settings/notifications/")
@@ -224,15 +233,7 @@ def test_a_leaving_message_lost_on_its_way_is_said_again_by_the_next_page(
 
 def test_a_game_page_open_on_the_device_holds_its_push_back_until_it_is_left(
         stand_in, desktop, phone, live_server):
-    ann, bob = make_user("ann"), make_user("bob")
-    phone.sign_in("ann")
-    device = subscribed_device(phone, stand_in, live_server)
-    game = start_game_of("marram", [bob, ann], seed=SEED)  # bob's turn first
-    page = phone.page
-    page.goto(f"{live_server.url}/games/{game.pk}/")
-    page.wait_for_selector("#game[data-ready=true]")
-    opened = PushPageOpen.objects.filter(device=device, game=game)
-    assert eventually(page, opened.exists)
+    game, page, opened = game_page_open_on_the_phone(stand_in, phone, live_server)
     play_turn(game)  # bob plays: ann's turn, her page open in front of her
     deliver_due()
     assert stand_in.pushes == []
