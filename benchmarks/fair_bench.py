@@ -27,8 +27,9 @@ Chance is drawn by the worker's task after the move that calls for it
 (MARRAM_DRAW_INLINE off); kept connections live 60 s, statements are prepared
 after 5 uses, no health checks; no VAPID key, so no push is sent. Every player
 has an address and the default mail policy, and the worker sends mail to an SMTP
-sink over STARTTLS, as to a provider (the sink's self-signed certificate is the
-only one the Marram processes trust, SSL_CERT_FILE). Not started: ``migrate``
+sink over STARTTLS, as to a provider, checking its certificate against the
+system's certificate authorities as in production (the sink's self-signed
+certificate added to them: benchmarks/mail_sink.py). Not started: ``migrate``
 (run once before), ``web2`` (a second machine's web server) and ``mail`` (replies
 by mail; the race sends none). What differs from compose: no nginx in front of
 either side (its CPU would be the same work for both, and boardgame.io has no
@@ -201,6 +202,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import compare_bench as cb  # noqa: E402  (its directory first on the path)
+import mail_sink  # noqa: E402
 import service_bench as sb  # noqa: E402
 
 ROOT = sb.ROOT
@@ -339,75 +341,14 @@ def stop(process: subprocess.Popen, timeout: float = 20) -> None:
 # ---------------------------------------------------------------- the mail sink
 
 
-def sink_main(port: int, count_file: str, cert: str, key: str) -> None:
-    """The SMTP sink's process: takes every message (STARTTLS first when given a
-    certificate) and keeps the count of messages in ``count_file``."""
-    import ssl
-
-    from aiosmtpd.controller import Controller
-
-    class Count:
-        messages = 0
-
-        async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-            self.messages += 1
-            tmp = f"{count_file}.tmp"
-            Path(tmp).write_text(str(self.messages))
-            os.replace(tmp, count_file)
-            return "250 OK"
-
-    stops = {signal.SIGTERM, signal.SIGINT}
-    signal.pthread_sigmask(signal.SIG_BLOCK, stops)  # the server's thread too: sigwait below
-    context = None
-    if cert:
-        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-        context.load_cert_chain(cert, key)
-    controller = Controller(Count(), hostname="127.0.0.1", port=port, tls_context=context,
-                            require_starttls=context is not None)
-    controller.start()
-    print("listening", flush=True)
-    signal.sigwait(stops)
-    controller.stop()
-
-
-class Sink:
-    """The SMTP sink in a process of its own (the sink group, the clients' cores)."""
+class Sink(mail_sink.Sink):
+    """The SMTP sink (benchmarks/mail_sink.py) in a process of its own, in the sink
+    group, on the clients' cores."""
 
     def __init__(self, cgroups: Cgroups, cores: set[int], workdir: Path) -> None:
-        self.port = sb.free_port()
-        self.count_file = workdir / "mails"
-        self.cert, self.key = workdir / "sink.pem", workdir / "sink.key"
-        made = shutil.which("openssl") and subprocess.run(
-            ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-             "-keyout", str(self.key), "-out", str(self.cert), "-subj", "/CN=127.0.0.1",
-             "-addext", "subjectAltName=IP:127.0.0.1"], capture_output=True).returncode == 0
-        self.tls = bool(made)
-        if not self.tls:
-            print("openssl could not make the sink's certificate: mail goes without TLS",
-                  file=sys.stderr)
+        super().__init__(workdir, sb.free_port())
         with cgroups.placed("sink", cores):
-            self.process = subprocess.Popen(
-                [sys.executable, __file__, "--sink", str(self.port), str(self.count_file),
-                 str(self.cert) if self.tls else "", str(self.key) if self.tls else ""],
-                stdout=subprocess.PIPE, text=True, cwd=ROOT)
-        if self.process.stdout.readline().strip() != "listening":  # type: ignore[union-attr]
-            raise RuntimeError("the SMTP sink did not start")
-
-    def env(self) -> dict[str, str]:
-        """The mail settings that send to the sink."""
-        env = {"EMAIL_HOST": "127.0.0.1", "EMAIL_PORT": str(self.port),
-               "EMAIL_USE_TLS": "true" if self.tls else "false"}
-        if self.tls:
-            env["SSL_CERT_FILE"] = str(self.cert)
-        return env
-
-    def count(self) -> int:
-        with contextlib.suppress(OSError, ValueError):
-            return int(self.count_file.read_text())
-        return 0
-
-    def close(self) -> None:
-        stop(self.process, 10)
+            self.start(ROOT)
 
 
 # ---------------------------------------------------------------- the Node clients
@@ -1362,9 +1303,6 @@ def logs_with_trouble(logdir: Path) -> list[str]:
 
 
 def main() -> int:
-    if len(sys.argv) == 6 and sys.argv[1] == "--sink":
-        sink_main(int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5])
-        return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--shape", choices=("1+1", "2shared"), default="1+1")

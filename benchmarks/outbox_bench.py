@@ -2,7 +2,7 @@
 worker's CPU and queries, and its PostgreSQL backend's CPU, a "your turn" row.
 
     .venv/bin/python benchmarks/outbox_bench.py [--games 500] [--runs 5]
-        [--against DIR] [--mail smtp|locmem] [--json FILE]
+        [--against DIR] [--mail starttls|smtp|locmem] [--json FILE] [--profile FILE]
 
 It starts a throwaway PostgreSQL and Redis (scripts/testservices.py) and, for
 each run, a process of its own on a fresh database: ``--games`` Marram games
@@ -18,7 +18,9 @@ row fewer), as a move writes it (its game, seat and seq), and
   (an open page or stream): skipped, "the player is looking at the game";
 - ``sent``: the turn is not over and the player is away: the mail is made (its
   board picture drawn) and sent, to an SMTP sink in a process of its own
-  (``--mail smtp``) or to Django's memory (``locmem``);
+  (benchmarks/mail_sink.py), over STARTTLS with its certificate checked
+  against the system's authorities as in production (``--mail starttls``),
+  in plain SMTP (``smtp``), or to Django's memory (``locmem``);
 - ``mixed``: the three shapes in turn, game by game, drained by two drains at
   once (two threads, a connection each), as two of the worker's processes do
   when two web processes each ask for one;
@@ -33,7 +35,9 @@ the rows (status and note), which must not differ between two versions of the
 code. With ``--against DIR`` (another checkout, e.g. a ``git worktree`` of an
 earlier commit) the runs alternate between that code and this one, the same
 script measuring both; each figure is the median of ``--runs`` runs with its
-range.
+range. With ``--profile FILE`` the first run's ``sent`` drain of this checkout
+runs under cProfile, its statistics written to FILE (its figures then include
+the profiler's cost).
 """
 
 from __future__ import annotations
@@ -41,10 +45,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -52,6 +58,8 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import mail_sink
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -62,35 +70,18 @@ TICK = os.sysconf("SC_CLK_TCK")
 # ---------------------------------------------------------------- the driver
 
 
-def sink() -> tuple[subprocess.Popen, int]:
-    """An SMTP server that takes every message and keeps none, in a process of its
-    own (its CPU is not the worker's); its port."""
-    code = (
-        "import asyncio, sys\n"
-        "from aiosmtpd.controller import Controller\n"
-        "class Drop:\n"
-        "    async def handle_DATA(self, server, session, envelope):\n"
-        "        return '250 OK'\n"
-        "c = Controller(Drop(), hostname='127.0.0.1', port=int(sys.argv[1]))\n"
-        "c.start()\n"
-        "print('ready', flush=True)\n"
-        "sys.stdin.read()\n"
-    )
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    process = subprocess.Popen([sys.executable, "-c", code, str(port)], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, text=True)
-    assert process.stdout is not None
-    if process.stdout.readline().strip() != "ready":
-        raise RuntimeError("the SMTP sink did not start")
-    return process, port
+        return int(s.getsockname()[1])
 
 
-def child(root: Path, args: argparse.Namespace, urls: dict[str, str]) -> dict[str, Any]:
+def child(root: Path, args: argparse.Namespace, urls: dict[str, str],
+          profile: Path | None = None) -> dict[str, Any]:
     """One run of the code in ``root``, in a process of its own; its figures."""
     argv = [sys.executable, str(Path(__file__).resolve()), "--child", str(root),
-            "--games", str(args.games), "--mail", args.mail]
+            "--games", str(args.games), "--mail", args.mail,
+            *(["--profile", str(profile.resolve())] if profile else [])]
     env = {**os.environ, **urls}
     done = subprocess.run(argv, env=env, cwd=root, capture_output=True, text=True)
     if done.returncode:
@@ -125,8 +116,9 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--against", type=Path, help="another checkout to measure alike")
-    parser.add_argument("--mail", choices=("smtp", "locmem"), default="smtp")
+    parser.add_argument("--mail", choices=("starttls", "smtp", "locmem"), default="starttls")
     parser.add_argument("--json")
+    parser.add_argument("--profile", type=Path, help="cProfile the first run's sent drain")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -138,24 +130,27 @@ def main() -> int:
 
     sides = {"this": ROOT, **({"against": args.against.resolve()} if args.against else {})}
     runs: dict[str, list[dict[str, Any]]] = {name: [] for name in sides}
-    smtp, port = sink()
+    workdir = Path(tempfile.mkdtemp(prefix="outbox-bench-"))
+    smtp = mail_sink.Sink(workdir, free_port(), tls=args.mail == "starttls")
     try:
+        smtp.start(ROOT)
         with postgres() as db_url, redis() as redis_url:
             urls = {"BENCH_DATABASE_URL": db_url, "REDIS_URL": redis_url,
-                    "BENCH_SMTP_PORT": str(port)}
+                    **({"BENCH_MAIL": json.dumps(smtp.env())} if args.mail != "locmem" else {})}
             for run in range(args.runs):
                 order = list(sides.items())
                 if run % 2:
                     order.reverse()
                 for name, root in order:
-                    result = child(root, args, urls)
+                    profile = args.profile if run == 0 and name == "this" else None
+                    result = child(root, args, urls, profile)
                     runs[name].append(result)
                     print(f"run {run + 1} {name:8} " + "  ".join(
                         f"{shape} {result[shape]['cpu_ms']:.2f} ms "
                         f"{result[shape]['queries']:.1f} q" for shape in SHAPES), flush=True)
     finally:
-        smtp.terminate()
-        smtp.wait()
+        smtp.close()
+        shutil.rmtree(workdir, ignore_errors=True)
     report(runs)
     if args.json:
         Path(args.json).write_text(json.dumps(runs, indent=1))
@@ -182,9 +177,8 @@ def configure(args: argparse.Namespace) -> str:
         "DATABASE_CONN_MAX_AGE": "600", "CELERY_TASK_ALWAYS_EAGER": "0",
         "MARRAM_DRAW_INLINE": "1",
     })
-    if args.mail == "smtp":
-        os.environ.update({"EMAIL_HOST": "127.0.0.1", "EMAIL_USE_TLS": "0",
-                           "EMAIL_PORT": os.environ["BENCH_SMTP_PORT"]})
+    if args.mail != "locmem":
+        os.environ.update(json.loads(os.environ["BENCH_MAIL"]))
     else:
         os.environ["EMAIL_BACKEND"] = "django.core.mail.backends.locmem.EmailBackend"
     sys.path.insert(0, str(args.child))
@@ -266,10 +260,13 @@ class Counted:
         return execute(*a)
 
 
-def drains(threads: int) -> dict[str, Any]:
+def drains(threads: int, profile: Path | None = None) -> dict[str, Any]:
     """Run ``outbox_drain`` until nothing is due, in ``threads`` threads at once,
     each on a connection of its own; the figures: CPU seconds of this process and
-    of the backends, queries, what the drains said of the rows."""
+    of the backends, queries, what the drains said of the rows. With ``profile``
+    (one thread) the drains run under cProfile, its statistics written there."""
+    import cProfile
+
     from django.db import connection
 
     from notifications import services
@@ -287,10 +284,16 @@ def drains(threads: int) -> dict[str, Any]:
         db = backend_cpu(pid)
         ready.wait()
         go.wait()
+        profiler = cProfile.Profile() if profile else None
         with connection.execute_wrapper(counted):
+            if profiler:
+                profiler.enable()
             while done := services.outbox_drain():
                 with lock:
                     figures["done"].update(done)
+            if profiler:
+                profiler.disable()
+                profiler.dump_stats(profile)
         db = backend_cpu(pid) - db
         with lock:
             figures["queries"] += counted.count
@@ -365,7 +368,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         connections.close_all()
         gc.collect()
         figures = drains_one_by_one(rows) if shape == "single" else \
-            drains(2 if shape == "mixed" else 1)
+            drains(2 if shape == "mixed" else 1, args.profile if shape == "sent" else None)
         left = Notification.objects.filter(status="pending").count()
         outcome = Counter(f"{s}: {note}" if note else s for s, note in
                           Notification.objects.values_list("status", "note"))
