@@ -40,6 +40,7 @@ from urllib.parse import urlsplit, urlunsplit
 from django.conf import settings
 
 from notifications.models import WEBHOOK_URL_MAX_LENGTH
+from notifications.tls import client_context
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -272,10 +273,11 @@ class _PinnedHTTP(http.client.HTTPConnection):
 
 
 class _PinnedHTTPS(http.client.HTTPSConnection):
-    """The same over TLS, the certificate checked against the host name."""
+    """The same over TLS, the certificate checked against the host name, with the
+    process's TLS context (notifications.tls)."""
 
     def __init__(self, host: str, port: int, addresses: list[str]) -> None:
-        self.tls = ssl.create_default_context()
+        self.tls = client_context()
         super().__init__(host, port, timeout=TIMEOUT, context=self.tls)
         self.addresses = addresses
 
