@@ -3,11 +3,15 @@ worker's CPU and queries, and its PostgreSQL backend's CPU, a "your turn" row.
 
     .venv/bin/python benchmarks/outbox_bench.py [--games 500] [--runs 5]
         [--against DIR] [--mail starttls|smtp|locmem] [--json FILE] [--profile FILE]
+        [--game marram|pond|animals_on_board|make_a_snake] [--events N]
 
 It starts a throwaway PostgreSQL and Redis (scripts/testservices.py) and, for
-each run, a process of its own on a fresh database: ``--games`` Marram games
-between two players of their own (each with an address and the default mail
-policy), started through the services. Then for each shape, the outbox holds
+each run, a process of its own on a fresh database: ``--games`` games of
+``--game`` (Marram's by default) between two players of their own (each with an
+address and the default mail policy), started through the services, and with
+``--events N`` played on to N events (random moves of the rules' own; the
+process's state cache emptied after, so that a mail's state is read as a drain
+that never held the game reads it). Then for each shape, the outbox holds
 one "your turn" row for each game with a clock running (so and then a run has a
 row fewer), as a move writes it (its game, seat and seq), and
 ``outbox_drain`` is called until nothing is due:
@@ -80,7 +84,8 @@ def child(root: Path, args: argparse.Namespace, urls: dict[str, str],
           profile: Path | None = None) -> dict[str, Any]:
     """One run of the code in ``root``, in a process of its own; its figures."""
     argv = [sys.executable, str(Path(__file__).resolve()), "--child", str(root),
-            "--games", str(args.games), "--mail", args.mail,
+            "--games", str(args.games), "--mail", args.mail, "--game", args.game,
+            "--events", str(args.events),
             *(["--profile", str(profile.resolve())] if profile else [])]
     env = {**os.environ, **urls}
     done = subprocess.run(argv, env=env, cwd=root, capture_output=True, text=True)
@@ -117,6 +122,10 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--against", type=Path, help="another checkout to measure alike")
     parser.add_argument("--mail", choices=("starttls", "smtp", "locmem"), default="starttls")
+    parser.add_argument("--game", default="marram",
+                        choices=("marram", "pond", "animals_on_board", "make_a_snake"))
+    parser.add_argument("--events", type=int, default=0,
+                        help="play each game on to this many events first")
     parser.add_argument("--json")
     parser.add_argument("--profile", type=Path, help="cProfile the first run's sent drain")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
@@ -192,21 +201,34 @@ def configure(args: argparse.Namespace) -> str:
     return name
 
 
-def games_make(count: int) -> list[tuple[int, int, int, int]]:
-    """``count`` started Marram games, two players of their own each; for each, the
-    game, the seat whose clock runs, its started seq and its player."""
+def games_make(count: int, kind: str = "marram",
+               events: int = 0) -> list[tuple[int, int, int, int]]:
+    """``count`` started games of ``kind``, two players of their own each (Marram's
+    Classic variant, long; the lobby's defaults for another game), each played on
+    to ``events`` events as its players would (service_bench.play_on); for each,
+    the game, the seat whose clock runs, its started seq and its player. The
+    process's state cache is emptied after: a drain's process seldom holds the
+    game it mails about."""
     from django.contrib.auth import get_user_model
 
     from games import services
     from games.models import Clock
+    from live.state_cache import states
+
+    sys.path.insert(0, str(HERE))
+    import service_bench as sb
 
     User = get_user_model()
     tag = uuid.uuid4().hex[:6]
+    options = {"variant": "classic", "length": "long"} if kind == "marram" else {}
     for i in range(count):
         ann = User.objects.create_user(f"a{i}{tag}", f"a{i}{tag}@players.example", None)
         bob = User.objects.create_user(f"b{i}{tag}", f"b{i}{tag}@players.example", None)
-        game = services.game_create(user=ann, variant="classic", length="long", seats=2)
+        game = services.game_create(user=ann, game=kind, options=options, seats=2)
         services.game_join(game=game, user=bob)
+        if events:
+            sb.play_on(game.pk, events, tag, options)
+    states.clear()
     running = Clock.objects.filter(started_at__isnull=False).order_by("game_id")
     return [(c.game_id, c.seat, c.started_seq, c.user_id) for c in running]
 
@@ -359,7 +381,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
 
     from notifications.models import Notification
 
-    games = games_make(args.games)
+    games = games_make(args.games, args.game, args.events)
     result: dict[str, Any] = {}
     for shape in SHAPES:
         shapes = [SHAPES[i % 3] for i in range(len(games))] if shape in ("mixed", "single") \
