@@ -204,7 +204,8 @@ def configure(args: argparse.Namespace) -> str:
 def games_make(count: int, kind: str = "marram",
                events: int = 0) -> list[tuple[int, int, int, int]]:
     """``count`` started games of ``kind``, two players of their own each (Marram's
-    Classic variant, long; the lobby's defaults for another game), each played on
+    Classic variant, long, or played on its Animals variant, long; the lobby's
+    defaults for another game), each played on
     to ``events`` events as its players would (service_bench.play_on); for each,
     the game, the seat whose clock runs, its started seq and its player. The
     process's state cache is emptied after: a drain's process seldom holds the
@@ -220,7 +221,10 @@ def games_make(count: int, kind: str = "marram",
 
     User = get_user_model()
     tag = uuid.uuid4().hex[:6]
-    options = {"variant": "classic", "length": "long"} if kind == "marram" else {}
+    # Marram's long games as the race plays them: the Animals variant (Classic's
+    # end before 125 events)
+    variant = "animals" if events else "classic"
+    options = {"variant": variant, "length": "long"} if kind == "marram" else {}
     for i in range(count):
         ann = User.objects.create_user(f"a{i}{tag}", f"a{i}{tag}@players.example", None)
         bob = User.objects.create_user(f"b{i}{tag}", f"b{i}{tag}@players.example", None)

@@ -25,7 +25,7 @@ from django.core.mail.message import SafeMIMEMultipart
 
 from games.game_ui import ui_for
 from games.models import Game
-from games.selectors import game_replay, rules_of
+from games.selectors import game_replay, game_state_get, rules_of
 from notifications import signing
 from notifications.models import Notification
 
@@ -35,7 +35,11 @@ def picture_cid(game_id: int, seq: int, seat: int) -> str:
 
 
 def state_at(game: Game, seq: int) -> Any:
-    """The game after its first ``seq`` events."""
+    """The game after its first ``seq`` events: as a move reads it when that is
+    the game as its row was read (a mail's picture, drawn as it is sent, after
+    its words were written from that state), else replayed."""
+    if seq == game.seq:
+        return game_state_get(game)
     return game_replay(game, stop=seq).state
 
 

@@ -11,10 +11,9 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from engine.protocol import standings
-from engine.replay import replay_events
 from games import clocks
 from games.models import Clock, Event, Game
-from games.selectors import rules_of
+from games.selectors import game_state_get, rules_of
 from notifications import board_mail, signing
 from notifications.models import Notification
 from notifications.selectors import games_waiting_for
@@ -47,12 +46,11 @@ def _names(game: Game) -> list[str]:
 def _history(game: Game) -> tuple[list[Event], Any]:
     """The game's events up to the seq its row was read at, and the state after
     them: a consistent picture, though moves may be made meanwhile (mail is
-    written without the game's lock)."""
+    written without the game's lock). The state is the one a move would read
+    (games.selectors.game_state_get: this process's cache, a snapshot and the
+    events after it), not a replay of the whole game."""
     events = list(Event.objects.filter(game=game, seq__lt=game.seq).order_by("seq"))
-    rules = rules_of(game)
-    replay = replay_events(rules, rules.start(game.started_config()),
-                           [e.payload for e in events])
-    return events, replay.state
+    return events, game_state_get(game)
 
 
 def _since_last_move(game: Game, state: Any, events: list[Event], seat: int,
@@ -138,7 +136,7 @@ def render_notification(n: Notification, now: datetime) -> None:
         template, subject = "game_started", subject_for(game, "the game has begun")
         n.reply_to = context["chat_reply"]
     elif kind == Notification.Kind.GAME_OVER:
-        _, state = _history(game)
+        state = game_state_get(game)
         names = _names(game)
         p = rules_of(game).projection(state)
         context.update(scores=_scores(game, state, names),

@@ -8,6 +8,7 @@ import io
 import pytest
 from django.contrib import admin
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 
 from engine import marram as engine
 from games import services
@@ -15,6 +16,9 @@ from games.models import GameSnapshot
 from games.selectors import game_replay, game_state_get
 from games.snapshots import game_snapshots_rebuild
 from live.state_cache import states
+from notifications.board_mail import picture_for
+from notifications.emails import render_notification
+from notifications.models import Notification
 from tests.service.conftest import make_user, play, seat_user, start_game
 from tests.service.test_state_cache import same_state
 
@@ -127,3 +131,27 @@ def test_no_snapshots_with_an_interval_of_zero(settings):
     states.clear()
     game_state_get(game)
     assert (states.snapshots, states.misses) == (0, 1)
+
+
+@pytest.mark.django_db
+def test_a_turn_mail_of_a_game_no_cache_holds_is_written_from_its_newest_snapshot(settings):
+    game = played(3 * EVERY + 2)
+    game_snapshots_rebuild(game)
+    seat = engine.awaiting(game_state_get(game))["player"]
+    now = timezone.now()
+
+    def written() -> tuple[str, str, str, bytes]:
+        states.clear()
+        n = Notification(user=seat_user(game, seat), game=game, seat=seat, seq=game.seq,
+                         kind=Notification.Kind.YOUR_TURN, dedup_key="t", message_id="<t@t>")
+        render_notification(n, now)
+        picture = picture_for(n)
+        assert picture is not None
+        return n.subject, n.body_text, n.body_html, picture[1]
+
+    from_snapshot = written()
+    assert (states.snapshots, states.misses) == (1, 0)  # read once, for the words and picture
+    settings.MARRAM_SNAPSHOT_EVERY = 0
+    from_replay = written()
+    assert states.misses == 1
+    assert from_snapshot == from_replay
