@@ -616,8 +616,7 @@ MARRAM_SEAT_PLAYERS = "bots.hooks.BotPlayers"
 EMAIL_HOST = env_str("EMAIL_HOST")
 EMAIL_BACKEND = env_str(
     "EMAIL_BACKEND",
-    # Django's SMTP backend, its TLS context made once a process
-    "notifications.smtp.EmailBackend" if EMAIL_HOST
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
     else "django.core.mail.backends.console.EmailBackend" if PRODUCTION
     # development: the console, and what the outbox does not hold kept for /mail/
     else "notifications.devmail.DevelopmentMailBackend",

@@ -87,6 +87,7 @@ from notifications.selectors import (
     games_waiting_for,
     mail_settings_get,
 )
+from notifications.smtp import MailSession
 
 logger = logging.getLogger(__name__)
 
@@ -361,12 +362,14 @@ def notification_deliver(notification_id: int, *, now: datetime | None = None,
             return n.status
         if due_by is not None and n.next_attempt_at > due_by:
             return "not_due"
-        return _deliver_locked(n, now)
+        with MailSession() as mail:
+            return _deliver_locked(n, now, mail)
 
 
-def _deliver_locked(n: Notification, now: datetime) -> str:
-    """Deliver a row locked in the caller's transaction, pending and due: send it,
-    or mark why it is not sent; its status after."""
+def _deliver_locked(n: Notification, now: datetime, mail: MailSession) -> str:
+    """Deliver a row locked in the caller's transaction, pending and due: send it
+    (a mail through ``mail``'s connection), or mark why it is not sent; its status
+    after."""
     if n.kind in PUSH_KINDS:  # its own checks and send, the same retries (push.deliver)
         return push.deliver(n, now, partial(notifications_queue, may_exist=True))
     over = outbox.turn_over(n) if n.kind == Kind.YOUR_TURN and n.attempts == 0 else None
@@ -395,7 +398,7 @@ def _deliver_locked(n: Notification, now: datetime) -> str:
             else:
                 if not n.subject:
                     emails.render_notification(n, now)
-                _message(n, now).send()
+                mail.send(_message(n, now))
     except Exception as error:  # whatever it is, it ends in the row, never in a rollback
         outbox.delivery_failed(n, error, now)
         n.save(update_fields=fields)
@@ -419,13 +422,14 @@ def outbox_drain() -> dict[str, int]:
     first, all at once (``_turn_mails_settle``); the rest are delivered one by
     one, the longest due first.
 
-    Each row is taken with a lock, skipping the rows locked, as it is delivered
-    (``_next_due``): drains running at once share the rows out, and none tries a
-    row another has taken. A row whose delivery raises is logged and put back
-    SWEEP_LEASE, so that it cannot hold up the rows behind it; the sweep tries it
-    again. Not when the database is what failed (out, or cut off mid-delivery):
-    that raises, and the task is sent again a moment later with every row still
-    due."""
+    The mails go through one connection to the mail server, opened for the
+    first (notifications.smtp). Each row is taken with a lock, skipping the rows
+    locked, as it is delivered (``_next_due``): drains running at once share the
+    rows out, and none tries a row another has taken. A row whose delivery
+    raises is logged and put back SWEEP_LEASE, so that it cannot hold up the rows
+    behind it; the sweep tries it again. Not when the database is what failed
+    (out, or cut off mid-delivery): that raises, and the task is sent again a
+    moment later with every row still due."""
     by = timezone.now() + DRAIN_AHEAD
     due = list(_due_mail(by).order_by("next_attempt_at", "pk")
                .values_list("pk", "kind", "user__email")[:DRAIN_BATCH])
@@ -434,23 +438,25 @@ def outbox_drain() -> dict[str, int]:
              if kind in (Kind.YOUR_TURN, Kind.REMINDER) and address}
     if len(turns) >= SETTLE_FROM:
         done[Status.SKIPPED] += _turn_mails_settle(turns, timezone.now(), by)
-    while done.total() < len(due):  # (a row another drain took is not counted)
-        taken = None
-        try:
-            with transaction.atomic():
-                n = _next_due(by)
-                if n is None:
-                    break
-                taken = n.pk
-                done[_deliver_locked(n, timezone.now())] += 1
-        except Exception as error:
-            if taken is None or isinstance(error, DATABASE_OUT):
-                # the database's fault, not a row's: the task is tried again
-                # (games.enqueue.IDEMPOTENT), the row left due, not put back its lease
-                raise
-            logger.exception("mail %s could not be delivered; the sweep tries it again", taken)
-            _put_back([taken], timezone.now())
-            done["error"] += 1
+    with MailSession() as mail:  # one connection to the mail server for the drain
+        while done.total() < len(due):  # (a row another drain took is not counted)
+            taken = None
+            try:
+                with transaction.atomic():
+                    n = _next_due(by)
+                    if n is None:
+                        break
+                    taken = n.pk
+                    done[_deliver_locked(n, timezone.now(), mail)] += 1
+            except Exception as error:
+                if taken is None or isinstance(error, DATABASE_OUT):
+                    # the database's fault, not a row's: the task is tried again
+                    # (games.enqueue.IDEMPOTENT), the row left due, not put back its lease
+                    raise
+                logger.exception("mail %s could not be delivered; the sweep tries it again",
+                                 taken)
+                _put_back([taken], timezone.now())
+                done["error"] += 1
     if len(due) == DRAIN_BATCH:
         enqueue(jobs.outbox_drain)
     return {status: count for status, count in done.items() if count}

@@ -1,31 +1,53 @@
-"""The SMTP backend the site sends its mail with where it has a mail server
-(``EMAIL_HOST``; settings.EMAIL_BACKEND): Django's own, its connections sharing
-the process's TLS context (notifications.tls).
+"""The connection to the mail server that a drain of the outbox sends its mail
+through (notifications.services.outbox_drain): opened for the drain's first mail,
+kept for the rest, closed when the drain ends, as Django's documentation shows
+for sending several mails (``get_connection()``, ``open()``, ``close()``).
 
-Django's backend makes a TLS context for each connection it opens, and each
-mail the outbox sends (``EmailMessage.send()``) opens a connection of its own:
-a sent mail cost twice the CPU for it (docs/performance.md, "One TLS context a
-process").
-
-The context is Django's ``ssl_context`` attribute, which its ``open()`` hands to
-``starttls()`` or ``SMTP_SSL``; tests/service/test_mail_tls.py fails if a new
-version of Django stops going through it.
+Each mail sent alone (``EmailMessage.send()``) opened a connection of its own:
+a TCP connection, the greeting, STARTTLS and its handshake, and a TLS context
+made for it, which loads the certificate authorities the server's certificate
+is checked against (the system's whole bundle: 17.7 ms of CPU on the benchmark
+machine, docs/performance.md, "One connection a drain"). A drain's mails now
+share all of it.
 """
 
 from __future__ import annotations
 
-import ssl
+from types import TracebackType
 
-from django.core.mail.backends import smtp
+from django.core.mail import EmailMessage, get_connection
+from django.core.mail.backends.base import BaseEmailBackend
 
-from notifications.tls import client_context
 
+class MailSession:
+    """The site's mail backend, opened once for the mails sent inside ``with``. A
+    send that fails closes the connection, whatever the failure, so that the next
+    mail opens a new one rather than meet a connection the server may have left
+    in any state."""
 
-class EmailBackend(smtp.EmailBackend):
-    """Django's SMTP backend, whose connections share the process's TLS context."""
+    def __init__(self) -> None:
+        self.connection: BaseEmailBackend | None = None
 
-    @property
-    def ssl_context(self) -> ssl.SSLContext:
-        certfile, keyfile = self.ssl_certfile, self.ssl_keyfile  # settings: paths or None
-        return client_context(str(certfile) if certfile else None,
-                              str(keyfile) if keyfile else None)
+    def send(self, message: EmailMessage) -> None:
+        if self.connection is None:
+            connection = get_connection()
+            connection.open()
+            self.connection = connection
+        message.connection = self.connection
+        try:
+            message.send()
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        connection, self.connection = self.connection, None
+        if connection is not None:
+            connection.close()
+
+    def __enter__(self) -> MailSession:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()

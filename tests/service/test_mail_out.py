@@ -68,7 +68,7 @@ def sink(sink_server, settings) -> Sink:
     """Mail goes out by SMTP to the test's server."""
     found, port = sink_server
     found.received.clear()
-    settings.EMAIL_BACKEND = "notifications.smtp.EmailBackend"
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
     settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
     settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""

@@ -265,7 +265,7 @@ def test_mail_to_an_address_is_read_without_signing_in_where_no_mail_leaves(
 
 @pytest.mark.django_db
 def test_no_mail_by_address_where_mail_is_really_sent(game, settings):
-    settings.EMAIL_BACKEND = "notifications.smtp.EmailBackend"
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     assert Client().get("/mail/", {"to": "newcomer@example.org"}).status_code == 404
     assert Client().get("/mail/").status_code == 302  # to sign in, as ever
     assert ">Mail</a>" not in Client().get("/games/").content.decode()

@@ -54,7 +54,7 @@ def smtp(settings) -> Iterator[Server]:
     server, port = Server(), free_port()
     controller = Controller(server, hostname="127.0.0.1", port=port)
     controller.start()
-    settings.EMAIL_BACKEND = "notifications.smtp.EmailBackend"
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_USE_TLS = "127.0.0.1", port, False
     yield server
     controller.stop()

@@ -1,8 +1,8 @@
-"""Mail goes to the mail server over STARTTLS, and webhook and push calls over
-HTTPS, the other side's certificate checked against the authorities the process
-trusts, with one TLS context a process (notifications.tls): Django's SMTP
-backend, and a context made for each call, would load the authorities again for
-every mail and every call.
+"""Mail goes to the mail server over STARTTLS, a drain's mails through one
+connection (notifications.smtp), and webhook and push calls over HTTPS with one
+TLS context a process (notifications.tls), the other side's certificate checked
+against the authorities the process trusts. A connection a mail, and a context
+made for each call, would load the authorities again every time.
 
 Real servers in this process (aiosmtpd refusing mail before STARTTLS; an HTTPS
 server), with certificates made for the test; the client trusts them through
@@ -55,13 +55,16 @@ def certificate(directory: Path, name: str) -> tuple[Path, Path]:
 
 
 class Server:
-    """Keeps the recipients of each message it accepts, and whether it came over TLS."""
+    """Keeps the recipients of each message it accepts, whether it came over TLS,
+    and the connection (session) it came by."""
 
     def __init__(self) -> None:
         self.received: list[tuple[list[str], bool]] = []
+        self.sessions: list[int] = []
 
     async def handle_DATA(self, server, session, envelope) -> str:
         self.received.append((list(envelope.rcpt_tos), session.ssl is not None))
+        self.sessions.append(id(session))
         return "250 OK"
 
 
@@ -76,7 +79,7 @@ def tls_server(tmp_path, settings) -> Iterator[tuple[Server, Path]]:
     controller = Controller(server, hostname="127.0.0.1", port=port, tls_context=context,
                             require_starttls=True)
     controller.start()
-    settings.EMAIL_BACKEND = "notifications.smtp.EmailBackend"
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
     settings.EMAIL_USE_TLS, settings.EMAIL_USE_SSL = True, False
     settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
@@ -102,7 +105,7 @@ def contexts_made(monkeypatch) -> list[int]:
 
 
 @pytest.mark.django_db
-def test_a_process_sends_its_mail_over_starttls_with_one_tls_context(
+def test_a_drain_sends_its_mail_over_one_starttls_connection(
         tls_server, contexts_made, monkeypatch):
     server, cert = tls_server
     monkeypatch.setenv("SSL_CERT_FILE", str(cert))  # the authorities the process trusts
@@ -112,13 +115,40 @@ def test_a_process_sends_its_mail_over_starttls_with_one_tls_context(
 
     assert notes.outbox_drain() == {"sent": 3}
     stored(to_email="later@example.org", message_id="<tls-later@test>", subject="later")
-    assert notes.outbox_drain() == {"sent": 1}  # a later drain of the same process
+    assert notes.outbox_drain() == {"sent": 1}  # a later drain: a connection of its own
 
     assert sorted(server.received) == sorted(([a], True) for a in
                                              [*addresses, "later@example.org"])
-    # Four connections, one context: a Django that made its own for each
-    # connection, going round the backend's, would have made four.
-    assert len(contexts_made) == 1
+    first, second = server.sessions[:3], server.sessions[3:]
+    assert len(set(first)) == 1 and len(set(second)) == 1 and first[0] != second[0]
+    assert len(contexts_made) == 2  # a TLS context a connection, made by Django
+
+
+@pytest.mark.django_db
+def test_a_mail_that_fails_on_a_drains_connection_leaves_the_rest_to_go_on_a_new_one(
+        tls_server, monkeypatch):
+    server, cert = tls_server
+    monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+    for i in range(3):
+        stored(to_email=f"p{i}@example.org", message_id=f"<tls{i}@test>", subject=f"mail {i}")
+    answers = iter(["", "451 4.3.0 Try again later", ""])  # the second refused, for now
+
+    async def handle_DATA(server_, session, envelope) -> str:
+        answer = next(answers)
+        if answer:
+            return answer
+        server.received.append((list(envelope.rcpt_tos), session.ssl is not None))
+        server.sessions.append(id(session))
+        return "250 OK"
+
+    monkeypatch.setattr(server, "handle_DATA", handle_DATA)
+
+    assert notes.outbox_drain() == {"sent": 2, "pending": 1}
+
+    assert [r[0] for r in server.received] == [["p0@example.org"], ["p2@example.org"]]
+    assert server.sessions[0] != server.sessions[1]  # the failed one's connection closed
+    refused = Notification.objects.get(message_id="<tls1@test>")
+    assert refused.status == Notification.Status.PENDING and "451" in refused.note
 
 
 @pytest.mark.django_db
