@@ -83,9 +83,7 @@ def tls_server(tmp_path, settings) -> Iterator[tuple[Server, Path]]:
     settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
     settings.EMAIL_USE_TLS, settings.EMAIL_USE_SSL = True, False
     settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
-    client_context.cache_clear()
     yield server, cert
-    client_context.cache_clear()
     controller.stop()
 
 
