@@ -13,10 +13,13 @@ share all of it.
 
 from __future__ import annotations
 
+import logging
 from types import TracebackType
 
 from django.core.mail import EmailMessage, get_connection
 from django.core.mail.backends.base import BaseEmailBackend
+
+logger = logging.getLogger(__name__)
 
 
 class MailSession:
@@ -41,9 +44,15 @@ class MailSession:
             raise
 
     def close(self) -> None:
+        """Say goodbye to the server. A goodbye that fails changes nothing for the
+        mail: each was accepted, or its failure is in its row already."""
         connection, self.connection = self.connection, None
-        if connection is not None:
+        if connection is None:
+            return
+        try:
             connection.close()
+        except OSError as error:  # smtplib's errors among them
+            logger.info("the mail server's connection did not close cleanly: %s", error)
 
     def __enter__(self) -> MailSession:
         return self

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime
 import http.server
 import ipaddress
+import smtplib
 import ssl
 import threading
 from collections.abc import Iterator
@@ -24,6 +25,8 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
+from django.core import mail
+from django.core.mail.backends import locmem
 
 from notifications import services as notes
 from notifications import webhook_http
@@ -219,3 +222,24 @@ def test_a_webhook_whose_certificate_the_process_does_not_trust_is_not_called(
     with pytest.raises(webhook_http.CallFailed, match="certificate of 127.0.0.1 is not valid"):
         webhook_http.post_json(url, b"{}", {"Content-Type": "application/json"})
     assert Hook.bodies == []
+
+
+class GoodbyeFails(locmem.EmailBackend):
+    """Django's memory backend whose goodbye to the server fails, as a server
+    gone between the last mail and QUIT would make it."""
+
+    def close(self) -> None:
+        raise smtplib.SMTPServerDisconnected("Connection unexpectedly closed")
+
+
+@pytest.mark.django_db
+def test_a_goodbye_that_fails_after_the_mail_went_leaves_the_drain_done(settings):
+    settings.EMAIL_BACKEND = f"{__name__}.GoodbyeFails"
+    mail.outbox = []
+    for i in range(2):
+        stored(to_email=f"p{i}@example.org", message_id=f"<bye{i}@test>", subject=f"mail {i}")
+
+    assert notes.outbox_drain() == {"sent": 2}
+
+    assert [m.to for m in mail.outbox] == [["p0@example.org"], ["p1@example.org"]]
+    assert set(Notification.objects.values_list("status", flat=True)) == {"sent"}
