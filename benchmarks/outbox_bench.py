@@ -50,7 +50,6 @@ import argparse
 import json
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -64,6 +63,7 @@ from pathlib import Path
 from typing import Any
 
 import mail_sink
+import service_bench as sb
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -72,12 +72,6 @@ TICK = os.sysconf("SC_CLK_TCK")
 
 
 # ---------------------------------------------------------------- the driver
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def child(root: Path, args: argparse.Namespace, urls: dict[str, str],
@@ -140,7 +134,7 @@ def main() -> int:
     sides = {"this": ROOT, **({"against": args.against.resolve()} if args.against else {})}
     runs: dict[str, list[dict[str, Any]]] = {name: [] for name in sides}
     workdir = Path(tempfile.mkdtemp(prefix="outbox-bench-"))
-    smtp = mail_sink.Sink(workdir, free_port(), tls=args.mail == "starttls")
+    smtp = mail_sink.Sink(workdir, sb.free_port(), tls=args.mail == "starttls")
     try:
         smtp.start(ROOT)
         with postgres() as db_url, redis() as redis_url:
@@ -215,9 +209,6 @@ def games_make(count: int, kind: str = "marram",
     from games import services
     from games.models import Clock
     from live.state_cache import states
-
-    sys.path.insert(0, str(HERE))
-    import service_bench as sb
 
     User = get_user_model()
     tag = uuid.uuid4().hex[:6]

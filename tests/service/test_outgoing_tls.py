@@ -59,13 +59,18 @@ def certificate(directory: Path, name: str) -> tuple[Path, Path]:
 
 class Server:
     """Keeps the recipients of each message it accepts, whether it came over TLS,
-    and the connection (session) it came by."""
+    and the connection (session) it came by; answers each message with the next
+    of ``answers`` ("" to accept it), then accepts every one."""
 
     def __init__(self) -> None:
         self.received: list[tuple[list[str], bool]] = []
         self.sessions: list[int] = []
+        self.answers: list[str] = []
 
     async def handle_DATA(self, server, session, envelope) -> str:
+        answer = self.answers.pop(0) if self.answers else ""
+        if answer:
+            return answer
         self.received.append((list(envelope.rcpt_tos), session.ssl is not None))
         self.sessions.append(id(session))
         return "250 OK"
@@ -132,17 +137,7 @@ def test_a_mail_that_fails_on_a_drains_connection_leaves_the_rest_to_go_on_a_new
     monkeypatch.setenv("SSL_CERT_FILE", str(cert))
     for i in range(3):
         stored(to_email=f"p{i}@example.org", message_id=f"<tls{i}@test>", subject=f"mail {i}")
-    answers = iter(["", "451 4.3.0 Try again later", ""])  # the second refused, for now
-
-    async def handle_DATA(server_, session, envelope) -> str:
-        answer = next(answers)
-        if answer:
-            return answer
-        server.received.append((list(envelope.rcpt_tos), session.ssl is not None))
-        server.sessions.append(id(session))
-        return "250 OK"
-
-    monkeypatch.setattr(server, "handle_DATA", handle_DATA)
+    server.answers = ["", "451 4.3.0 Try again later"]  # the second refused, for now
 
     assert notes.outbox_drain() == {"sent": 2, "pending": 1}
 
