@@ -546,10 +546,18 @@ MARRAM_PUSH_QUEUE = "push"
 CELERY_TASK_ROUTES = {"notifications.tasks.webhook_deliver": {"queue": MARRAM_WEBHOOK_QUEUE},
                       "notifications.tasks.push_deliver": {"queue": MARRAM_PUSH_QUEUE},
                       "notifications.tasks.push_drain": {"queue": MARRAM_PUSH_QUEUE}}
-# A finished game's review (reviews.tasks.review_make) thinks for a minute or
-# two: MARRAM_REVIEW_QUEUE=reviews puts it on a queue of its own, for a worker of
-# its own (`celery worker -Q reviews`), so that it never holds a mail worker.
-MARRAM_REVIEW_QUEUE = env_str("MARRAM_REVIEW_QUEUE", CELERY_TASK_DEFAULT_QUEUE)
+# The computers think: a computer's move for up to seconds, a finished game's
+# review (reviews.tasks.review_make) for a minute or two, CPU all the while.
+# MARRAM_COMPUTER_QUEUE=computers puts both on a queue of their own, for a worker
+# of processes of its own (docker-compose.yml's computers service: `celery worker
+# -Q computers`, a process a core), so that they never share a core, or a
+# thread's turn at the interpreter, with the default queue's worker: threads of
+# one process, whose tasks (a draw, a mail) wait on the database and the mail
+# server far more than they compute. MARRAM_REVIEW_QUEUE=reviews puts the
+# reviews on a queue of their own again, for a worker of their own (`-Q reviews`).
+MARRAM_COMPUTER_QUEUE = env_str("MARRAM_COMPUTER_QUEUE", CELERY_TASK_DEFAULT_QUEUE)
+CELERY_TASK_ROUTES["bots.tasks.bot_move"] = {"queue": MARRAM_COMPUTER_QUEUE}
+MARRAM_REVIEW_QUEUE = env_str("MARRAM_REVIEW_QUEUE", MARRAM_COMPUTER_QUEUE)
 CELERY_TASK_ROUTES["reviews.tasks.review_make"] = {"queue": MARRAM_REVIEW_QUEUE}
 # The review's budget: the strong player's playouts a move and the paired samples
 # that judge a move against its choice; 0 takes each game's own (its strong

@@ -128,8 +128,13 @@ def test_docker_compose_runs_a_worker_for_each_queue():
 
     from tests.service.proxy_kit import ROOT
 
-    services = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
+    shipped = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    services = shipped["services"]
     queues = {name: service["command"][service["command"].index("-Q") + 1]
               for name, service in services.items()
               if service.get("command", [])[:4] == ["celery", "-A", "marram_site", "worker"]}
-    assert queues == {"worker": "celery", "webhooks": "webhooks", "push": "push"}
+    assert queues == {"worker": "celery", "computers": "computers", "webhooks": "webhooks",
+                      "push": "push"}
+    # the computers' moves and the reviews go where the computers service takes them
+    assert shipped["x-marram-env"]["MARRAM_COMPUTER_QUEUE"] == queues["computers"]
+    assert "MARRAM_REVIEW_QUEUE" not in shipped["x-marram-env"]

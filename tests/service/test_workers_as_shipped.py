@@ -1,0 +1,124 @@
+"""The Celery workers as docker-compose.yml ships them: the default queue's
+worker as threads of one process (``--pool=threads``), and the computers' moves
+and the reviews on a queue of their own (``MARRAM_COMPUTER_QUEUE``) for a worker
+of processes.
+
+Real parts: Redis, and the default queue's worker started with the command
+compose gives it, on the test database (so every test here commits).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+import yaml
+
+from games.management.commands.verify_game import game_problems
+from games.models import Event, Game
+from games.selectors import game_state_get, rules_of
+from games.services import action_submit
+from tests.service import test_celery_worker as real
+from tests.service.conftest import make_user, seat_user, start_game_of
+from tests.service.test_celery_worker import ROOT, Process, wait_for
+
+process_env, smtp = real.process_env, real.smtp  # the workers' environment, its SMTP
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("redis_url")]
+
+GAMES = 8
+"""Games moved at once: as many as the worker's threads."""
+ROUNDS = 8
+SEED = "5e" * 32
+
+
+def shipped_command(service: str) -> list[str]:
+    """A service's command in docker-compose.yml, each ``${NAME:-default}`` as its
+    default."""
+    command = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"][service][
+        "command"]
+    return [re.sub(r"\$\{[A-Z_]+:-([^}]*)\}", r"\1", word) for word in command]
+
+
+@pytest.fixture(scope="module")
+def threads_worker(process_env, tmp_path_factory) -> Iterator[Process]:
+    """The default queue's worker with the arguments compose gives it."""
+    program, *args = shipped_command("worker")
+    assert program == "celery" and "--pool=threads" in args, args
+    log = tmp_path_factory.mktemp("shipped") / "worker.log"
+    argv = [sys.executable, "-m", program, *args, "-n", "shipped@%h", "--purge",
+            "--without-gossip", "--without-mingle", "--without-heartbeat"]
+    worker = Process(argv, {**process_env, "DATABASE_CONN_MAX_AGE": "60"}, log, "ready.")
+    yield worker.start()
+    worker.stop()
+
+
+def _queue_of(task: str, **env: str) -> str:
+    """The queue the settings route ``task`` to, in a process with ``env``."""
+    code = ("import django; django.setup(); from marram_site.celery import app; "
+            f"print(app.amqp.router.route({{}}, {task!r})['queue'].name)")
+    found = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True,
+                           capture_output=True, text=True,
+                           env={**real.os.environ, "DJANGO_SETTINGS_MODULE":
+                                "marram_site.settings", **env})
+    return found.stdout.strip()
+
+
+def test_the_computers_moves_and_reviews_go_to_the_computers_queue_as_shipped():
+    thinking = ("bots.tasks.bot_move", "reviews.tasks.review_make")
+    shipped = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["x-marram-env"]
+    assert [_queue_of(t, MARRAM_COMPUTER_QUEUE=shipped["MARRAM_COMPUTER_QUEUE"])
+            for t in thinking] == ["computers", "computers"]
+    # a site that runs one worker for everything leaves them on the default queue
+    assert [_queue_of(t) for t in thinking] == ["celery", "celery"]
+    # the reviews may still have a queue of their own
+    assert _queue_of("reviews.tasks.review_make", MARRAM_COMPUTER_QUEUE="computers",
+                     MARRAM_REVIEW_QUEUE="reviews") == "reviews"
+    # the rest stays on the default queue whatever the computers' is
+    assert [_queue_of(t, MARRAM_COMPUTER_QUEUE="computers")
+            for t in ("games.tasks.resolve_chance", "notifications.tasks.outbox_drain",
+                      "bots.tasks.bots_sweep")] == ["celery", "celery", "celery"]
+
+
+def _awaited_player(game: Game) -> int | None:
+    """The seat the game waits for, or None while it waits for a draw."""
+    game.refresh_from_db()
+    wait = rules_of(game).awaiting(game_state_get(game))
+    return None if wait.chance else wait.players[0]
+
+
+def test_the_threads_of_the_shipped_worker_roll_for_many_games_at_once(threads_worker,
+                                                                      settings):
+    """Eight games of Make-a-snake (a turn: the server's roll, the player's take
+    and connect), every connect asking the worker for the next roll: each round's
+    moves are made in all eight games before any roll is waited for, so the
+    worker's threads roll for several games at once. Every roll is drawn once,
+    and every game replays to what was stored."""
+    settings.MARRAM_DRAW_INLINE = False
+    games = [start_game_of("make_a_snake", [make_user(f"a{g}"), make_user(f"b{g}")],
+                           seed=SEED) for g in range(GAMES)]
+    connects = {g.pk: 0 for g in games}
+    for _ in range(ROUNDS):
+        for game in games:
+            wait_for(lambda g=game: _awaited_player(g) is not None, "a roll")
+            seat = _awaited_player(game)
+            assert seat is not None
+            action = dict(rules_of(game).legal_actions(game_state_get(game), seat)[0])
+            action_submit(game=game, user=seat_user(game, seat), action=action,
+                          expected_seq=game.seq)
+            connects[game.pk] += action["type"] == "connect"
+    wait_for(lambda: not Game.objects.filter(pk__in=connects,
+                                             projection__awaiting__kind="chance").exists(),
+             "every roll")
+    assert sum(connects.values()) == GAMES * ROUNDS // 2  # take, connect, take, ...
+    for game in games:
+        game.refresh_from_db()
+        assert game.status == Game.Status.RUNNING
+        assert game_problems(game) == []
+        # the start's roll, then one after each connect: none missed, none drawn twice
+        assert Event.objects.filter(game=game, type="roll").count() == 1 + connects[game.pk]
+    log = threads_worker.log.read_text(errors="replace")
+    assert "Traceback" not in log, log[-3000:]
