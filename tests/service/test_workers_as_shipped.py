@@ -30,7 +30,7 @@ process_env, smtp = real.process_env, real.smtp  # the workers' environment, its
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("redis_url")]
 
 GAMES = 8
-"""Games moved at once: as many as the worker's threads."""
+"""Games moved at once: more than the worker's threads (a thread a core)."""
 ROUNDS = 8
 SEED = "5e" * 32
 
