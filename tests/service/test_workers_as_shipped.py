@@ -9,6 +9,7 @@ compose gives it, on the test database (so every test here commits).
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -30,7 +31,7 @@ process_env, smtp = real.process_env, real.smtp  # the workers' environment, its
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("redis_url")]
 
 GAMES = 8
-"""Games moved at once: more than the worker's threads (a thread a core)."""
+"""Games moved at once, each roll a task for the worker's threads (a thread a core)."""
 ROUNDS = 8
 SEED = "5e" * 32
 
@@ -60,10 +61,12 @@ def _queue_of(task: str, **env: str) -> str:
     """The queue the settings route ``task`` to, in a process with ``env``."""
     code = ("import django; django.setup(); from marram_site.celery import app; "
             f"print(app.amqp.router.route({{}}, {task!r})['queue'].name)")
+    inherited = {k: v for k, v in os.environ.items()
+                 if k not in ("MARRAM_COMPUTER_QUEUE", "MARRAM_REVIEW_QUEUE")}
     found = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True,
                            capture_output=True, text=True,
-                           env={**real.os.environ, "DJANGO_SETTINGS_MODULE":
-                                "marram_site.settings", **env})
+                           env={**inherited, "DJANGO_SETTINGS_MODULE": "marram_site.settings",
+                                **env})
     return found.stdout.strip()
 
 
