@@ -21,9 +21,10 @@ the app's image with its command, and the app's environment (x-marram-env) with
 its defaults: ``marram_site.settings_production``; the web server (a worker
 process for each core it may run on, 2 threads each, a line of access log a
 request); the stream server (MARRAM_STREAM on); the Celery workers of the default
-queue (a thread a core, in one process), of the computers' queue (Celery's default
-concurrency; the race has no computer player, so it only idles), of the webhooks'
-and of the pushes' queues (4 each); beat; Redis (broker, the stream's pub/sub, the cache) and PostgreSQL.
+queue (a thread a core, in one process), of the computers' queue (Celery's
+default concurrency; the race has no computer player, so it only idles), of the
+webhooks' and of the pushes' queues (4 each); beat; Redis (broker, the stream's
+pub/sub, the cache) and PostgreSQL.
 Chance is drawn by the worker's task after the move that calls for it
 (MARRAM_DRAW_INLINE off); kept connections live 60 s, statements are prepared
 after 5 uses, no health checks; no VAPID key, so no push is sent. Every player
