@@ -57,33 +57,32 @@ def threads_worker(process_env, tmp_path_factory) -> Iterator[Process]:
     worker.stop()
 
 
-def _queue_of(task: str, **env: str) -> str:
-    """The queue the settings route ``task`` to, in a process with ``env``."""
-    code = ("import django; django.setup(); from marram_site.celery import app; "
-            f"print(app.amqp.router.route({{}}, {task!r})['queue'].name)")
+def _queues_of(tasks: tuple[str, ...], **env: str) -> list[str]:
+    """The queues the settings route ``tasks`` to, in one process with ``env``."""
+    code = ("import sys, django; django.setup(); from marram_site.celery import app; "
+            "print(*(app.amqp.router.route({}, t)['queue'].name for t in sys.argv[1:]))")
     inherited = {k: v for k, v in os.environ.items()
                  if k not in ("MARRAM_COMPUTER_QUEUE", "MARRAM_REVIEW_QUEUE")}
-    found = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True,
+    found = subprocess.run([sys.executable, "-c", code, *tasks], cwd=ROOT, check=True,
                            capture_output=True, text=True,
                            env={**inherited, "DJANGO_SETTINGS_MODULE": "marram_site.settings",
                                 **env})
-    return found.stdout.strip()
+    return found.stdout.split()
 
 
 def test_the_computers_moves_and_reviews_go_to_the_computers_queue_as_shipped():
     thinking = ("bots.tasks.bot_move", "reviews.tasks.review_make")
+    rest = ("games.tasks.resolve_chance", "notifications.tasks.outbox_drain",
+            "bots.tasks.bots_sweep")
     shipped = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["x-marram-env"]
-    assert [_queue_of(t, MARRAM_COMPUTER_QUEUE=shipped["MARRAM_COMPUTER_QUEUE"])
-            for t in thinking] == ["computers", "computers"]
+    # as shipped: the thinking to the computers' queue, the rest to the default one
+    assert _queues_of(thinking + rest, MARRAM_COMPUTER_QUEUE=shipped[
+        "MARRAM_COMPUTER_QUEUE"]) == ["computers", "computers", "celery", "celery", "celery"]
     # a site that runs one worker for everything leaves them on the default queue
-    assert [_queue_of(t) for t in thinking] == ["celery", "celery"]
+    assert _queues_of(thinking) == ["celery", "celery"]
     # the reviews may still have a queue of their own
-    assert _queue_of("reviews.tasks.review_make", MARRAM_COMPUTER_QUEUE="computers",
-                     MARRAM_REVIEW_QUEUE="reviews") == "reviews"
-    # the rest stays on the default queue whatever the computers' is
-    assert [_queue_of(t, MARRAM_COMPUTER_QUEUE="computers")
-            for t in ("games.tasks.resolve_chance", "notifications.tasks.outbox_drain",
-                      "bots.tasks.bots_sweep")] == ["celery", "celery", "celery"]
+    assert _queues_of(thinking, MARRAM_COMPUTER_QUEUE="computers",
+                      MARRAM_REVIEW_QUEUE="reviews") == ["computers", "reviews"]
 
 
 def _awaited_player(game: Game) -> int | None:
