@@ -86,6 +86,24 @@ class Game(models.Model):
         gives without asking the database again."""
         self._seats_read = seats
 
+    _events_read: tuple[int, list[Any]] | None = None
+
+    def events_read(self, start: int, payloads: list[Any]) -> None:
+        """The payloads of the game's events from seq ``start`` up to its seq, read
+        with it (games.store): what a read of its state folds without asking the
+        database again (games.selectors)."""
+        self._events_read = (start, payloads)
+
+    def events_held(self, start: int, stop: int) -> list[Any] | None:
+        """The payloads of the events from seq ``start`` up to ``stop`` if they
+        were read with the game (``events_read``), else None."""
+        if self._events_read is None:
+            return None
+        first, payloads = self._events_read
+        if not first <= start <= stop <= first + len(payloads):
+            return None
+        return payloads[start - first:stop - first]
+
     def seat_list(self) -> list[Seat]:
         """The game's seats in seat order (before the start, in the order they
         were taken): those read with the game when the store read them so, else

@@ -91,7 +91,19 @@ def view_table_get(kind: str, name: str) -> bytes:
     return orjson.dumps(table)
 
 
+def events_wanted(game_id: int) -> store.EventsWanted:
+    """The events a read of the game's state in this process will fold
+    (``game_state_get``): from the state of it this process holds, else from
+    where its newest snapshot is. The game's read reads them with it
+    (games.store), so that the state's read need not ask for them."""
+    return store.EventsWanted(states.newest(game_id), snapshots.snapshot_every())
+
+
 def _events_of(game: Game, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
+    """The payloads of the game's events from seq ``start`` (up to ``stop``):
+    those read with the game if they were (``events_wanted``), else read now."""
+    if stop is not None and (held := game.events_held(start, stop)) is not None:
+        return held
     rows = Event.objects.filter(game_id=game.pk, seq__gte=start)
     if stop is not None:
         rows = rows.filter(seq__lt=stop)
@@ -165,9 +177,10 @@ def _catch_up(game: Game, since: int, state: Any, *, owned: bool = False) -> Any
 
 
 def game_get(game_id: int) -> Game:
-    """The game with its creator and seats (and their users) loaded: two
-    statements (games.store.game_with_seats)."""
-    game = store.game_with_seats(game_id)
+    """The game with its creator and seats (and their users) loaded, and the
+    events a read of its state here will fold (``events_wanted``): one statement
+    (games.store.game_with_seats)."""
+    game = store.game_with_seats(game_id, events_wanted(game_id))
     if game is None:
         raise NotFound(f"there is no game {game_id}")
     return game

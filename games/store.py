@@ -9,6 +9,10 @@ The reads:
   read of every move; its answer shows the game from it (``Game.seat_list``);
 - ``game_with_seats``: the same without asking who is a computer, for every GET
   of a game;
+- with either, on PostgreSQL, the game's events that a read of its state will
+  fold (``EventsWanted``: those after the state the process holds, else those
+  after where its newest snapshot is), as ``Game.events_held`` gives them: a
+  state's read then sends no statement of its own but the snapshot's;
 - ``game_clocks``: a game's clocks, with those whose running time a vacation
   touches and those computers hold (the last move of a turn);
 - ``game_seq``: a game's seq alone (a move found stale);
@@ -49,7 +53,7 @@ from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, OperationalError, connections, transaction
 from django.db.models import Field, Model
 
-from games.models import Clock, Game, Seat, Vacation
+from games.models import Clock, Event, Game, Seat, Vacation
 from games.seating import seat_players
 
 if TYPE_CHECKING:
@@ -137,21 +141,60 @@ def _is_computer(connection: Any, listed: Listed, user_column: str) -> str:
             f"x.{_column(connection, model, name)} = {user_column})")
 
 
+class EventsWanted(NamedTuple):
+    """Which of a game's events to read with it (``game_for_move``,
+    ``game_with_seats``): those a read of its state will fold."""
+
+    held: int | None
+    """The seq of a state of the game this process holds: the events from there;
+    None if it holds none: the events from the newest multiple of ``every``
+    (where the game's newest snapshot is, games.snapshots)."""
+    every: int
+    """The snapshot interval; 0 (no snapshots): the events from the first."""
+
+
+def _events_columns(connection: Any) -> tuple[str, str]:
+    """The columns and the joins that read the game's events with it, on
+    PostgreSQL: the seq of the first (``EventsWanted``) and the payloads from
+    there to the game's seq, as one JSON array (their field's own conversions
+    make it a list, as they make each payload). Two parameters: ``held`` and
+    ``every``."""
+    q = functools.partial(_column, connection)
+    seq = f"g.{q(Game, 'seq')}"
+    return ("w.start, v.payloads",
+            f"CROSS JOIN LATERAL (SELECT COALESCE(%s, {seq} - MOD({seq}, NULLIF(%s, 0)), 0) "
+            f"AS start) w "
+            f"CROSS JOIN LATERAL (SELECT jsonb_agg(e.{q(Event, 'payload')} "
+            f"ORDER BY e.{q(Event, 'seq')}) AS payloads FROM {_table(connection, Event)} e "
+            f"WHERE e.{q(Event, 'game')} = g.{q(Game, 'id')} AND e.{q(Event, 'seq')} >= w.start "
+            f"AND e.{q(Event, 'seq')} < {seq}) v ")
+
+
+def _reads_events(connection: Any) -> bool:
+    """Whether the game's read reads its events too (``_events_columns``):
+    on PostgreSQL; elsewhere the state's read asks for them (games.selectors)."""
+    return bool(connection.vendor == "postgresql")
+
+
 @functools.cache
-def _game_read_text(alias: str, listed: Listed) -> str:
+def _game_read_text(alias: str, listed: Listed, events: bool) -> str:
     """The game, its creator and its seats (each with its player and whether a
     computer holds it), a row a seat (one row with no seat for a game with
     none), in seat order: before the start, when no seat has its index, in the
-    order they were taken."""
+    order they were taken; with ``events``, the columns of ``_events_columns``
+    last."""
     connection = connections[alias]
     users = get_user_model()
     q = functools.partial(_column, connection)
     seat_index = f"s.{q(Seat, 'index')}"
+    event_columns, event_joins = _events_columns(connection) if events else ("", "")
     return (
         f"SELECT {_columns(connection, Game, 'g')}, {_columns(connection, users, 'c')}, "
         f"{_columns(connection, Seat, 's')}, {_columns(connection, users, 'u')}, "
-        f"{_is_computer(connection, listed, 's.' + q(Seat, 'user'))} "
+        f"{_is_computer(connection, listed, 's.' + q(Seat, 'user'))}"
+        f"{', ' + event_columns if events else ''} "
         f"FROM {_table(connection, Game)} g "
+        f"{event_joins}"
         f"JOIN {_table(connection, users)} c ON c.{q(users, users._meta.pk.name)} = "
         f"g.{q(Game, 'created_by')} "
         f"LEFT JOIN {_table(connection, Seat)} s ON s.{q(Seat, 'game')} = g.{q(Game, 'id')} "
@@ -168,18 +211,23 @@ class _GameRead:
     computer_seats: frozenset[int]
 
 
-def _read_game(game_id: int, computers: bool) -> _GameRead | None:
+def _read_game(game_id: int, computers: bool, events: EventsWanted | None
+               ) -> _GameRead | None:
     """The game with its creator and its seats in one statement
     (``_game_read_text``), the seats as ``game.seat_list()`` gives them; with
-    ``computers``, which of them computers hold (else none is said to be)."""
+    ``computers``, which of them computers hold (else none is said to be); with
+    ``events``, those events as ``game.events_held`` gives them (on
+    PostgreSQL)."""
     connection = connections[DEFAULT_DB_ALIAS]
     users = get_user_model()
     games, players, seats = (_loader(Game, "g", connection), _loader(users, "c", connection),
                              _loader(Seat, "s", connection))
     seat_players_ = _loader(users, "u", connection)
+    wanted = events if events is not None and _reads_events(connection) else None
     with connection.cursor() as cursor:
         listed = seat_players().computer_accounts() if computers else None
-        cursor.execute(_game_read_text(connection.alias, listed), [game_id])
+        cursor.execute(_game_read_text(connection.alias, listed, wanted is not None),
+                       [game_id] if wanted is None else [wanted.held, wanted.every, game_id])
         rows = cursor.fetchall()
     if not rows:
         return None
@@ -187,6 +235,9 @@ def _read_game(game_id: int, computers: bool) -> _GameRead | None:
     game = games.load(rows[0], 0, connection)
     assert isinstance(game, Game)
     game.created_by = cast("User", players.load(rows[0], g, connection))
+    computer = -1 if wanted is None else -3
+    if wanted is not None:
+        game.events_read(rows[0][-2], _payloads(rows[0][-1], connection))
     read: list[Seat] = []
     held: list[int] = []
     for row in rows:
@@ -197,7 +248,7 @@ def _read_game(game_id: int, computers: bool) -> _GameRead | None:
         seat.game = game
         if seat.user_id is not None:
             seat.user = cast("User", seat_players_.load(row, g + u + _width(Seat), connection))
-        if row[-1] and seat.index is not None:
+        if row[computer] and seat.index is not None:
             held.append(seat.index)
         read.append(seat)
     game.seats_read(read)
@@ -215,7 +266,22 @@ class MoveRead(NamedTuple):
     """The indexes of the seats computers hold."""
 
 
-def game_for_move(game_id: int, user_id: int | None) -> MoveRead | None:
+def _payloads(value: Any, connection: Any) -> list[Any]:
+    """The events' payloads from ``_events_columns``'s JSON array (None: none), with
+    the payload field's converters (the backend's, then its ``from_db_value``)."""
+    if value is None:
+        return []
+    payload = Event._meta.get_field("payload")
+    expression = payload.get_col("e")
+    # Field.get_db_converters, as in _loader (django-stubs leaves it out)
+    own = payload.get_db_converters(connection)  # type: ignore[attr-defined]
+    for converter in connection.ops.get_db_converters(expression) + own:
+        value = converter(value, expression, connection)
+    return list(value)
+
+
+def game_for_move(game_id: int, user_id: int | None, events: EventsWanted | None = None
+                  ) -> MoveRead | None:
     """The game, the index of the user's seat in it and the seats computers
     hold; None if there is no such game. One statement: the game with its
     creator and its seats with their players, each seat with whether a computer
@@ -225,19 +291,20 @@ def game_for_move(game_id: int, user_id: int | None) -> MoveRead | None:
     The seats computers hold come with it so that the move need not ask again
     whether a computer is to move next (bots.hooks) or holds a clock
     (``game_clocks``); the seats are ``game.seat_list()``, so that the move's
-    answer shows the game without reading it again."""
-    read = _read_game(game_id, computers=True)
+    answer shows the game without reading it again. With ``events``, those
+    events too (``game.events_held``)."""
+    read = _read_game(game_id, computers=True, events=events)
     if read is None:
         return None
     mine = next((s.index for s in read.game.seat_list() if s.user_id == user_id), None)
     return MoveRead(read.game, mine, read.computer_seats)
 
 
-def game_with_seats(game_id: int) -> Game | None:
+def game_with_seats(game_id: int, events: EventsWanted | None = None) -> Game | None:
     """The game with its creator and its seats (in seat order, each with its
-    player) as ``game.seat_list()``: one statement. None if there is no such
-    game."""
-    read = _read_game(game_id, computers=False)
+    player) as ``game.seat_list()``, and with ``events`` those events
+    (``game.events_held``): one statement. None if there is no such game."""
+    read = _read_game(game_id, computers=False, events=events)
     return None if read is None else read.game
 
 

@@ -43,6 +43,13 @@ class StateCache:
             self._entries.move_to_end(game_id)
             return entry[1]
 
+    def newest(self, game_id: int) -> int | None:
+        """The seq of the state of the game held here, if any: where a read of
+        the game may start the events it reads with it (games.store)."""
+        with self._lock:
+            entry = self._entries.get(game_id)
+            return None if entry is None else entry[0]
+
     def latest_before(self, game_id: int, seq: int) -> tuple[int, GameState] | None:
         """The cached (seq, state) of the game at or before ``seq``, if any."""
         with self._lock:

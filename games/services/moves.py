@@ -20,6 +20,7 @@ from games.models import Event, Game
 from games.seating import seat_players
 from games.selectors import (
     awaiting_json,
+    events_wanted,
     game_replay,
     game_state_get,
     not_your_turn,
@@ -56,7 +57,7 @@ def chance_resolve(game: Game | int) -> list[Event]:
 def _draw(pk: int) -> list[Event]:
     """One try of ``chance_resolve``: ``store.Stale`` if the game moved on
     between its read and its write."""
-    found = store.game_for_move(pk, None)
+    found = store.game_for_move(pk, None, events_wanted(pk))
     if found is None:
         raise NotFound(f"there is no game {pk}")
     game = found.game
@@ -226,7 +227,7 @@ def _read_with_seat(pk: int, user: User) -> store.MoveRead:
     """The game, as a move reads it (no lock: games.store.game_for_move), with its
     seats, the user's seat index (None if they have no seat, or before the
     start) and the seats computers hold, in one statement."""
-    found = store.game_for_move(pk, user.pk)
+    found = store.game_for_move(pk, user.pk, events_wanted(pk))
     if found is None:
         raise NotFound(f"there is no game {pk}")
     return found

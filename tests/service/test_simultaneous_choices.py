@@ -143,8 +143,8 @@ def test_a_keep_overtaken_by_each_other_seats_keep_is_still_stored(monkeypatch):
     read = store.game_for_move
     reads: list[int] = []
 
-    def read_then_overtake(game_id, user_id):
-        got = read(game_id, user_id)
+    def read_then_overtake(game_id, user_id, events=None):
+        got = read(game_id, user_id, events)
         if user_id != players[3].pk:  # an overtaking keep's own read
             return got
         reads.append(got[0].seq)

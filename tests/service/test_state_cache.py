@@ -137,3 +137,98 @@ def test_a_move_landing_after_the_row_was_read_is_not_replayed(cached):
     assert (states.catch_ups, states.misses) == ((1, 0) if cached else (0, 1))
     game.refresh_from_db()
     assert game.seq == read_at + 1
+
+
+def _events_asked(captured) -> list[str]:
+    """The statements that read a game's events by themselves (the ORM's read),
+    not with the game (games.store's read of the game)."""
+    return [q["sql"] for q in captured if q["sql"].startswith('SELECT "games_event"')]
+
+
+@pytest.mark.django_db
+def test_the_events_a_catch_up_folds_come_with_the_game():
+    """A process holding a game's state five events back reads the game and
+    those five events in one statement, and folds them into the state a replay
+    from zero gives; the events read so are the ORM's, payload for payload."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.models import Event
+    from games.selectors import game_get
+
+    ann, bob = make_user("ann"), make_user("bob")
+    game = play(start_game([ann, bob], variant="animals"), until=lambda s: s.events >= 8)
+    states.clear()
+    held = 3
+    states.put(game.pk, held, game_replay(game, stop=held).state)
+    with CaptureQueriesContext(connection) as read:
+        served = game_state_get(game_get(game.pk))
+    assert len(read.captured_queries) == 1 and not _events_asked(read.captured_queries)
+    assert states.catch_ups == 1
+    assert same_state(served, game_replay(game).state)
+    orm = list(Event.objects.filter(game=game, seq__gte=held).order_by("seq")
+               .values_list("payload", flat=True))
+    now = game_get(game.pk)  # the state is now held at the game's seq: no event to read
+    assert now.events_held(game.seq, game.seq) == [] and now.events_held(held, game.seq) is None
+    states.clear()
+    states.put(game.pk, held, game_replay(game, stop=held).state)
+    again = game_get(game.pk)
+    assert again.events_held(held, game.seq) == orm and len(orm) == game.seq - held
+    assert again.events_held(held - 1, game.seq) is None  # not read: asked of the database
+
+
+@pytest.mark.django_db
+def test_a_game_no_process_holds_is_replayed_from_the_events_read_with_it(settings):
+    """A short game no cache holds: the game and all its events in one
+    statement, and nothing more to rebuild its state."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.selectors import game_get
+
+    settings.MARRAM_SNAPSHOT_EVERY = 50
+    ann, bob = make_user("ann"), make_user("bob")
+    game = play(start_game([ann, bob]), until=lambda s: s.events >= 6)
+    states.clear()
+    with CaptureQueriesContext(connection) as read:
+        served = game_state_get(game_get(game.pk))
+    assert len(read.captured_queries) == 1 and states.misses == 1
+    assert same_state(served, game_replay(game).state)
+
+
+@pytest.mark.django_db
+def test_a_game_past_a_snapshot_reads_only_the_events_after_it_with_the_game(settings):
+    """A game no cache holds, with a snapshot: the game with the events from
+    the newest multiple of the interval, then the snapshot; the state is the
+    snapshot's with those events folded, as a replay from zero gives it. When
+    that snapshot is missing, the older one's events are asked for."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games import snapshots
+    from games.models import GameSnapshot
+    from games.selectors import game_get
+
+    settings.MARRAM_SNAPSHOT_EVERY = 4
+    ann, bob = make_user("ann"), make_user("bob")
+    game = play(start_game([ann, bob]), until=lambda s: s.events >= 11 and s.events % 4)
+    rules = rules_of(game)
+    for seq in range(4, game.seq, 4):
+        snapshots.game_snapshot_save(game_id=game.pk, seq=seq, rules=rules,
+                                     state=game_replay(game, stop=seq).state)
+    newest = game.seq - game.seq % 4
+    states.clear()
+    with CaptureQueriesContext(connection) as read:
+        read_game = game_get(game.pk)
+        served = game_state_get(read_game)
+    assert read_game.events_held(newest, game.seq) is not None
+    assert len(read.captured_queries) == 2 and not _events_asked(read.captured_queries)
+    assert states.snapshots == 1
+    assert same_state(served, game_replay(game).state)
+
+    GameSnapshot.objects.filter(game=game, seq=newest).delete()
+    states.clear()
+    with CaptureQueriesContext(connection) as read:
+        served = game_state_get(game_get(game.pk))
+    assert len(_events_asked(read.captured_queries)) == 1  # from the snapshot before
+    assert same_state(served, game_replay(game).state)

@@ -17,6 +17,7 @@ from engine.replay import apply
 from games import selectors, services
 from games.management.commands.verify_game import game_problems
 from games.models import Clock, Event, Game
+from live.state_cache import states
 from notifications.models import Notification
 from tests.service.conftest import make_user, play, seat_user, start_game
 
@@ -143,6 +144,25 @@ def test_a_draw_is_written_as_a_move_is(settings):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_draw_on_a_state_held_a_move_back_reads_that_move_with_the_game(settings):
+    """The worker holds the game as it was before the move that calls for the
+    draw (the move was the web server's): the move comes with the game's read,
+    and the draw sends the same three statements as on a state it holds."""
+    game = _awaiting_the_fly(settings)
+    seq = game.seq
+    held = selectors.game_replay(game, stop=seq - 1).state
+    states.clear()
+    states.put(game.pk, seq - 1, held)
+    with CaptureQueriesContext(connection) as draw:
+        drawn = services.chance_resolve(game.pk)
+    assert [(e.seq, e.type) for e in drawn] == [(seq, "creature_appears")]
+    assert sent(draw) == [("SELECT", GAME), ("SELECT", CLOCKS), ("WITH", "")]
+    assert states.catch_ups == 1
+    game.refresh_from_db()
+    assert game_problems(game) == []
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_draw_overtaken_by_its_twin_writes_nothing_more(settings, monkeypatch):
     """Two copies of the draw's task (a redelivery): the second reads the game,
     the first lands meanwhile; the second's write then finds the game moved on,
@@ -153,8 +173,9 @@ def test_a_draw_overtaken_by_its_twin_writes_nothing_more(settings, monkeypatch)
     seq = game.seq
     read, twin = store.game_for_move, []
 
-    def read_then_overtaken(pk: int, user_id: int | None) -> store.MoveRead | None:
-        found = read(pk, user_id)
+    def read_then_overtaken(pk: int, user_id: int | None,
+                            events: store.EventsWanted | None = None) -> store.MoveRead | None:
+        found = read(pk, user_id, events)
         if not twin:
             twin.append(None)
             twin[:] = services.chance_resolve(pk)  # the other copy lands first
