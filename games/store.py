@@ -98,16 +98,22 @@ def _loader(model: type[Model], alias: str, connection: Any) -> _Loader:
     found = _loaders.made.get(key)
     if found is None:
         fields = model._meta.concrete_fields
-        convert = []
+        convert: list[tuple[int, Any, Any]] = []
         for i, f in enumerate(fields):
-            expression = f.get_col(alias)
-            # Field.get_db_converters: the field's from_db_value, as the compiler
-            # applies it (django-stubs leaves it out)
-            own = f.get_db_converters(connection)  # type: ignore[attr-defined]
-            for converter in connection.ops.get_db_converters(expression) + own:
-                convert.append((i, expression, converter))
+            expression, converters = _converters(f, alias, connection)
+            convert.extend((i, expression, converter) for converter in converters)
         found = _loaders.made[key] = _Loader(model, [f.attname for f in fields], convert)
     return found
+
+
+def _converters(f: Field[Any, Any], alias: str, connection: Any) -> tuple[Any, list[Any]]:
+    """The field's column under the table's alias, and the converters the ORM's
+    compiler applies to its values, in order: the backend's, then the field's
+    own (``from_db_value``)."""
+    expression = f.get_col(alias)
+    # Field.get_db_converters (django-stubs leaves it out)
+    own = f.get_db_converters(connection)  # type: ignore[attr-defined]
+    return expression, [*connection.ops.get_db_converters(expression), *own]
 
 
 def _columns(connection: Any, model: type[Model], alias: str) -> str:
@@ -272,10 +278,9 @@ def _payloads(value: Any, connection: Any) -> list[Any]:
     if value is None:
         return []
     payload = Event._meta.get_field("payload")
-    expression = payload.get_col("e")
-    # Field.get_db_converters, as in _loader (django-stubs leaves it out)
-    own = payload.get_db_converters(connection)  # type: ignore[attr-defined]
-    for converter in connection.ops.get_db_converters(expression) + own:
+    assert isinstance(payload, Field)
+    expression, converters = _converters(payload, "e", connection)
+    for converter in converters:
         value = converter(value, expression, connection)
     return list(value)
 
