@@ -99,7 +99,7 @@ def events_wanted(game_id: int) -> store.EventsWanted:
     return store.EventsWanted(states.newest(game_id), snapshots.snapshot_every())
 
 
-def _events_of(game: Game, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
+def event_payloads(game: Game, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
     """The payloads of the game's events from seq ``start`` (up to ``stop``):
     those read with the game if they were (``events_wanted``), else read now."""
     if stop is not None and (held := game.events_held(start, stop)) is not None:
@@ -116,7 +116,7 @@ def game_replay(game: Game, stop: int | None = None) -> Replay[Any]:
     committed since the row was read is not part of the game this row describes."""
     rules = rules_of(game)
     return replay_events(rules, rules.start(game.started_config()),
-                         _events_of(game, 0, game.seq if stop is None else stop))
+                         event_payloads(game, 0, game.seq if stop is None else stop))
 
 
 def game_state_get(game: Game) -> Any:
@@ -159,7 +159,7 @@ def game_state_get(game: Game) -> Any:
 def _catch_up(game: Game, since: int, state: Any, *, owned: bool = False) -> Any | None:
     """Fold the events after ``since`` into a copy of ``state`` (into ``state``
     itself if ``owned``: nobody else holds it)."""
-    newer = _events_of(game, since, game.seq)
+    newer = event_payloads(game, since, game.seq)
     if len(newer) != game.seq - since:
         return None
     rules = rules_of(game)
@@ -388,6 +388,6 @@ def game_record_get(game: Game) -> dict[str, Any]:
         "version": rules.record_version,
         "rules_version": game.rules_version,
         "config": game.config,
-        "events": _events_of(game),
+        "events": event_payloads(game),
         "fairness": {"seed": game.seed, "commitment": game.commitment},
     }

@@ -20,6 +20,7 @@ from games.models import Event, Game
 from games.seating import seat_players
 from games.selectors import (
     awaiting_json,
+    event_payloads,
     events_wanted,
     game_replay,
     game_state_get,
@@ -341,8 +342,7 @@ def _choice_unaffected(game: Game, seat: int, expected_seq: int) -> bool:
     if not 0 < since <= game.seat_count:
         return False
     rules, state = rules_of(game), game_state_get(game)
-    payloads = Event.objects.filter(game_id=game.pk, seq__gte=expected_seq, seq__lt=game.seq
-                                    ).order_by("seq").values_list("payload", flat=True)
+    payloads = event_payloads(game, expected_seq, game.seq)
     return rules.unaffected(state, [rules.read_event(p) for p in payloads], seat)
 
 
