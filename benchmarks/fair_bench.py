@@ -968,6 +968,29 @@ def _play_on(pks: list[int], kind: str, target: int, seed: int) -> tuple[int, di
     return moves, replaced
 
 
+def _first_views(games: list[dict]) -> list[dict]:
+    """A pool worker's share: each seat's first view of its game, the answer of a
+    GET of the game as that seat (through the application as the web server runs
+    it, in this process: the web server measured never holds these states)."""
+    from django.db import connections
+    from django.test import Client
+
+    client = Client(HTTP_HOST="127.0.0.1")
+    out = []
+    for game in games:
+        seats = []
+        for seat in game["seats"]:
+            answer = client.get(f"/api/games/{game['id']}/",
+                                HTTP_AUTHORIZATION=f"Token {seat['token']}")
+            if answer.status_code != 200:
+                raise RuntimeError(f"game {game['id']} as {seat['name']}: "
+                                   f"{answer.status_code} {answer.content[:300]!r}")
+            seats.append({**seat, "view": answer.json()})
+        out.append({**game, "seats": seats})
+    connections.close_all()
+    return out
+
+
 class Preparer:
     """Marram's games, made through the services by two processes (this process's
     cores are the clients' in 1+1: the pool may use every core, outside the runs)."""
@@ -985,6 +1008,15 @@ class Preparer:
     def close(self) -> None:
         self.pool.close()
         self.pool.join()
+
+    def first_views(self, games: dict[str, list[dict]]) -> dict[str, list[dict]]:
+        """The games with each seat's first view (``_first_views``), read once the
+        side's worker has made the draws the games' start called for."""
+        out = {}
+        for name, of_phase in games.items():
+            chunks = [of_phase[i:i + 50] for i in range(0, len(of_phase), 50)]
+            out[name] = [g for part in self.pool.map(_first_views, chunks) for g in part]
+        return out
 
     def games(self, kind: str, phases: list[Phase], seed: int) -> dict[str, list[dict]]:
         """The games of every Marram phase of a run, as the clients take them."""
@@ -1100,7 +1132,7 @@ def marram_checks(games: list[dict], events_after: int, notes_after: int, accept
 
 
 def marram_side(bench: Bench, kind: str, phases: list[Phase], games: dict[str, list[dict]],
-                logdir: Path, seed: int) -> dict[str, dict]:
+                logdir: Path, seed: int, preparer: Preparer) -> dict[str, dict]:
     import redis as redis_client
     from django.db import connections
 
@@ -1113,6 +1145,8 @@ def marram_side(bench: Bench, kind: str, phases: list[Phase], games: dict[str, l
     redis_client.Redis.from_url(marram_env(bench)["CACHE_URL"]).flushdb()
     with MarramStack(bench, logdir) as stack:
         wait_for_drain(lambda: marram_left(redis))
+        # each seat's first view, as boardgame.io's seats are sent theirs on syncing
+        games = preparer.first_views(games)
         bench.parts = stack.parts
         standing = idle(bench, "marram", "marram")
 
@@ -1388,7 +1422,8 @@ def main() -> int:
                     logdir = workdir / f"{kind}-{run + 1}-{side}"
                     logdir.mkdir()
                     if side == "marram":
-                        figures = marram_side(bench, kind, phases[kind], games, logdir, seed)
+                        figures = marram_side(bench, kind, phases[kind], games, logdir, seed,
+                                              preparer)
                     else:
                         figures = bgio_side(bench, phases[kind], logdir, seed)
                     for name, r in figures.items():

@@ -8,7 +8,7 @@
 //
 // CONFIG.json: {"base": "http://127.0.0.1:PORT" (the web server),
 //   "stream_base": "http://127.0.0.1:PORT" (the stream server),
-//   "games": [{"id": n, "seats": [{"name": s, "token": s}, ...]}, ...],
+//   "games": [{"id": n, "seats": [{"name": s, "token": s, "view": {...}}, ...]}, ...],
 //   "target_events": n (a game is left once its seq reaches this),
 //   "clients": n, "seconds": s, "limit": n (accepted moves in all, 0: none),
 //   "connections": "shared" | "per_seat", "contended": bool, "seed": n}
@@ -17,14 +17,16 @@
 // (GET /api/games/<id>/stream/) and opens the stream; once every stream is
 // open (the stream server notes a seat as listening before it sends the
 // stream's first line, "retry: 3000"), the clients print "ready" and wait for
-// a line on stdin.
+// a line on stdin. Each seat's first view of its game comes in the config: the
+// harness read it in the set-up (a GET of the game as that seat, by processes
+// other than the web server measured), as boardgame.io's seats are sent theirs
+// when they sync in theirs.
 //
 // Then each client plays its share of the games (games[i::clients]) in turn,
 // one move at a time: a random legal action (seeded) from the view the moving
 // seat last had, POST /api/games/<id>/actions/ with {seq, idempotency_key,
-// action} as the seat (its DRF token). The first view of a game is a GET as a
-// seat; after that a view comes from the mover's own answer (201, with its
-// view) or from a seat's stream, which is sent the seat's view when a commit
+// action} as the seat (its DRF token). After the first views, a view comes
+// from the mover's own answer (201, with its view) or from a seat's stream, which is sent the seat's view when a commit
 // leaves it to move (a chance draw that follows a move is a commit of its
 // own, by the server's task: the next player's view comes after the draw).
 // A view can act when the game runs, it awaits that seat and lists legal
@@ -307,6 +309,12 @@ class Seat {
     this.game.changed();
   }
 
+  /** The view the seat had before the run (the set-up's). */
+  holds(view) {
+    this.view = view;
+    this.seqSeen = view.seq;
+  }
+
   seqCame(seq) {
     this.seqSeen = Math.max(this.seqSeen, seq);
     this.game.changed();
@@ -340,6 +348,13 @@ class Game {
     this.waiter = null;
     this.over = false;
     this.stallsInRow = 0;
+    spec.seats.forEach((s, i) => {
+      if (!s.view) return;
+      this.seats[i].holds(s.view);
+      this.since = Math.max(this.since, s.view.seq);
+      this.learnSeats(s.view);
+      if (s.view.status !== "running") this.over = true;
+    });
   }
 
   learnSeats(view) {
