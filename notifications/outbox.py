@@ -30,6 +30,14 @@ WAKE_EVERY = 1.0
 once, then for one more at the end of this window for all the mail it commits
 within it: a busy server hands Celery at most two messages a second, not one a
 mail (an enqueue costs a web worker about a millisecond of CPU)."""
+DRAIN_LAG = 0.5
+"""Seconds. The least a drain of the mail waits after the commit it is asked for.
+A move's views are sent to the players looking at the game once the request is
+answered (live.stream.publish_after_commit), and the view sent records the
+player's visit. A drain that ran before it would find no visit, and would take
+each turn mail of a player looking at the game one by one (six statements a
+mail), where it settles them all at once (notifications.services.
+_turn_mails_settle). No one waits on a mail for half a second."""
 DRAIN_AHEAD = timedelta(seconds=5)
 """A drain also takes rows due this soon: a row's time is the web machine's clock,
 the drain reads the worker's, and the two may differ a little. (A retry is
@@ -37,11 +45,13 @@ minutes away, so none is taken early.)"""
 
 class OutboxWaker:
     """When this process last asked Celery for a drain of the outbox, and whether it
-    has asked for the one more at the end of that window (``WAKE_EVERY``)."""
+    has asked for the one more at the end of that window (``WAKE_EVERY``). Each
+    drain starts ``lag`` seconds after the mail it is asked for (after the end of
+    the window, for the one more)."""
 
-    def __init__(self, every: float = WAKE_EVERY,
+    def __init__(self, every: float = WAKE_EVERY, lag: float = 0.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self.every, self.clock = every, clock
+        self.every, self.lag, self.clock = every, lag, clock
         self.lock = threading.Lock()
         self.until = float("-inf")
         self.again = False
@@ -53,11 +63,11 @@ class OutboxWaker:
         with self.lock:
             if now >= self.until:
                 self.until, self.again = now + self.every, False
-                return 0.0
+                return self.lag
             if self.again:
                 return None
             self.again = True
-            return self.until - now
+            return self.until - now + self.lag
 
     def failed(self) -> None:
         """The drain could not be asked for (Redis down): ask at the next commit."""

@@ -7,7 +7,9 @@ app writes with the events (notifications.after_move, a follower of the change:
 games.after_move), so they are committed with the events or not at all (a
 player's move holds no lock: games.services.append). After the commit the
 process asks Celery for a drain of the outbox (``outbox_drain``: every row due,
-delivered in turn), at most twice a second (``OutboxWaker``); where tasks run
+delivered in turn), at most twice a second (``OutboxWaker``), half a second
+after the commit (``DRAIN_LAG``: once the move's views, sent after the
+request's answer, have recorded the visits of the players looking); where tasks run
 in-process (``./dev run``) each row is delivered at the commit instead. If Redis
 is down the enqueue is logged and dropped, and the beat sweep (``outbox_sweep``,
 every minute) enqueues whatever is still pending, a task a row.
@@ -80,7 +82,7 @@ from notifications.models import (
     Policy,
     Webhook,
 )
-from notifications.outbox import DRAIN_AHEAD, OutboxWaker
+from notifications.outbox import DRAIN_AHEAD, DRAIN_LAG, OutboxWaker
 from notifications.selectors import (
     bouncing_address_get,
     game_visit_get,
@@ -164,13 +166,13 @@ def delivery_tasks(rows: Sequence[Notification]) -> list[Task]:
             *push.delivery_tasks([row for row in rows if row.kind in PUSH_KINDS])]
 
 
-_waker = OutboxWaker()
+_waker = OutboxWaker(lag=DRAIN_LAG)
 
 
 def _mail_tasks(ids: list[int]) -> list[Task]:
     """Have the rows just committed delivered: each by its own task where tasks run
     in this process as they are enqueued; else by a drain of the outbox, at most
-    two asked for a second (``OutboxWaker``)."""
+    two asked for a second (``OutboxWaker``), each DRAIN_LAG after the commit."""
     if not ids:
         return []
     if run_inline():

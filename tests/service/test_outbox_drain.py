@@ -9,7 +9,7 @@ enqueues are read back from the suite's real Redis."""
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 import redis
@@ -48,6 +48,36 @@ def test_a_process_asks_for_a_drain_at_once_then_for_one_more_at_the_end_of_its_
     assert waker.countdown() == 0.5
     waker.failed()  # that one never reached Redis: the next commit asks at once
     assert waker.countdown() == 0.0
+
+
+def test_each_drain_starts_the_lag_after_the_mail_it_is_asked_for():
+    clock = Clock()
+    waker = outbox.OutboxWaker(every=1.0, lag=0.5, clock=clock)
+    assert waker.countdown() == 0.5  # the first mail: a drain half a second after it
+    clock.now = 100.25
+    assert waker.countdown() == 1.25  # the window's end, and the lag after it...
+    clock.now = 100.99
+    assert waker.countdown() is None  # ...takes the mail of the window's last moment too
+    clock.now = 101.0
+    assert waker.countdown() == 0.5
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_drain_a_move_asks_for_waits_for_the_views_that_record_who_is_looking(
+        monkeypatch, redis_url):
+    # a move's views go out once its request is answered (live.stream), and each
+    # records its player's visit: a drain that came first would find no visit
+    game = start_game([make_user("ann"), make_user("bob")])
+    monkeypatch.setattr(notes, "_waker", outbox.OutboxWaker(lag=notes._waker.lag))
+    client = redis.Redis.from_url(redis_url)
+    client.delete("celery")
+    before = timezone.now()
+    play_turn(game)
+    tasks = [h for h in queued_tasks(client) if h["task"].startswith("notifications.")]
+    assert [h["task"] for h in tasks] == ["notifications.tasks.outbox_drain"]
+    eta = datetime.fromisoformat(tasks[0]["eta"])
+    assert eta - before >= timedelta(seconds=outbox.DRAIN_LAG) >= timedelta(seconds=0.25)
+    client.delete("celery")
 
 
 @pytest.mark.django_db
