@@ -425,9 +425,9 @@ def outbox_drain() -> dict[str, int]:
     one, the longest due first.
 
     The mails go through one connection to the mail server, opened for the
-    first (notifications.smtp). Each row is taken with a lock, skipping the rows
-    locked, as it is delivered (``_next_due``): drains running at once share the
-    rows out, and none tries a row another has taken. A row whose delivery
+    first (notifications.smtp). Each row of those the drain listed is taken with
+    a lock, skipping the rows locked, as it is delivered (``_next_due``): drains
+    running at once share the rows out, and none tries a row another has taken. A row whose delivery
     raises is logged and put back SWEEP_LEASE, so that it cannot hold up the rows
     behind it; the sweep tries it again. Not when the database is what failed
     (out, or cut off mid-delivery): that raises, and the task is sent again a
@@ -440,12 +440,13 @@ def outbox_drain() -> dict[str, int]:
              if kind in (Kind.YOUR_TURN, Kind.REMINDER) and address}
     if len(turns) >= SETTLE_FROM:
         done[Status.SKIPPED] += _turn_mails_settle(turns, timezone.now(), by)
+    listed = [pk for pk, _, _ in due]
     with MailSession() as mail:  # one connection to the mail server for the drain
         while done.total() < len(due):  # (a row another drain took is not counted)
             taken = None
             try:
                 with transaction.atomic():
-                    n = _next_due(by)
+                    n = _next_due(by, listed)
                     if n is None:
                         break
                     taken = n.pk
@@ -471,10 +472,14 @@ def _due_mail(by: datetime) -> QuerySet[Notification]:
             .exclude(kind__in=APART))
 
 
-def _next_due(by: datetime) -> Notification | None:
-    """The mail row due longest by ``by``, locked, with its player; None when each
-    row due is delivered or locked by another drain."""
-    return (_due_mail(by).select_related("user")
+def _next_due(by: datetime, listed: list[int]) -> Notification | None:
+    """Of the rows ``listed``, the mail row due longest by ``by``, locked, with its
+    player; None when each is delivered or locked by another drain. Rows written
+    since the drain listed its own are left to the drains their commits asked for
+    (``DRAIN_LAG`` after them): taken now, a turn mail would come before the view
+    that records its player looking at the game, and a drain that another had
+    emptied would go on through the new rows one at a time."""
+    return (_due_mail(by).filter(pk__in=listed).select_related("user")
             .select_for_update(skip_locked=True, of=("self",))
             .order_by("next_attempt_at", "pk").first())
 

@@ -104,6 +104,30 @@ def test_a_drain_sends_what_is_due_oldest_first_and_leaves_the_rest(smtp):  # no
 
 
 @pytest.mark.django_db
+def test_a_drain_delivers_the_rows_it_listed_and_leaves_newer_ones_to_their_own_drain(
+        smtp, monkeypatch):  # noqa: F811
+    mine = [stored(to_email=f"{name}@example.org", message_id=f"<{name}@test>", subject=name)
+            for name in ("one", "two")]
+    newer = []
+
+    class Meanwhile(notes.MailSession):
+        """As the drain begins: a drain running beside it sends one of its rows,
+        and a move commits a mail, whose commit asks for a drain of its own."""
+
+        def __enter__(self) -> notes.MailSession:
+            Notification.objects.filter(pk=mine[0].pk).update(status="sent")
+            newer.append(stored(to_email="new@example.org", message_id="<new@test>",
+                                subject="new"))
+            return super().__enter__()
+
+    monkeypatch.setattr(notes, "MailSession", Meanwhile)
+    assert notes.outbox_drain() == {"sent": 1}
+    assert [m["Subject"] for m in smtp.messages] == ["two"]
+    newer[0].refresh_from_db()
+    assert newer[0].status == "pending"
+
+
+@pytest.mark.django_db
 def test_a_row_whose_delivery_breaks_is_put_back_and_the_rows_behind_it_still_go(
         smtp, monkeypatch, caplog):  # noqa: F811
     broken = stored(to_email="broken@example.org", message_id="<broken@test>", subject="broken")
