@@ -52,9 +52,9 @@ clients), through the same CONFIG.json. Each seat's first view of its game is
 taken in the set-up on both sides: boardgame.io's seats are sent theirs when they
 sync; Marram's are the answers of a GET of the game as each seat, made by the
 preparing processes once the worker has made the draws the games' start called
-for, so the web server measured has never held those states. Until b8bb148 Marram's clients
-took theirs by GETs inside the window (about 1.5 a game), which boardgame.io's
-side never paid. Each client prints ``ready`` once set up
+for, so the web server measured has never held those states. Until b8bb148
+Marram's clients took theirs by GETs inside the window (about 1.5 a game), which
+boardgame.io's side never paid. Each client prints ``ready`` once set up
 (streams or sockets open, matches made), plays on a line ``go``, and prints its
 figures as one JSON line: accepted moves, the mover's round trip (Marram: the
 POST until its 201; boardgame.io: the emit until the mover's socket has the

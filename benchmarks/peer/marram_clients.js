@@ -26,7 +26,8 @@
 // one move at a time: a random legal action (seeded) from the view the moving
 // seat last had, POST /api/games/<id>/actions/ with {seq, idempotency_key,
 // action} as the seat (its DRF token). After the first views, a view comes
-// from the mover's own answer (201, with its view) or from a seat's stream, which is sent the seat's view when a commit
+// from the mover's own answer (201, with its view) or from a seat's stream,
+// which is sent the seat's view when a commit
 // leaves it to move (a chance draw that follows a move is a commit of its
 // own, by the server's task: the next player's view comes after the draw).
 // A view can act when the game runs, it awaits that seat and lists legal
