@@ -82,12 +82,13 @@ class _Loader:
 
 
 class _Loaders(threading.local):
-    """Each thread's loaders, by (model, alias of the table, database): their
-    converters are bound to the thread's own connection, as Django's
-    connections are."""
+    """Each thread's loaders, by (model, alias of the table, database), and the
+    events' payload column with its converters, by database: converters are
+    bound to the thread's own connection, as Django's connections are."""
 
     def __init__(self) -> None:
         self.made: dict[tuple[type[Model], str, str], _Loader] = {}
+        self.payload: dict[str, tuple[Any, list[Any]]] = {}
 
 
 _loaders = _Loaders()
@@ -277,9 +278,12 @@ def _payloads(value: Any, connection: Any) -> list[Any]:
     the payload field's converters (the backend's, then its ``from_db_value``)."""
     if value is None:
         return []
-    payload = Event._meta.get_field("payload")
-    assert isinstance(payload, Field)
-    expression, converters = _converters(payload, "e", connection)
+    found = _loaders.payload.get(connection.alias)
+    if found is None:
+        payload = Event._meta.get_field("payload")
+        assert isinstance(payload, Field)
+        found = _loaders.payload[connection.alias] = _converters(payload, "e", connection)
+    expression, converters = found
     for converter in converters:
         value = converter(value, expression, connection)
     return list(value)

@@ -427,11 +427,11 @@ def outbox_drain() -> dict[str, int]:
     The mails go through one connection to the mail server, opened for the
     first (notifications.smtp). Each row of those the drain listed is taken with
     a lock, skipping the rows locked, as it is delivered (``_next_due``): drains
-    running at once share the rows out, and none tries a row another has taken. A row whose delivery
-    raises is logged and put back SWEEP_LEASE, so that it cannot hold up the rows
-    behind it; the sweep tries it again. Not when the database is what failed
-    (out, or cut off mid-delivery): that raises, and the task is sent again a
-    moment later with every row still due."""
+    running at once share the rows out, and none tries a row another has taken.
+    A row whose delivery raises is logged and put back SWEEP_LEASE, so that it
+    cannot hold up the rows behind it; the sweep tries it again. Not when the
+    database is what failed (out, or cut off mid-delivery): that raises, and the
+    task is sent again a moment later with every row still due."""
     by = timezone.now() + DRAIN_AHEAD
     due = list(_due_mail(by).order_by("next_attempt_at", "pk")
                .values_list("pk", "kind", "user__email")[:DRAIN_BATCH])
