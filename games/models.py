@@ -260,8 +260,21 @@ class Invitation(models.Model):
         return invitee.get_username() if invitee is not None else self.email
 
 
+class EventQuerySet(models.QuerySet["Event"]):
+    def payloads(self, game_id: int, start: int = 0, stop: int | None = None
+                 ) -> list[dict[str, Any]]:
+        """The payloads of the game's events from seq ``start`` (up to ``stop``), in
+        order."""
+        rows = self.filter(game_id=game_id, seq__gte=start)
+        if stop is not None:
+            rows = rows.filter(seq__lt=stop)
+        return list(rows.order_by("seq").values_list("payload", flat=True))
+
+
 class Event(models.Model):
     """One event of a game record, exactly as the spec defines it, in ``payload``."""
+
+    objects = EventQuerySet.as_manager()
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
     seq = models.PositiveIntegerField(help_text="The event's index in the game record, from 0.")

@@ -104,10 +104,7 @@ def event_payloads(game: Game, start: int = 0, stop: int | None = None) -> list[
     those read with the game if they were (``events_wanted``), else read now."""
     if stop is not None and (held := game.events_held(start, stop)) is not None:
         return held
-    rows = Event.objects.filter(game_id=game.pk, seq__gte=start)
-    if stop is not None:
-        rows = rows.filter(seq__lt=stop)
-    return list(rows.order_by("seq").values_list("payload", flat=True))
+    return Event.objects.payloads(game.pk, start, stop)
 
 
 def game_replay(game: Game, stop: int | None = None) -> Replay[Any]:

@@ -93,8 +93,8 @@ def game_snapshot_latest(game: Game, rules: AnyGame) -> tuple[int, Any] | None:
 
 
 def _payloads(game: Game) -> list[Any]:
-    return list(Event.objects.filter(game_id=game.pk, seq__lt=game.seq).order_by("seq")
-                .values_list("payload", flat=True))
+    """The payloads of the events the game's row counts (``game.seq``)."""
+    return Event.objects.payloads(game.pk, 0, game.seq)
 
 
 def game_snapshots_rebuild(game: Game) -> int:
