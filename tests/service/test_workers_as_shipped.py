@@ -44,9 +44,12 @@ def shipped_command(service: str) -> list[str]:
     return [re.sub(r"\$\{[A-Z_]+:-([^}]*)\}", r"\1", word) for word in command]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def threads_worker(process_env, tmp_path_factory) -> Iterator[Process]:
-    """The default queue's worker with the arguments compose gives it."""
+    """The default queue's worker with the arguments compose gives it, the test's
+    own: it is stopped before the test's tables are emptied, so that no task of
+    its (the drain a commit asks for ``DRAIN_LAG`` later) holds a lock the
+    emptying waits on."""
     program, *args = shipped_command("worker")
     assert program == "celery" and "--pool=threads" in args, args
     log = tmp_path_factory.mktemp("shipped") / "worker.log"
