@@ -92,11 +92,6 @@ def game_snapshot_latest(game: Game, rules: AnyGame) -> tuple[int, Any] | None:
         return None
 
 
-def _payloads(game: Game) -> list[Any]:
-    """The payloads of the events the game's row counts (``game.seq``)."""
-    return Event.objects.payloads(game.pk, 0, game.seq)
-
-
 def game_snapshots_rebuild(game: Game) -> int:
     """Replace the game's snapshots with ones replayed from its events, one at
     every multiple of the interval; how many were written. ``IllegalAction``
@@ -106,7 +101,7 @@ def game_snapshots_rebuild(game: Game) -> int:
     rows = []
     if supported(rules) and every and game.config is not None:
         state = rules.start(game.config)
-        for seq, event in enumerate(_payloads(game), start=1):
+        for seq, event in enumerate(Event.objects.payloads(game.pk, 0, game.seq), start=1):
             state = rules.fold(state, rules.read_event(event))
             if seq % every == 0:
                 rows.append(_row(game.pk, seq, rules, state))
@@ -130,7 +125,7 @@ def game_snapshot_problems(game: Game) -> list[str]:
     wanted = {seq: data for seq, data in stored}
     state = rules.start(game.config)
     try:
-        for seq, event in enumerate([None, *_payloads(game)]):
+        for seq, event in enumerate([None, *Event.objects.payloads(game.pk, 0, game.seq)]):
             if event is not None:
                 state = rules.fold(state, rules.read_event(event))
             data = wanted.pop(seq, None)
