@@ -162,18 +162,22 @@ def _first_clocks(game: Game) -> store.ClocksRead:
 def clocks_follow(
     game: Game, events: Sequence[Event], state: Any, *, awaited_before: tuple[int, ...],
     now: datetime, writes: Batch, computer_seats: frozenset[int] | None = None,
+    read: store.ClocksRead | None = None,
 ) -> ClockChange | None:
     """Bring the game's clocks up to date after ``events`` (called by games.services
     as it writes them, with no lock for a player's move: see there): the changes
     are queued on ``writes``, stored with the events or not at all.
     ``awaited_before`` are the seats the game awaited before the events;
-    ``computer_seats``, the seats computers hold, if the caller's read has them
-    (else the clocks' read asks). None when no clock changes (the first move of
-    a turn, or a seat acting while others still choose): that costs no query."""
+    ``read``, the game's clocks if the caller's read has them (a player's move,
+    a draw: games.store.game_for_move), else they are read here when a turn
+    ends; ``computer_seats``, the seats computers hold, if the caller's read has
+    them (else the clocks' read asks). None when no clock changes (the first
+    move of a turn, or a seat acting while others still choose)."""
     rules = rules_of(game)
     if _turn_goes_on(rules, events, state, awaited_before):
         return None
-    read = store.game_clocks(game, now, computer_seats)
+    if read is None:
+        read = store.game_clocks(game, now, computer_seats)
     fresh = not read.clocks
     if fresh:
         read = _first_clocks(game)

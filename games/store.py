@@ -5,8 +5,9 @@ out by hand, on Django's public APIs only.
 The reads:
 
 - ``game_for_move``: the game, its creator and its seats with their players,
-  and which seats computers hold (games.seating), in one statement: the first
-  read of every move; its answer shows the game from it (``Game.seat_list``);
+  which seats computers hold (games.seating) and each seat's clock, in one
+  statement: the first read of every move; its answer shows the game from it
+  (``Game.seat_list``), and a turn's end changes the clocks read with it;
 - ``game_with_seats``: the same without asking who is a computer, for every GET
   of a game;
 - with either, on PostgreSQL, the game's events that a read of its state will
@@ -14,7 +15,8 @@ The reads:
   after where its newest snapshot is), as ``Game.events_held`` gives them: a
   state's read then sends no statement of its own but the snapshot's;
 - ``game_clocks``: a game's clocks, with those whose running time a vacation
-  touches and those computers hold (the last move of a turn);
+  touches and those computers hold (a server change that ends a turn; a move
+  and a draw have them from ``game_for_move``);
 - ``game_seq``: a game's seq alone (a move found stale);
 - ``game_seqs``: a game's seq and its panels' (``Game.panels_seq``): every poll
   of a page that finds nothing new;
@@ -52,6 +54,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, cast
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, OperationalError, connections, transaction
 from django.db.models import Field, Model
+from django.utils import timezone
 
 from games.models import Clock, Event, Game, Seat, Vacation
 from games.seating import seat_players
@@ -184,21 +187,27 @@ def _reads_events(connection: Any) -> bool:
 
 
 @functools.cache
-def _game_read_text(alias: str, listed: Listed, events: bool) -> str:
+def _game_read_text(alias: str, listed: Listed, events: bool, clocks: bool) -> str:
     """The game, its creator and its seats (each with its player and whether a
     computer holds it), a row a seat (one row with no seat for a game with
     none), in seat order: before the start, when no seat has its index, in the
-    order they were taken; with ``events``, the columns of ``_events_columns``
-    last."""
+    order they were taken; with ``clocks``, each seat's clock and whether a
+    vacation touches it (``_vacationed``: its parameter first); with
+    ``events``, the columns of ``_events_columns`` last."""
     connection = connections[alias]
     users = get_user_model()
     q = functools.partial(_column, connection)
     seat_index = f"s.{q(Seat, 'index')}"
     event_columns, event_joins = _events_columns(connection) if events else ("", "")
+    clock_columns = (f", {_columns(connection, Clock, 'k')}, {_vacationed(connection, 'k')}"
+                     if clocks else "")
+    clock_join = (f"LEFT JOIN {_table(connection, Clock)} k ON k.{q(Clock, 'game')} = "
+                  f"g.{q(Game, 'id')} AND k.{q(Clock, 'seat')} = {seat_index} " if clocks
+                  else "")
     return (
         f"SELECT {_columns(connection, Game, 'g')}, {_columns(connection, users, 'c')}, "
         f"{_columns(connection, Seat, 's')}, {_columns(connection, users, 'u')}, "
-        f"{_is_computer(connection, listed, 's.' + q(Seat, 'user'))}"
+        f"{_is_computer(connection, listed, 's.' + q(Seat, 'user'))}{clock_columns}"
         f"{', ' + event_columns if events else ''} "
         f"FROM {_table(connection, Game)} g "
         f"{event_joins}"
@@ -207,22 +216,39 @@ def _game_read_text(alias: str, listed: Listed, events: bool) -> str:
         f"LEFT JOIN {_table(connection, Seat)} s ON s.{q(Seat, 'game')} = g.{q(Game, 'id')} "
         f"LEFT JOIN {_table(connection, users)} u ON u.{q(users, users._meta.pk.name)} = "
         f"s.{q(Seat, 'user')} "
+        f"{clock_join}"
         f"WHERE g.{q(Game, 'id')} = %s "
         f"ORDER BY ({seat_index} IS NULL), {seat_index}, s.{q(Seat, 'joined_at')}, "
         f"s.{q(Seat, 'id')}")
 
 
 @dataclass(frozen=True)
+class ClocksRead:
+    """A game's clocks (``game_clocks``), with what a turn's end asks of them."""
+
+    clocks: list[Clock]
+    """In seat order."""
+    computer_seats: frozenset[int]
+    """The seats whose clocks computers hold: they are mailed nothing."""
+    vacationed: frozenset[int]
+    """The seats whose clocks a vacation of their player touches, over the time
+    since they started (most never are, and then the vacations need not be
+    read)."""
+
+
+@dataclass(frozen=True)
 class _GameRead:
     game: Game
     computer_seats: frozenset[int]
+    clocks: ClocksRead | None
 
 
-def _read_game(game_id: int, computers: bool, events: EventsWanted | None
-               ) -> _GameRead | None:
+def _read_game(game_id: int, computers: bool, events: EventsWanted | None,
+               now: datetime | None = None) -> _GameRead | None:
     """The game with its creator and its seats in one statement
     (``_game_read_text``), the seats as ``game.seat_list()`` gives them; with
     ``computers``, which of them computers hold (else none is said to be); with
+    ``now``, the game's clocks as ``game_clocks`` reads them at that time; with
     ``events``, those events as ``game.events_held`` gives them (on
     PostgreSQL)."""
     connection = connections[DEFAULT_DB_ALIAS]
@@ -230,23 +256,30 @@ def _read_game(game_id: int, computers: bool, events: EventsWanted | None
     games, players, seats = (_loader(Game, "g", connection), _loader(users, "c", connection),
                              _loader(Seat, "s", connection))
     seat_players_ = _loader(users, "u", connection)
+    clocks = None if now is None else _loader(Clock, "k", connection)
     wanted = events if events is not None and _reads_events(connection) else None
+    params: list[Any] = [] if now is None else [connection.ops.adapt_datetimefield_value(now)]
+    if wanted is not None:
+        params += [wanted.held, wanted.every]
     with connection.cursor() as cursor:
         listed = seat_players().computer_accounts() if computers else None
-        cursor.execute(_game_read_text(connection.alias, listed, wanted is not None),
-                       [game_id] if wanted is None else [wanted.held, wanted.every, game_id])
+        cursor.execute(_game_read_text(connection.alias, listed, wanted is not None,
+                                       clocks is not None), [*params, game_id])
         rows = cursor.fetchall()
     if not rows:
         return None
-    g, u = _width(Game), _width(users)
+    g, u, s = _width(Game), _width(users), _width(Seat)
+    computer = g + u + s + u
+    at_events = computer + 1 + (0 if clocks is None else _width(Clock) + 1)
     game = games.load(rows[0], 0, connection)
     assert isinstance(game, Game)
     game.created_by = cast("User", players.load(rows[0], g, connection))
-    computer = -1 if wanted is None else -3
     if wanted is not None:
-        game.events_read(rows[0][-2], _payloads(rows[0][-1], connection))
+        game.events_read(rows[0][at_events], _payloads(rows[0][at_events + 1], connection))
     read: list[Seat] = []
     held: list[int] = []
+    found: list[Clock] = []
+    vacationed: list[int] = []
     for row in rows:
         if row[g + u] is None:  # a game with no seat yet
             continue
@@ -254,12 +287,21 @@ def _read_game(game_id: int, computers: bool, events: EventsWanted | None
         assert isinstance(seat, Seat)
         seat.game = game
         if seat.user_id is not None:
-            seat.user = cast("User", seat_players_.load(row, g + u + _width(Seat), connection))
+            seat.user = cast("User", seat_players_.load(row, g + u + s, connection))
         if row[computer] and seat.index is not None:
             held.append(seat.index)
         read.append(seat)
+        if clocks is not None and row[computer + 1] is not None:  # the seat has a clock
+            clock = clocks.load(row, computer + 1, connection)
+            assert isinstance(clock, Clock)
+            clock.game = game
+            found.append(clock)
+            if row[at_events - 1] and game.days_per_move:
+                vacationed.append(clock.seat)
     game.seats_read(read)
-    return _GameRead(game, frozenset(held))
+    computer_seats = frozenset(held)
+    return _GameRead(game, computer_seats, None if clocks is None else ClocksRead(
+        found, computer_seats, frozenset(vacationed)))
 
 
 class MoveRead(NamedTuple):
@@ -271,6 +313,9 @@ class MoveRead(NamedTuple):
     """The index of the user's seat (None if they have none, or before the start)."""
     computer_seats: frozenset[int]
     """The indexes of the seats computers hold."""
+    clocks: ClocksRead
+    """The game's clocks (none before its start), as ``game_clocks`` reads them
+    at the time of the read."""
 
 
 def _payloads(value: Any, connection: Any) -> list[Any]:
@@ -291,22 +336,25 @@ def _payloads(value: Any, connection: Any) -> list[Any]:
 
 def game_for_move(game_id: int, user_id: int | None, events: EventsWanted | None = None
                   ) -> MoveRead | None:
-    """The game, the index of the user's seat in it and the seats computers
-    hold; None if there is no such game. One statement: the game with its
-    creator and its seats with their players, each seat with whether a computer
-    holds it. Not locked: a move's writes are written only if the game is still
-    at the seq read here (``Batch.update``'s ``expect``).
+    """The game, the index of the user's seat in it, the seats computers hold
+    and the game's clocks; None if there is no such game. One statement: the
+    game with its creator and its seats with their players, each seat with
+    whether a computer holds it and with its clock. Not locked: a move's writes
+    are written only if the game is still at the seq read here
+    (``Batch.update``'s ``expect``), so the clocks are as they were at that seq.
 
-    The seats computers hold come with it so that the move need not ask again
-    whether a computer is to move next (bots.hooks) or holds a clock
-    (``game_clocks``); the seats are ``game.seat_list()``, so that the move's
-    answer shows the game without reading it again. With ``events``, those
-    events too (``game.events_held``)."""
-    read = _read_game(game_id, computers=True, events=events)
+    The seats computers hold and the clocks come with it so that the move need
+    not ask again whether a computer is to move next (bots.hooks), nor read the
+    clocks when its turn ends (games.clocks); the seats are
+    ``game.seat_list()``, so that the move's answer shows the game without
+    reading it again. With ``events``, those events too
+    (``game.events_held``)."""
+    read = _read_game(game_id, computers=True, events=events, now=timezone.now())
     if read is None:
         return None
+    assert read.clocks is not None
     mine = next((s.index for s in read.game.seat_list() if s.user_id == user_id), None)
-    return MoveRead(read.game, mine, read.computer_seats)
+    return MoveRead(read.game, mine, read.computer_seats, read.clocks)
 
 
 def game_with_seats(game_id: int, events: EventsWanted | None = None) -> Game | None:
@@ -317,18 +365,15 @@ def game_with_seats(game_id: int, events: EventsWanted | None = None) -> Game | 
     return None if read is None else read.game
 
 
-@dataclass(frozen=True)
-class ClocksRead:
-    """A game's clocks (``game_clocks``), with what a turn's end asks of them."""
-
-    clocks: list[Clock]
-    """In seat order."""
-    computer_seats: frozenset[int]
-    """The seats whose clocks computers hold: they are mailed nothing."""
-    vacationed: frozenset[int]
-    """The seats whose clocks a vacation of their player touches, over the time
-    since they started (most never are, and then the vacations need not be
-    read)."""
+def _vacationed(connection: Any, clock: str) -> str:
+    """An SQL condition: a vacation of the player of the clock (``clock``, its
+    table's alias) touches the time it has run, up to the parameter it takes
+    (now). Only a timed game's clocks are lengthened by it."""
+    q = functools.partial(_column, connection)
+    return (f"EXISTS (SELECT 1 FROM {_table(connection, Vacation)} v "
+            f"WHERE v.{q(Vacation, 'user')} = {clock}.{q(Clock, 'user')} "
+            f"AND v.{q(Vacation, 'ends_at')} > {clock}.{q(Clock, 'started_at')} "
+            f"AND v.{q(Vacation, 'starts_at')} < %s)")
 
 
 @functools.cache
@@ -338,11 +383,7 @@ def _clocks_text(alias: str, vacations: bool, computers: bool, listed: Listed) -
     are listed)."""
     connection = connections[alias]
     q = functools.partial(_column, connection)
-    vacationed = (
-        f"EXISTS (SELECT 1 FROM {_table(connection, Vacation)} v "
-        f"WHERE v.{q(Vacation, 'user')} = k.{q(Clock, 'user')} "
-        f"AND v.{q(Vacation, 'ends_at')} > k.{q(Clock, 'started_at')} "
-        f"AND v.{q(Vacation, 'starts_at')} < %s)" if vacations else "(1 = 0)")
+    vacationed = _vacationed(connection, "k") if vacations else "(1 = 0)"
     is_computer = (_is_computer(connection, listed, "k." + q(Clock, "user")) if computers
                    else "(1 = 0)")
     return (f"SELECT {_columns(connection, Clock, 'k')}, {vacationed}, {is_computer} "

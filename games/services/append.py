@@ -25,10 +25,11 @@ alike: the clocks (games.clocks.clocks_follow) and the change's followers
 (games.after_move: the mail it calls for, the ratings of a game it ended, the
 computer players it leaves to move, the chance it leaves to draw). So none of
 it may count on a lock or a transaction, for a move holds neither. The clocks
-read only what the change has not: the game's clocks when a turn ends
-(games.store.game_clocks, which says too whether a vacation touches them or a
-computer holds them), a vacation's dates when one does, the seats' players when
-the first clocks are made at the start; the followers read nothing. They give
+read only what the change has not: the game's clocks when a server change ends
+a turn (games.store.game_clocks, which says too whether a vacation touches them
+or a computer holds them; a move and a draw read them with the game), a
+vacation's dates when one does, the seats' players when the first clocks are
+made at the start; the followers read nothing. They give
 rows, written in the change's ``store.Batch`` with the events or not at all,
 and tasks, enqueued once the change is committed; none does I/O. Nothing else
 reaches the database between a move's read and its write
@@ -101,6 +102,9 @@ class Appender:
     computer_seats: frozenset[int] | None = None
     """The seats computers hold, when the game's read has them (a player's move:
     games.store.MoveRead); None, and what needs them asks."""
+    clocks_read: store.ClocksRead | None = None
+    """The game's clocks, when the game's read has them (a player's move, a
+    draw: games.store.MoveRead); None, and a turn's end reads them."""
     rows: list[Event] = field(default_factory=list)
     _owned: bool = False
     base: int = -1
@@ -173,7 +177,8 @@ class Appender:
         store.seats_awaited(writes, game.pk, awaited, resigned=out)
         change = clocks.clocks_follow(game, self.rows, state, awaited_before=self.awaited_before,
                                       now=timezone.now(), writes=writes,
-                                      computer_seats=self.computer_seats)
+                                      computer_seats=self.computer_seats,
+                                      read=self.clocks_read)
         moved = Moved(game=game, events=tuple(self.rows), clocks=change, finished=finished,
                       computer_seats=self.computer_seats)
         followed = [(follower, list(follower.rows(moved))) for follower in followers()]

@@ -65,7 +65,7 @@ def _draw(pk: int) -> list[Event]:
     if game.status != Game.Status.RUNNING:
         return []
     app = Appender(game, game_state_get(game), seats_read=True,
-                   computer_seats=found.computer_seats)
+                   computer_seats=found.computer_seats, clocks_read=found.clocks)
     append_automatic(app, cause=None, draw=True)
     if app.rows:
         app.commit()
@@ -227,7 +227,7 @@ def _earlier_answer(
 def _read_with_seat(pk: int, user: User) -> store.MoveRead:
     """The game, as a move reads it (no lock: games.store.game_for_move), with its
     seats, the user's seat index (None if they have no seat, or before the
-    start) and the seats computers hold, in one statement."""
+    start), the seats computers hold and the clocks, in one statement."""
     found = store.game_for_move(pk, user.pk, events_wanted(pk))
     if found is None:
         raise NotFound(f"there is no game {pk}")
@@ -292,7 +292,8 @@ def _savepoint_if_nested() -> AbstractContextManager[Any]:
 
 def _submit(pk: int, user: User, action: Any, expected_seq: int,
             idempotency_key: str | None) -> ActionResult:
-    game, seat_index, computer_seats = _read_with_seat(pk, user)
+    read = _read_with_seat(pk, user)
+    game, seat_index = read.game, read.seat
     behind = expected_seq != game.seq
     if behind or game.status != Game.Status.RUNNING:
         # A retry of an action that went through always arrives with a
@@ -322,7 +323,7 @@ def _submit(pk: int, user: User, action: Any, expected_seq: int,
     if event["type"] not in leaving and seat_index not in wait.players:
         raise not_your_turn(rules, state)
     app = Appender(game, state, mover=seat_index, seats_read=True,
-                    computer_seats=computer_seats)
+                   computer_seats=read.computer_seats, clocks_read=read.clocks)
     first = app.add(event, actor=user, key=idempotency_key)
     append_automatic(app, cause=first.seq)
     app.commit()

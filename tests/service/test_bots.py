@@ -296,11 +296,12 @@ def test_a_move_between_people_asks_nothing_more_of_the_computer_players(
             django_capture_on_commit_callbacks(execute=True):
         my_move(game, seat_user(game, awaited(game)[0]))
     assert not [c for c in enqueue.call_args_list if c.args[0] is bot_tasks.bot_move]
-    # asked with the move's read of the game and its seats, and no more (the clocks read at the
-    # turn's end knows from it which a computer holds, to be mailed nothing)
+    # asked with the move's read of the game, its seats and its clocks, and no more (the
+    # turn's end knows from it which clock a computer holds, to be mailed nothing)
     asked = [q["sql"] for q in queries.captured_queries if "bots_bot" in q["sql"]]
     assert len(asked) == 1 and 'FROM "games_game" g ' in asked[0]
-    assert any('FROM "games_clock"' in q["sql"] for q in queries.captured_queries)
+    assert 'JOIN "games_clock" k ' in asked[0]
+    assert not any('FROM "games_clock"' in q["sql"] for q in queries.captured_queries)
 
 
 @pytest.mark.django_db

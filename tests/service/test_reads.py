@@ -139,9 +139,10 @@ def test_sqlite_refuses_changes_to_events_too(tmp_path):
 
 @pytest.mark.django_db(transaction=True)
 def test_the_clocks_read_says_which_a_vacation_touches_and_which_a_computer_holds():
-    """A turn's end reads the game's clocks (games.store.game_clocks): each as
-    stored, to the microsecond, with those whose running time a vacation
-    touches and those computers hold, in one statement."""
+    """A turn's end reads the game's clocks (games.store.game_clocks; a move
+    reads them with the game, games.store.game_for_move): each as stored, to
+    the microsecond, with those whose running time a vacation touches and those
+    computers hold, in one statement."""
     from datetime import timedelta
 
     from django.db import connection
@@ -180,16 +181,22 @@ def test_the_clocks_read_says_which_a_vacation_touches_and_which_a_computer_hold
     assert found.vacationed == {0}
     assert found.computer_seats == {game.seats.get(user=cyd).index}
     assert all(c.game is game for c in clocks)
+    moving = store.game_for_move(game.pk, ann.pk).clocks  # read now, with the game
+    assert [[getattr(c, f) for f in fields] for c in moving.clocks] == [
+        [getattr(c, f) for f in fields] for c in clocks]
+    assert moving.vacationed == {0} and moving.computer_seats == found.computer_seats
     later = now + timedelta(days=3)  # the vacation is over, but it touched the running time
     assert store.game_clocks(game, later).vacationed == {0}
     Vacation.objects.update(starts_at=now + timedelta(days=2), ends_at=now + timedelta(days=4))
     assert store.game_clocks(game, now).vacationed == frozenset()
+    assert store.game_for_move(game.pk, ann.pk).clocks.vacationed == frozenset()
     Vacation.objects.update(starts_at=now - timedelta(hours=1), ends_at=now + timedelta(days=1))
     Game.objects.filter(pk=game.pk).update(days_per_move=None)  # untimed: no bank to lengthen
     game.refresh_from_db()
     with CaptureQueriesContext(connection) as untimed:
         assert store.game_clocks(game, now).vacationed == frozenset()
     assert "games_vacation" not in untimed.captured_queries[0]["sql"]
+    assert store.game_for_move(game.pk, ann.pk).clocks.vacationed == frozenset()
 
 
 @pytest.mark.django_db
@@ -208,8 +215,9 @@ def test_who_is_a_computer_is_asked_of_the_seating_port(settings):
     Bot.objects.create(user=cyd, level="easy")
     game = start_game([ann, bob, cyd])
     bot_seat = game.seats.get(user=cyd).index
-    read, seat, computers = store.game_for_move(game.pk, ann.pk)
+    read, seat, computers, move_clocks = store.game_for_move(game.pk, ann.pk)
     assert computers == {bot_seat} and seat == game.seats.get(user=ann).index
+    assert move_clocks.computer_seats == {bot_seat}
     assert store.game_clocks(game, timezone.now()).computer_seats == {bot_seat}
     with CaptureQueriesContext(connection) as after_the_move_read:  # told by the seats read
         assert store.game_clocks(read, timezone.now(), computers).computer_seats == {bot_seat}
@@ -217,7 +225,7 @@ def test_who_is_a_computer_is_asked_of_the_seating_port(settings):
 
     settings.MARRAM_SEAT_PLAYERS = "games.people_only.NoSeatPlayers"
     with CaptureQueriesContext(connection) as queries:
-        _, _, computers = store.game_for_move(game.pk, ann.pk)
+        computers = store.game_for_move(game.pk, ann.pk).computer_seats
         clocks = store.game_clocks(game, timezone.now())
     assert computers == frozenset() and clocks.computer_seats == frozenset()
     assert not [q for q in queries.captured_queries if "bots_bot" in q["sql"]]
@@ -258,7 +266,8 @@ def test_the_hand_written_reads_give_every_field_as_the_orm_does():
     assert [_fields(s.user) for s in seats] == [
         _fields(users.objects.get(pk=s.user_id)) for s in seats]
     assert read.seat == Seat.objects.get(game=game, user=bob).index
+    orm_clocks = [_fields(c) for c in Clock.objects.filter(game=game).order_by("seat")]
     clocks = store.game_clocks(read.game, timezone.now()).clocks
-    assert [_fields(c) for c in clocks] == [_fields(c) for c in Clock.objects.filter(
-        game=game).order_by("seat")]
+    assert [_fields(c) for c in clocks] == orm_clocks
+    assert [_fields(c) for c in read.clocks.clocks] == orm_clocks  # the move's read's own
     assert any(c.started_at for c in clocks) and all(c.bank for c in clocks)

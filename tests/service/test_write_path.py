@@ -58,32 +58,26 @@ def _quiet_move(game: Game) -> dict:
 
 
 GAME = Game._meta.db_table
-CLOCKS = Clock._meta.db_table
 
 
 @pytest.mark.django_db(transaction=True)  # each move commits, as in production
 def test_a_move_sends_its_reads_then_its_write_and_no_hook_asks_anything():
-    """The turn's first move: the game and its seats read (one statement), then
-    one write. The
-    turn's last move starts the next seat's clock and queues its "your turn"
-    mail: its clocks are read (games.store.game_clocks), then everything is
-    written in one statement. Nothing else, before the write or after it (the
-    move's commit callbacks included: a game of people awaits no computer)."""
+    """Each move: the game, its seats and its clocks read (one statement), then
+    one write. The turn's last move starts the next seat's clock and queues its
+    "your turn" mail, from the clocks read with the game: everything is written
+    in one statement. Nothing else, before the write or after it (the move's
+    commit callbacks included: a game of people awaits no computer)."""
     ann, bob = make_user("ann"), make_user("bob")
     game = services.game_create(user=ann, variant="classic", length="long", seats=2,
                                 days_per_move=3)
     services.game_join(game=game, user=bob)
     game.refresh_from_db()
     mover = seat_user(game, 0)
-    expected = {
-        0: [("SELECT", GAME), ("WITH", "")],
-        1: [("SELECT", GAME), ("SELECT", CLOCKS), ("WITH", "")],
-    }
     for seq in (0, 1):
         action = _quiet_move(game)  # also makes sure the state is cached: not read again
         with CaptureQueriesContext(connection) as move:
             services.action_submit(game=game.pk, user=mover, action=action, expected_seq=seq)
-        assert sent(move) == expected[seq]
+        assert sent(move) == [("SELECT", GAME), ("WITH", "")]
         game.refresh_from_db()
     # the hooks did their part, by queuing it on the write
     assert Clock.objects.get(game=game, started_at__isnull=False).seat == 1
@@ -131,15 +125,15 @@ def _awaiting_the_fly(settings) -> Game:
 @pytest.mark.django_db(transaction=True)
 def test_a_draw_is_written_as_a_move_is(settings):
     """The chance a move leaves is drawn with no lock and no transaction: the
-    game read, its clocks read (the players it now awaits are others), then one
-    write, guarded by the seq read."""
+    game read with its clocks (the players it now awaits are others: they
+    change), then one write, guarded by the seq read."""
     game = _awaiting_the_fly(settings)
     seq = game.seq
     selectors.game_state_get(game)  # as the worker holds it, the move before seen
     with CaptureQueriesContext(connection) as draw:
         drawn = services.chance_resolve(game.pk)
     assert [(e.seq, e.type) for e in drawn] == [(seq, "creature_appears")]
-    assert sent(draw) == [("SELECT", GAME), ("SELECT", CLOCKS), ("WITH", "")]
+    assert sent(draw) == [("SELECT", GAME), ("WITH", "")]
     assert not any("FOR UPDATE" in q["sql"] for q in draw.captured_queries)
 
 
@@ -147,7 +141,7 @@ def test_a_draw_is_written_as_a_move_is(settings):
 def test_a_draw_on_a_state_held_a_move_back_reads_that_move_with_the_game(settings):
     """The worker holds the game as it was before the move that calls for the
     draw (the move was the web server's): the move comes with the game's read,
-    and the draw sends the same three statements as on a state it holds."""
+    and the draw sends the same two statements as on a state it holds."""
     game = _awaiting_the_fly(settings)
     seq = game.seq
     held = selectors.game_replay(game, stop=seq - 1).state
@@ -156,7 +150,7 @@ def test_a_draw_on_a_state_held_a_move_back_reads_that_move_with_the_game(settin
     with CaptureQueriesContext(connection) as draw:
         drawn = services.chance_resolve(game.pk)
     assert [(e.seq, e.type) for e in drawn] == [(seq, "creature_appears")]
-    assert sent(draw) == [("SELECT", GAME), ("SELECT", CLOCKS), ("WITH", "")]
+    assert sent(draw) == [("SELECT", GAME), ("WITH", "")]
     assert states.catch_ups == 1
     game.refresh_from_db()
     assert game_problems(game) == []
