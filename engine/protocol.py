@@ -682,8 +682,9 @@ class SimultaneousChoices(Rules[StateT, EventT], Protocol[StateT, EventT]):
         time, in secret, that leave its options unchanged. The platform then
         judges the action on ``state`` instead of refusing it as stale
         (``stale_seq``), so players choosing together never collide, by the API
-        or by mail. By default False: any event since is a change the player has
-        not seen."""
+        or by mail. Asked only while ``state`` still awaits ``seat`` and at most
+        one event a seat came since: otherwise the action is stale. By default
+        False: any event since is a change the player has not seen."""
         return False
 
 

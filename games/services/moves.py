@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from engine.errors import IllegalAction
@@ -20,7 +21,6 @@ from games.models import Event, Game
 from games.seating import seat_players
 from games.selectors import (
     awaiting_json,
-    event_payloads,
     events_wanted,
     game_replay,
     game_state_get,
@@ -295,19 +295,19 @@ def _submit(pk: int, user: User, action: Any, expected_seq: int,
     read = _read_with_seat(pk, user)
     game, seat_index = read.game, read.seat
     behind = expected_seq != game.seq
+    since: list[dict[str, Any]] | None = None
     if behind or game.status != Game.Status.RUNNING:
         # A retry of an action that went through always arrives with a
         # stale seq: only then can its key have been seen before.
-        if idempotency_key is not None:
-            earlier = Event.objects.filter(game=game, idempotency_key=idempotency_key)
-            if (earlier_event := earlier.first()) is not None:
-                return _earlier_answer(game, earlier_event, user, action)
+        earlier, since = _read_behind(game, seat_index, expected_seq, idempotency_key)
+        if earlier is not None:
+            return _earlier_answer(game, earlier, user, action)
         check_running(game)
     if seat_index is None:
         if behind:
             raise StaleSeq(game.seq)
         raise Forbidden("you have no seat in this game", code="not_a_player")
-    if behind and not _choice_unaffected(game, seat_index, expected_seq):
+    if behind and (since is None or not _choice_unaffected(game, seat_index, since)):
         raise StaleSeq(game.seq)
     state = game_state_get(game)
     rules = rules_of(game)
@@ -333,18 +333,43 @@ def _submit(pk: int, user: User, action: Any, expected_seq: int,
     return result
 
 
-def _choice_unaffected(game: Game, seat: int, expected_seq: int) -> bool:
-    """Whether an action made at ``expected_seq``, behind the game, may still be
-    judged: the events since are other seats' choices made at the same time,
-    which leave this seat's as it was (the rules' ``unaffected``). At most one
-    event a seat since: anything older is stale, and answered so without reading
-    the game's state or its events."""
-    since = game.seq - expected_seq
-    if not 0 < since <= game.seat_count:
+def _read_behind(game: Game, seat: int | None, expected_seq: int, key: str | None
+                 ) -> tuple[Event | None, list[dict[str, Any]] | None]:
+    """What a submission behind the game (or on a game no longer running) is
+    judged by, in one read at most: the event its idempotency key was used for,
+    if any (a retry of an action that went through), and the payloads of the
+    events since ``expected_seq`` if the seat's choice may still stand
+    (``_may_be_unaffected``; else None, and the submission is stale)."""
+    since = _may_be_unaffected(game, seat, expected_seq)
+    wanted = Q(idempotency_key=key) if key is not None else Q()
+    if since:
+        wanted |= Q(seq__gte=expected_seq, seq__lt=game.seq)
+    if not wanted:
+        return None, None
+    rows = list(Event.objects.filter(wanted, game=game).order_by("seq"))
+    earlier = next((e for e in rows if key is not None and e.idempotency_key == key), None)
+    return earlier, ([e.payload for e in rows if expected_seq <= e.seq < game.seq]
+                     if since else None)
+
+
+def _may_be_unaffected(game: Game, seat: int | None, expected_seq: int) -> bool:
+    """Whether an action made at ``expected_seq``, behind the running game, may
+    still be judged (``_choice_unaffected``): its seat is still awaited, and at
+    most one event a seat came since. Anything older is stale, and answered so
+    without reading the events since."""
+    if seat is None or game.status != Game.Status.RUNNING:
         return False
+    if not 0 < game.seq - expected_seq <= game.seat_count:
+        return False
+    return seat in rules_of(game).awaiting(game_state_get(game)).players
+
+
+def _choice_unaffected(game: Game, seat: int, since: list[dict[str, Any]]) -> bool:
+    """Whether the seat's action, made before the events ``since`` (their
+    payloads), may still be judged: they are other seats' choices made at the
+    same time, which leave this seat's as it was (the rules' ``unaffected``)."""
     rules, state = rules_of(game), game_state_get(game)
-    payloads = event_payloads(game, expected_seq, game.seq)
-    return rules.unaffected(state, [rules.read_event(p) for p in payloads], seat)
+    return rules.unaffected(state, [rules.read_event(p) for p in since], seat)
 
 
 def game_resign(*, game: Game | int, user: User) -> ActionResult:

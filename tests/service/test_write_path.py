@@ -20,6 +20,7 @@ from games.models import Clock, Event, Game
 from live.state_cache import states
 from notifications.models import Notification
 from tests.service.conftest import make_user, play, seat_user, start_game
+from web.errors import StaleSeq
 
 CONTROL = ("SAVEPOINT", "RELEASE SAVEPOINT")
 
@@ -58,6 +59,7 @@ def _quiet_move(game: Game) -> dict:
 
 
 GAME = Game._meta.db_table
+EVENTS = Event._meta.db_table
 
 
 @pytest.mark.django_db(transaction=True)  # each move commits, as in production
@@ -82,6 +84,36 @@ def test_a_move_sends_its_reads_then_its_write_and_no_hook_asks_anything():
     # the hooks did their part, by queuing it on the write
     assert Clock.objects.get(game=game, started_at__isnull=False).seat == 1
     assert Notification.objects.filter(game=game, kind="your_turn", seat=1, seq=2).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_submission_behind_the_game_is_judged_from_one_read_after_the_games():
+    """A player's second device sends the move the first has made, from the same
+    seq, the seat still to move (a Marram turn goes on): the game's read, then
+    one read of the events (the key's, if it was used, and those since) answer
+    it, stale with the game's seq; the first device's retry, with its key, is
+    answered as it was the first time. Nothing is written."""
+    ann, bob = make_user("ann"), make_user("bob")
+    game = services.game_create(user=ann, variant="classic", length="long", seats=2)
+    services.game_join(game=game, user=bob)
+    game.refresh_from_db()
+    mover, action = seat_user(game, 0), _quiet_move(game)
+    first = services.action_submit(game=game.pk, user=mover, action=action, expected_seq=0,
+                                   idempotency_key="phone")
+    assert selectors.awaited_seats(Game.objects.get(pk=game.pk)) == [0]
+    for key in (None, "laptop"):
+        with CaptureQueriesContext(connection) as late, pytest.raises(StaleSeq) as refused:
+            services.action_submit(game=game.pk, user=mover, action=action, expected_seq=0,
+                                   idempotency_key=key)
+        assert refused.value.extra == {"seq": first.seq}
+        assert sent(late) == [("SELECT", GAME), ("SELECT", EVENTS)]
+    with CaptureQueriesContext(connection) as retry:
+        again = services.action_submit(game=game.pk, user=mover, action=action,
+                                       expected_seq=0, idempotency_key="phone")
+    assert again.repeated and again.seq == first.seq
+    assert [e.seq for e in again.events] == [e.seq for e in first.events]
+    assert sent(retry)[:2] == [("SELECT", GAME), ("SELECT", EVENTS)]
+    assert Event.objects.filter(game=game).count() == first.seq
 
 
 @pytest.mark.django_db(transaction=True)
