@@ -161,8 +161,7 @@ def _first_clocks(game: Game) -> store.ClocksRead:
 
 def clocks_follow(
     game: Game, events: Sequence[Event], state: Any, *, awaited_before: tuple[int, ...],
-    now: datetime, writes: Batch, computer_seats: frozenset[int] | None = None,
-    read: store.ClocksRead | None = None,
+    now: datetime, writes: Batch, read: store.ClocksRead | None = None,
 ) -> ClockChange | None:
     """Bring the game's clocks up to date after ``events`` (called by games.services
     as it writes them, with no lock for a player's move: see there): the changes
@@ -170,14 +169,13 @@ def clocks_follow(
     ``awaited_before`` are the seats the game awaited before the events;
     ``read``, the game's clocks if the caller's read has them (a player's move,
     a draw: games.store.game_for_move), else they are read here when a turn
-    ends; ``computer_seats``, the seats computers hold, if the caller's read has
-    them (else the clocks' read asks). None when no clock changes (the first
-    move of a turn, or a seat acting while others still choose)."""
+    ends. None when no clock changes (the first move of a turn, or a seat
+    acting while others still choose)."""
     rules = rules_of(game)
     if _turn_goes_on(rules, events, state, awaited_before):
         return None
     if read is None:
-        read = store.game_clocks(game, now, computer_seats)
+        read = store.game_clocks(game, now)
     fresh = not read.clocks
     if fresh:
         read = _first_clocks(game)

@@ -377,35 +377,27 @@ def _vacationed(connection: Any, clock: str) -> str:
 
 
 @functools.cache
-def _clocks_text(alias: str, vacations: bool, computers: bool, listed: Listed) -> str:
+def _clocks_text(alias: str, vacations: bool, listed: Listed) -> str:
     """The game's clocks, each with whether a vacation touches it (if
-    ``vacations``) and whether a computer holds it (if ``computers``: where they
-    are listed)."""
+    ``vacations``) and whether a computer holds it (where they are listed)."""
     connection = connections[alias]
     q = functools.partial(_column, connection)
     vacationed = _vacationed(connection, "k") if vacations else "(1 = 0)"
-    is_computer = (_is_computer(connection, listed, "k." + q(Clock, "user")) if computers
-                   else "(1 = 0)")
+    is_computer = _is_computer(connection, listed, "k." + q(Clock, "user"))
     return (f"SELECT {_columns(connection, Clock, 'k')}, {vacationed}, {is_computer} "
             f"FROM {_table(connection, Clock)} k WHERE k.{q(Clock, 'game')} = %s "
             f"ORDER BY k.{q(Clock, 'seat')}")
 
 
-def game_clocks(game: Game, now: datetime, computer_seats: frozenset[int] | None = None
-                ) -> ClocksRead:
+def game_clocks(game: Game, now: datetime) -> ClocksRead:
     """The game's clocks, in seat order, in one statement, with the seats whose
-    clocks computers hold and those a vacation touches up to ``now``.
-
-    Each of the two is asked in the statement only where it is not known
-    already: the seats computers hold, ``computer_seats``, come with a move's
-    read (``MoveRead``; the clock of a seat is its holder's); and only a timed
-    game's clocks have banks, which alone vacations lengthen (an untimed game's
-    clocks are never vacationed)."""
+    clocks computers hold and those a vacation touches up to ``now``: what a
+    server change that ends a turn reads (a move and a draw have them from
+    ``game_for_move``). Only a timed game's clocks have banks, which alone
+    vacations lengthen, so an untimed game's vacations are not asked."""
     connection = connections[DEFAULT_DB_ALIAS]
     vacations = bool(game.days_per_move)
-    asked = computer_seats is None
-    sql = _clocks_text(connection.alias, vacations, asked,
-                       seat_players().computer_accounts() if asked else None)
+    sql = _clocks_text(connection.alias, vacations, seat_players().computer_accounts())
     params = ([connection.ops.adapt_datetimefield_value(now)] if vacations else []) + [game.pk]
     clocks = _loader(Clock, "k", connection)
     with connection.cursor() as cursor:
@@ -421,8 +413,7 @@ def game_clocks(game: Game, now: datetime, computer_seats: frozenset[int] | None
             vacationed.append(clock.seat)
         if row[-1]:
             computers.append(clock.seat)
-    return ClocksRead(found, frozenset(computers) if computer_seats is None else computer_seats,
-                      frozenset(vacationed))
+    return ClocksRead(found, frozenset(computers), frozenset(vacationed))
 
 
 @functools.cache

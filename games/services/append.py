@@ -177,7 +177,6 @@ class Appender:
         store.seats_awaited(writes, game.pk, awaited, resigned=out)
         change = clocks.clocks_follow(game, self.rows, state, awaited_before=self.awaited_before,
                                       now=timezone.now(), writes=writes,
-                                      computer_seats=self.computer_seats,
                                       read=self.clocks_read)
         moved = Moved(game=game, events=tuple(self.rows), clocks=change, finished=finished,
                       computer_seats=self.computer_seats)
