@@ -96,15 +96,11 @@ class Appender:
     mover: int | None = None
     """The seat whose submission this is (None for the server's own events): its
     answer carries its view, the stream need not (live.stream)."""
-    seats_read: bool = False
-    """Whether the game came with its seats (``game.seat_list()`` asks nothing
-    more): a player's move reads them with the game (games.store.game_for_move)."""
-    computer_seats: frozenset[int] | None = None
-    """The seats computers hold, when the game's read has them (a player's move:
-    games.store.MoveRead); None, and what needs them asks."""
-    clocks_read: store.ClocksRead | None = None
-    """The game's clocks, when the game's read has them (a player's move, a
-    draw: games.store.MoveRead); None, and a turn's end reads them."""
+    read: store.MoveRead | None = None
+    """The move's read of the game (a player's move, a draw:
+    games.store.game_for_move), whose seats (``game.seat_list()`` asks nothing
+    more), computers' seats and clocks the change uses; None (a server change),
+    and what needs them asks."""
     rows: list[Event] = field(default_factory=list)
     _owned: bool = False
     base: int = -1
@@ -177,15 +173,15 @@ class Appender:
         store.seats_awaited(writes, game.pk, awaited, resigned=out)
         change = clocks.clocks_follow(game, self.rows, state, awaited_before=self.awaited_before,
                                       now=timezone.now(), writes=writes,
-                                      read=self.clocks_read)
+                                      read=None if self.read is None else self.read.clocks)
         moved = Moved(game=game, events=tuple(self.rows), clocks=change, finished=finished,
-                      computer_seats=self.computer_seats)
+                      computer_seats=None if self.read is None else self.read.computer_seats)
         followed = [(follower, list(follower.rows(moved))) for follower in followers()]
         for _, rows in followed:
             for model in dict.fromkeys(type(row) for row in rows):  # a statement a model
                 writes.insert([row for row in rows if type(row) is model])
         writes.run()
-        if out and self.seats_read:  # the seats read show it too
+        if out and self.read is not None:  # the seats read show it too
             for seat in game.seat_list():
                 seat.resigned = seat.resigned or seat.index in out
         # Only a committed state may be served to others.
@@ -202,7 +198,7 @@ class Appender:
         # Where tasks run in this process as the commit enqueues them (./dev run), a
         # computer's reply or a chance draw may follow before the answer is made: the
         # answer then reads the game again.
-        shown = self.seats_read and not run_inline()
+        shown = self.read is not None and not run_inline()
         return ActionResult(seq=self.seq, events=self.rows,
                             awaiting=self.game.projection["awaiting"], status=self.game.status,
                             game=self.game if shown else None, before=self.before,

@@ -64,8 +64,7 @@ def _draw(pk: int) -> list[Event]:
     game = found.game
     if game.status != Game.Status.RUNNING:
         return []
-    app = Appender(game, game_state_get(game), seats_read=True,
-                   computer_seats=found.computer_seats, clocks_read=found.clocks)
+    app = Appender(game, game_state_get(game), read=found)
     append_automatic(app, cause=None, draw=True)
     if app.rows:
         app.commit()
@@ -322,8 +321,7 @@ def _submit(pk: int, user: User, action: Any, expected_seq: int,
                               player_types(rules, state, seat_index))
     if event["type"] not in leaving and seat_index not in wait.players:
         raise not_your_turn(rules, state)
-    app = Appender(game, state, mover=seat_index, seats_read=True,
-                   computer_seats=read.computer_seats, clocks_read=read.clocks)
+    app = Appender(game, state, mover=seat_index, read=read)
     first = app.add(event, actor=user, key=idempotency_key)
     append_automatic(app, cause=first.seq)
     app.commit()
