@@ -9,7 +9,6 @@ from collections.abc import Callable
 from django.contrib.auth.models import User
 
 from games import api
-from games.mail import game_mail
 from games.models import Game
 from games.pages import views
 
@@ -21,7 +20,7 @@ MAKERS: dict[str, Callable[[Game, User], bytes]] = {
 
 def seat_view(game: Game, user: User, kind: str) -> bytes:
     """What ``user``, a seat's player, would GET of the game now in ``kind``'s
-    form. Their client has the game in front of them: a visit, as the GET would
-    be (games.mail's ``game_viewed``)."""
-    game_mail().game_viewed(game=game, user=user)
+    form. Unlike their GET, it writes no visit: the note of their stream
+    (live.stream's ``LISTENING``) tells the mail that they are looking at the
+    game for as long as it is open (notifications, ``LOOKING_NOW``)."""
     return MAKERS[kind](game, user)

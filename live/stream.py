@@ -239,6 +239,28 @@ def listening(client: redis.Redis, game_id: int, now: float | None = None
     return _seats_of(members)
 
 
+def watching(pairs: Collection[tuple[int, int]]) -> set[tuple[int, int]]:
+    """Of these (user id, game id) pairs, those whose user holds a stream of their
+    seat of the game open now (a note of listening not yet expired): their
+    client is shown each move as it is made. A read per game, in one round trip.
+    None when live updates are off, or Redis cannot be read (logged): no one is
+    then taken to be watching."""
+    games = sorted({game for _, game in pairs})
+    if not games or not enabled():
+        return set()
+    try:
+        with _redis().pipeline(transaction=False) as pipe:
+            for game in games:
+                pipe.zrangebyscore(*_listening_range(game, None))
+            answers = pipe.execute()
+    except (redis.RedisError, OSError):
+        log.warning("could not read who watches %d games", len(games), exc_info=True)
+        return set()
+    users = {game: {user for _, _, user in _seats_of(members)}
+             for game, members in zip(games, answers, strict=True)}
+    return {(user, game) for user, game in pairs if user in users[game]}
+
+
 def _listening_range(game_id: int, now: float | None) -> tuple[str, float, str]:
     return LISTENING.format(game=game_id), now if now is not None else time.time(), "+inf"
 
@@ -275,8 +297,7 @@ def _command(*args: Any) -> Any:
 def seat_view(game: Game, seat: int, kind: str, user_id: int) -> bytes | None:
     """What the player of ``seat`` would GET of the game now, in ``kind``'s form,
     if that is the user ``user_id`` (None if it is not, or the view could not be
-    made: the seq alone then goes out, and the client asks). Their client has
-    the game in front of them: a visit, as the GET would be."""
+    made: the seq alone then goes out, and the client asks)."""
     user = next((s.user for s in game.seat_list()
                  if s.index == seat and s.user_id == user_id), None)
     if user is None:

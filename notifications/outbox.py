@@ -31,13 +31,11 @@ once, then for one more at the end of this window for all the mail it commits
 within it: a busy server hands Celery at most two messages a second, not one a
 mail (an enqueue costs a web worker about a millisecond of CPU)."""
 DRAIN_LAG = 0.5
-"""Seconds. The least a drain of the mail waits after the commit it is asked for.
-A move's views are sent to the players looking at the game once the request is
-answered (live.stream.publish_after_commit), and the view sent records the
-player's visit. A drain that ran before it would find no visit, and would take
-each turn mail of a player looking at the game one by one (six statements a
-mail), where it settles them all at once (notifications.services.
-_turn_mails_settle). No one waits on a mail for half a second."""
+"""Seconds. The least a drain of the mail waits after the commit it is asked for,
+so that it takes the mail of the commits made meanwhile too, and settles the
+turn mails among them that are not to go all at once (notifications.services.
+_turn_mails_settle), where one drain each would take them one by one (six
+statements a mail). No one waits on a mail for half a second."""
 DRAIN_AHEAD = timedelta(seconds=5)
 """A drain also takes rows due this soon: a row's time is the web machine's clock,
 the drain reads the worker's, and the two may differ a little. (A retry is

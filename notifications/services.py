@@ -8,8 +8,7 @@ games.after_move), so they are committed with the events or not at all (a
 player's move holds no lock: games.services.append). After the commit the
 process asks Celery for a drain of the outbox (``outbox_drain``: every row due,
 delivered in turn), at most twice a second (``OutboxWaker``), half a second
-after the commit (``DRAIN_LAG``: once the move's views, sent after the
-request's answer, have recorded the visits of the players looking); where tasks run
+after the commit (``DRAIN_LAG``); where tasks run
 in-process (``./dev run``) each row is delivered at the commit instead. If Redis
 is down the enqueue is logged and dropped, and the beat sweep (``outbox_sweep``,
 every minute) enqueues whatever is still pending, a task a row.
@@ -51,7 +50,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime, make_msgid
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -68,6 +67,7 @@ from games.enqueue import DATABASE_OUT, Task, enqueue, run_inline, tasks_enqueue
 from games.models import Clock, Event, Game
 from games.seating import seat_players
 from games.tasks import resolve_chance
+from live import stream
 from notifications import board_mail, emails, jobs, mail_headers, outbox, push, signing, webhooks
 from notifications.mailsafe import address_problem, header_text, message_id_or_empty
 from notifications.mailtext import mail_text
@@ -95,8 +95,10 @@ logger = logging.getLogger(__name__)
 
 LOOKING_NOW = timedelta(minutes=2)
 """A player seen on the game this recently is looking at it: no mail. Seen means a
-page or API read of the game (an open page polls it) since their last move by
-mail: a move by mail forgets the visits before it (``game_visit_forget``)."""
+page or API read of the game (a page without a stream polls it) since their last
+move by mail: a move by mail forgets the visits before it (``game_visit_forget``).
+A player with a stream of their seat open now is looking at it too, whenever
+they last read it (``live.stream.watching``): their client is shown each move."""
 SWEEP_AFTER = timedelta(seconds=30)
 """The sweep leaves rows this young to the task enqueued on their commit."""
 SWEEP_BATCH = 500
@@ -267,7 +269,8 @@ def _skip_reason(n: Notification, now: datetime, *, turn_over: bool | None = Non
     if game_id is None:  # never: a turn is a game's (its turn would be over above)
         return "the mail names no game"
     visit = game_visit_get(user_id=user.pk, game_id=game_id)
-    if visit is not None and visit.seen_at > now - LOOKING_NOW:
+    if (visit is not None and visit.seen_at > now - LOOKING_NOW) or \
+            stream.watching({(user.pk, game_id)}):
         return "the player is looking at the game"
     if policy == Policy.UNTIL_VISIT:
         last = (Notification.objects.filter(user_id=user.pk, game_id=game_id,
@@ -434,13 +437,13 @@ def outbox_drain() -> dict[str, int]:
     task is sent again a moment later with every row still due."""
     by = timezone.now() + DRAIN_AHEAD
     due = list(_due_mail(by).order_by("next_attempt_at", "pk")
-               .values_list("pk", "kind", "user__email")[:DRAIN_BATCH])
+               .values_list("pk", "kind", "user__email", "user_id", "game_id")[:DRAIN_BATCH])
     done: Counter[str] = Counter()
-    turns = {pk: address for pk, kind, address in due
+    turns = {pk: _Turn(address, user, game) for pk, kind, address, user, game in due
              if kind in (Kind.YOUR_TURN, Kind.REMINDER) and address}
     if len(turns) >= SETTLE_FROM:
         done[Status.SKIPPED] += _turn_mails_settle(turns, timezone.now(), by)
-    listed = [pk for pk, _, _ in due]
+    listed = [pk for pk, *_ in due]
     with MailSession() as mail:  # one connection to the mail server for the drain
         while done.total() < len(due):  # (a row another drain took is not counted)
             taken = None
@@ -484,24 +487,39 @@ def _next_due(by: datetime, listed: list[int]) -> Notification | None:
             .order_by("next_attempt_at", "pk").first())
 
 
-def _turn_mails_settle(turns: dict[int, str], now: datetime, by: datetime) -> int:
-    """Of the turn mails ``turns`` (row: its player's address) still pending and due
-    by ``by``, mark skipped those that ``_skip_reason`` would skip as "that turn is
-    over" or "the player is looking at the game", with the same note, all at once
-    (a query for them, a statement a note); leave the rows another transaction
-    holds, and those it would skip for a reason it tests first (a bouncing
-    address, mail turned off), to the delivery of each row. No webhook call is
-    lost: a turn that is over makes none, and a player looking at the game is
-    settled here only if they have no webhook on. How many rows it marked."""
+class _Turn(NamedTuple):
+    """A turn mail's row as a drain lists it: its player's address, and the ids of
+    its player and of its game."""
+
+    address: str
+    user: int | None
+    game: int | None
+
+
+def _turn_mails_settle(turns: dict[int, _Turn], now: datetime, by: datetime) -> int:
+    """Of the turn mails ``turns`` still pending and due by ``by``, mark skipped
+    those that ``_skip_reason`` would skip as "that turn is over" or "the player
+    is looking at the game", with the same note, all at once (a query for them,
+    a statement a note, and a read of the games' streams); leave the rows
+    another transaction holds, and those it would skip for a reason it tests
+    first (a bouncing address, mail turned off), to the delivery of each row. No
+    webhook call is lost: a turn that is over makes none, and a player looking
+    at the game is settled here only if they have no webhook on. How many rows
+    it marked."""
     bouncing = set(BouncingAddress.objects.filter(
-        address__in={address.strip().lower() for address in turns.values()})
+        address__in={turn.address.strip().lower() for turn in turns.values()})
         .values_list("address", flat=True))
+    watched = stream.watching({(turn.user, turn.game) for turn in turns.values()
+                               if turn.user is not None and turn.game is not None})
     user, game = OuterRef("user_id"), OuterRef("game_id")
     running = Exists(Clock.objects.filter(game=game, seat=OuterRef("seat"),
                                           started_at__isnull=False, started_seq=OuterRef("seq")))
-    looking = (Q(kind=Kind.YOUR_TURN, game__isnull=False)
-               & Exists(GameVisit.objects.filter(user=user, game=game,
-                                                 seen_at__gt=now - LOOKING_NOW))
+    seen: Q | Exists = Exists(GameVisit.objects.filter(user=user, game=game,
+                                                      seen_at__gt=now - LOOKING_NOW))
+    if watched:
+        seen = seen | Q(pk__in=[pk for pk, turn in turns.items()
+                                if (turn.user, turn.game) in watched])
+    looking = (Q(kind=Kind.YOUR_TURN, game__isnull=False) & seen
                & ~Exists(MailSettings.objects.filter(user=user, policy=Policy.DIGEST))
                & ~Exists(Webhook.objects.filter(user=user, enabled=True)))
     with transaction.atomic():
@@ -509,8 +527,8 @@ def _turn_mails_settle(turns: dict[int, str], now: datetime, by: datetime) -> in
             Notification.objects.annotate(running=running)
             .filter(~Exists(MailSettings.objects.filter(user=user, policy=Policy.OFF))
                     & (Q(running=False) | looking),
-                    pk__in=[pk for pk, address in turns.items()
-                            if address.strip().lower() not in bouncing],
+                    pk__in=[pk for pk, turn in turns.items()
+                            if turn.address.strip().lower() not in bouncing],
                     status=Status.PENDING, next_attempt_at__lte=by)
             .select_for_update(skip_locked=True, of=("self",)).values_list("pk", "running"))
         return (_skip([pk for pk, on in found.items() if not on], "that turn is over")
