@@ -292,9 +292,7 @@ def _read_game(game_id: int, computers: bool, events: EventsWanted | None,
             held.append(seat.index)
         read.append(seat)
         if clocks is not None and row[computer + 1] is not None:  # the seat has a clock
-            clock = clocks.load(row, computer + 1, connection)
-            assert isinstance(clock, Clock)
-            clock.game = game
+            clock = _clock_of(game, clocks, row, computer + 1, connection)
             found.append(clock)
             if row[at_events - 1] and game.days_per_move:
                 vacationed.append(clock.seat)
@@ -405,15 +403,22 @@ def game_clocks(game: Game, now: datetime) -> ClocksRead:
         rows = cursor.fetchall()
     found, vacationed, computers = [], [], []
     for row in rows:
-        clock = clocks.load(row, 0, connection)
-        assert isinstance(clock, Clock)
-        clock.game = game
+        clock = _clock_of(game, clocks, row, 0, connection)
         found.append(clock)
         if row[-2]:
             vacationed.append(clock.seat)
         if row[-1]:
             computers.append(clock.seat)
     return ClocksRead(found, frozenset(computers), frozenset(vacationed))
+
+
+def _clock_of(game: Game, clocks: _Loader, row: Sequence[Any], start: int,
+              connection: Any) -> Clock:
+    """The clock of ``game`` whose columns ``row`` holds from ``start``."""
+    clock = clocks.load(row, start, connection)
+    assert isinstance(clock, Clock)
+    clock.game = game
+    return clock
 
 
 @functools.cache
