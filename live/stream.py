@@ -5,7 +5,8 @@ polling, instead of each page asking every few seconds.
 
 A player's own page (or API client) listens with a token of its seat and of its
 user, and the stream server keeps a note in Redis of which seats listen, and as
-whom (``listening``). When a commit leaves a listening seat to move (and it was
+whom (``listening``; the mail reads it too: a player watching the game gets no
+turn mail, ``watching``). When a commit leaves a listening seat to move (and it was
 not that seat's own move, whose answer carried its view), the commit's message
 carries that seat's view too, what its GET would give it, made for the user who
 holds the seat at that commit and sent only to streams of that user's token: the
@@ -242,9 +243,10 @@ def listening(client: redis.Redis, game_id: int, now: float | None = None
 def watching(pairs: Collection[tuple[int, int]]) -> set[tuple[int, int]]:
     """Of these (user id, game id) pairs, those whose user holds a stream of their
     seat of the game open now (a note of listening not yet expired): their
-    client is shown each move as it is made. A read per game, in one round trip.
-    None when live updates are off, or Redis cannot be read (logged): no one is
-    then taken to be watching."""
+    client is shown each move as it is made (the mail holds back their turn
+    mail: notifications). A read per game, in one round trip. Empty when live
+    updates are off, or Redis cannot be read (logged): no one is then taken to
+    be watching."""
     games = sorted({game for _, game in pairs})
     if not games or not enabled():
         return set()
