@@ -309,11 +309,15 @@ class MoveRead(NamedTuple):
     """The game with its creator, and its seats as ``game.seat_list()``."""
     seat: int | None
     """The index of the user's seat (None if they have none, or before the start)."""
-    computer_seats: frozenset[int]
-    """The indexes of the seats computers hold."""
     clocks: ClocksRead
     """The game's clocks (none before its start), as ``game_clocks`` reads them
-    at the time of the read."""
+    at the time of the read, with the seats computers hold."""
+
+    @property
+    def computer_seats(self) -> frozenset[int]:
+        """The indexes of the seats computers hold (read with the seats, whether
+        or not they have clocks yet)."""
+        return self.clocks.computer_seats
 
 
 def _payloads(value: Any, connection: Any) -> list[Any]:
@@ -352,7 +356,7 @@ def game_for_move(game_id: int, user_id: int | None, events: EventsWanted | None
         return None
     assert read.clocks is not None
     mine = next((s.index for s in read.game.seat_list() if s.user_id == user_id), None)
-    return MoveRead(read.game, mine, read.computer_seats, read.clocks)
+    return MoveRead(read.game, mine, read.clocks)
 
 
 def game_with_seats(game_id: int, events: EventsWanted | None = None) -> Game | None:

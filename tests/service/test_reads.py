@@ -215,7 +215,8 @@ def test_who_is_a_computer_is_asked_of_the_seating_port(settings):
     Bot.objects.create(user=cyd, level="easy")
     game = start_game([ann, bob, cyd])
     bot_seat = game.seats.get(user=cyd).index
-    _, seat, computers, move_clocks = store.game_for_move(game.pk, ann.pk)
+    read = store.game_for_move(game.pk, ann.pk)
+    seat, computers, move_clocks = read.seat, read.computer_seats, read.clocks
     assert computers == {bot_seat} and seat == game.seats.get(user=ann).index
     assert move_clocks.computer_seats == {bot_seat}
     assert store.game_clocks(game, timezone.now()).computer_seats == {bot_seat}

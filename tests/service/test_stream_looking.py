@@ -19,6 +19,7 @@ from notifications.models import GameVisit, Notification
 from tests.service import test_stream
 from tests.service.conftest import body, client_for, make_user, start_game
 from tests.service.mail_kit import play_turn
+from tests.service.test_outbox_settle import outcome
 from tests.service.test_stream import Held, settled
 from tests.service.test_stream_views import move_until_the_turn_passes, read_view, seats_by_turn
 
@@ -41,11 +42,6 @@ def turn_mail(game: Game, user) -> Notification:
     [row] = Notification.objects.filter(game=game, user=user, kind="your_turn",
                                         status="pending")
     return row
-
-
-def outcome(row: Notification) -> tuple[str, str]:
-    row.refresh_from_db()
-    return row.status, row.note
 
 
 def closed(held: Held, own_redis: str, game: Game) -> None:
