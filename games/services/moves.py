@@ -276,7 +276,7 @@ _ATTEMPTS = 8
 """How many times a submission is judged at most. A move overtaken between its
 read and its write is judged again on the game as it now is, where its seq is
 stale: twice in all. Only a choice the rules take at the same time as others'
-(``_choice_unaffected``) is still judged then, and may be overtaken again by
+(the rules' ``unaffected``) is still judged then, and may be overtaken again by
 each other seat's choice (three at most, in a four-seat game)."""
 
 
@@ -294,11 +294,16 @@ def _submit(pk: int, user: User, action: Any, expected_seq: int,
     read = _read_with_seat(pk, user)
     game, seat_index = read.game, read.seat
     behind = expected_seq != game.seq
+    rules = rules_of(game)
+    # the state is rebuilt (or found) once, and only for a player of a running game
+    state = game_state_get(game) if seat_index is not None and \
+        game.status == Game.Status.RUNNING else None
     since: list[dict[str, Any]] | None = None
     if behind or game.status != Game.Status.RUNNING:
         # A retry of an action that went through always arrives with a
         # stale seq: only then can its key have been seen before.
-        earlier, since = _read_behind(game, seat_index, expected_seq, idempotency_key)
+        earlier, since = _read_behind(game, rules, state, seat_index, expected_seq,
+                                      idempotency_key)
         if earlier is not None:
             return _earlier_answer(game, earlier, user, action)
         check_running(game)
@@ -306,10 +311,11 @@ def _submit(pk: int, user: User, action: Any, expected_seq: int,
         if behind:
             raise StaleSeq(game.seq)
         raise Forbidden("you have no seat in this game", code="not_a_player")
-    if behind and (since is None or not _choice_unaffected(game, seat_index, since)):
+    # behind, the seat's action still stands if the events since are other seats'
+    # choices made at the same time, which leave its own as it was
+    if behind and (since is None or not rules.unaffected(
+            state, [rules.read_event(p) for p in since], seat_index)):
         raise StaleSeq(game.seq)
-    state = game_state_get(game)
-    rules = rules_of(game)
     leaving = {e["type"] for e in rules.resign(state, seat_index)}
     wait = rules.awaiting(state)
     sent = action.get("type") if isinstance(action, Mapping) else None
@@ -331,14 +337,16 @@ def _submit(pk: int, user: User, action: Any, expected_seq: int,
     return result
 
 
-def _read_behind(game: Game, seat: int | None, expected_seq: int, key: str | None
+def _read_behind(game: Game, rules: AnyGame, state: Any, seat: int | None,
+                 expected_seq: int, key: str | None
                  ) -> tuple[Event | None, list[dict[str, Any]] | None]:
     """What a submission behind the game (or on a game no longer running) is
     judged by, in one read at most: the event its idempotency key was used for,
     if any (a retry of an action that went through), and the payloads of the
     events since ``expected_seq`` if the seat's choice may still stand
-    (``_may_be_unaffected``; else None, and the submission is stale)."""
-    since = _may_be_unaffected(game, seat, expected_seq)
+    (``_may_be_unaffected``; else None, and the submission is stale). ``state``
+    is the running game's, None if it is not running or ``seat`` is None."""
+    since = _may_be_unaffected(game, rules, state, seat, expected_seq)
     wanted = Q(idempotency_key=key) if key is not None else Q()
     if since:
         wanted |= Q(seq__gte=expected_seq, seq__lt=game.seq)
@@ -350,24 +358,17 @@ def _read_behind(game: Game, seat: int | None, expected_seq: int, key: str | Non
                      if since else None)
 
 
-def _may_be_unaffected(game: Game, seat: int | None, expected_seq: int) -> bool:
-    """Whether an action made at ``expected_seq``, behind the running game, may
-    still be judged (``_choice_unaffected``): its seat is still awaited, and at
-    most one event a seat came since. Anything older is stale, and answered so
-    without reading the events since."""
-    if seat is None or game.status != Game.Status.RUNNING:
+def _may_be_unaffected(game: Game, rules: AnyGame, state: Any, seat: int | None,
+                       expected_seq: int) -> bool:
+    """Whether an action made at ``expected_seq``, behind the running game (its
+    ``state``), may still be judged by the rules' ``unaffected``: its seat is
+    still awaited, and at most one event a seat came since. Anything older is
+    stale, and answered so without reading the events since."""
+    if seat is None or state is None:
         return False
     if not 0 < game.seq - expected_seq <= game.seat_count:
         return False
-    return seat in rules_of(game).awaiting(game_state_get(game)).players
-
-
-def _choice_unaffected(game: Game, seat: int, since: list[dict[str, Any]]) -> bool:
-    """Whether the seat's action, made before the events ``since`` (their
-    payloads), may still be judged: they are other seats' choices made at the
-    same time, which leave this seat's as it was (the rules' ``unaffected``)."""
-    rules, state = rules_of(game), game_state_get(game)
-    return rules.unaffected(state, [rules.read_event(p) for p in since], seat)
+    return seat in rules.awaiting(state).players
 
 
 def game_resign(*, game: Game | int, user: User) -> ActionResult:

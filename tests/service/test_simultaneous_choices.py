@@ -15,6 +15,7 @@ from engine.animals_on_board import GAME
 from games import store
 from games.models import Event, Game
 from games.selectors import rules_of
+from games.services import moves
 from notifications import services as notes
 from notifications.inbound import inbound_mail_handle
 from notifications.models import Notification
@@ -78,6 +79,28 @@ def test_a_keep_at_a_seq_behind_other_players_keeps_is_stored():
                                          {"seq": seq, "action": kept}, format="json")
     assert answer.status_code == 201, answer.json()
     assert state_of(game).kept[2] == kept["tile"]
+
+
+@pytest.mark.django_db
+def test_a_keep_behind_the_game_is_judged_on_one_read_of_its_state(monkeypatch):
+    players = [make_user(name) for name in ("ann", "bob", "cyd")]
+    game = start_animals(players)
+    seq = game.seq
+    submit(game, {**keep_of(game, 0), "player": 0})
+    kept = keep_of(game, 2, 1)
+    reads: list[int] = []
+
+    def counted(read: Game) -> object:
+        reads.append(read.seq)
+        return state_get(read)
+
+    state_get = moves.game_state_get
+    monkeypatch.setattr(moves, "game_state_get", counted)
+    answer = client_for(players[2]).post(f"/api/games/{game.pk}/actions/",
+                                         {"seq": seq, "action": kept}, format="json")
+    assert answer.status_code == 201, answer.json()
+    # awaited still, the events since unaffecting it, and the move itself: one state
+    assert reads == [seq + 1]
 
 
 @pytest.mark.django_db

@@ -5,8 +5,6 @@ Once the stream is closed, and no read of the game is recent, the mail goes."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 import redis
 from django.core import mail
@@ -21,7 +19,12 @@ from tests.service.conftest import body, client_for, make_user, start_game
 from tests.service.mail_kit import play_turn
 from tests.service.test_outbox_settle import outcome
 from tests.service.test_stream import Held, settled
-from tests.service.test_stream_views import move_until_the_turn_passes, read_view, seats_by_turn
+from tests.service.test_stream_views import (
+    move_until_the_turn_passes,
+    read_view,
+    seats_by_turn,
+    unheard,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -47,11 +50,7 @@ def turn_mail(game: Game, user) -> Notification:
 def closed(held: Held, own_redis: str, game: Game) -> None:
     """The stream is closed, and its note taken back."""
     held.close()
-    notes_of = redis.Redis.from_url(own_redis)
-    deadline = time.monotonic() + 5
-    while live.listening(notes_of, game.pk) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert live.listening(notes_of, game.pk) == set()
+    unheard(redis.Redis.from_url(own_redis), game)
 
 
 def test_no_turn_mail_while_the_players_stream_is_open_and_the_view_writes_no_visit(

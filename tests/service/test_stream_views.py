@@ -69,6 +69,15 @@ def read_view(held: Held, within: float = 10) -> dict:
     return json.loads(rest.split(b"\n\n", 1)[0])
 
 
+def unheard(notes: redis.Redis, game: Game) -> None:
+    """No stream of the game is noted as listening, once the server has taken back
+    the notes of those closed (within 5 s)."""
+    deadline = time.monotonic() + 5
+    while live.listening(notes, game.pk) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert live.listening(notes, game.pk) == set()
+
+
 def test_the_player_left_to_move_is_sent_their_view_the_others_the_seq(
         stream, own_redis, publishing):
     ann, bob, cat = make_user("ann"), make_user("bob"), make_user("cat")
@@ -109,10 +118,7 @@ def test_the_player_left_to_move_is_sent_their_view_the_others_the_seq(
             page.close()
     # the last connection of each seat closed: its note is taken back
     settled(stream, 0)
-    deadline = time.monotonic() + 5
-    while live.listening(notes, game.pk) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert live.listening(notes, game.pk) == set()
+    unheard(notes, game)
 
 
 @pytest.mark.parametrize("forgotten", [False, True])
