@@ -295,9 +295,11 @@ def _submit(pk: int, user: User, action: Any, expected_seq: int,
     game, seat_index = read.game, read.seat
     behind = expected_seq != game.seq
     rules = rules_of(game)
-    # the state is rebuilt (or found) once, and only for a player of a running game
+    # the state, rebuilt (or found) once: for a player of a running game, unless
+    # the submission is too far behind to be judged at all
     state = game_state_get(game) if seat_index is not None and \
-        game.status == Game.Status.RUNNING else None
+        game.status == Game.Status.RUNNING and \
+        (not behind or _within_a_round(game, expected_seq)) else None
     since: list[dict[str, Any]] | None = None
     if behind or game.status != Game.Status.RUNNING:
         # A retry of an action that went through always arrives with a
@@ -345,8 +347,9 @@ def _read_behind(game: Game, rules: AnyGame, state: Any, seat: int | None,
     if any (a retry of an action that went through), and the payloads of the
     events since ``expected_seq`` if the seat's choice may still stand
     (``_may_be_unaffected``; else None, and the submission is stale). ``state``
-    is the running game's, None if it is not running or ``seat`` is None."""
-    since = _may_be_unaffected(game, rules, state, seat, expected_seq)
+    is the running game's, None if it is not running, ``seat`` is None or the
+    submission is further behind than ``_within_a_round``."""
+    since = _may_be_unaffected(rules, state, seat)
     wanted = Q(idempotency_key=key) if key is not None else Q()
     if since:
         wanted |= Q(seq__gte=expected_seq, seq__lt=game.seq)
@@ -358,17 +361,18 @@ def _read_behind(game: Game, rules: AnyGame, state: Any, seat: int | None,
                      if since else None)
 
 
-def _may_be_unaffected(game: Game, rules: AnyGame, state: Any, seat: int | None,
-                       expected_seq: int) -> bool:
-    """Whether an action made at ``expected_seq``, behind the running game (its
-    ``state``), may still be judged by the rules' ``unaffected``: its seat is
-    still awaited, and at most one event a seat came since. Anything older is
-    stale, and answered so without reading the events since."""
-    if seat is None or state is None:
-        return False
-    if not 0 < game.seq - expected_seq <= game.seat_count:
-        return False
-    return seat in rules.awaiting(state).players
+def _within_a_round(game: Game, expected_seq: int) -> bool:
+    """Whether an action made at ``expected_seq``, behind the game, is at most one
+    event a seat behind it. Anything older is stale, and answered so without
+    rebuilding the state or reading the events since."""
+    return 0 < game.seq - expected_seq <= game.seat_count
+
+
+def _may_be_unaffected(rules: AnyGame, state: Any, seat: int | None) -> bool:
+    """Whether an action behind the running game (its ``state``, None where the
+    action is stale whatever came since) may still be judged by the rules'
+    ``unaffected``: its seat is still awaited."""
+    return seat is not None and state is not None and seat in rules.awaiting(state).players
 
 
 def game_resign(*, game: Game | int, user: User) -> ActionResult:

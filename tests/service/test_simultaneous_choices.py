@@ -81,26 +81,54 @@ def test_a_keep_at_a_seq_behind_other_players_keeps_is_stored():
     assert state_of(game).kept[2] == kept["tile"]
 
 
-@pytest.mark.django_db
-def test_a_keep_behind_the_game_is_judged_on_one_read_of_its_state(monkeypatch):
-    players = [make_user(name) for name in ("ann", "bob", "cyd")]
-    game = start_animals(players)
-    seq = game.seq
-    submit(game, {**keep_of(game, 0), "player": 0})
-    kept = keep_of(game, 2, 1)
+@pytest.fixture
+def state_reads(monkeypatch) -> list[int]:
+    """The seqs of the games whose state a submission asks for, in order."""
     reads: list[int] = []
+    state_get = moves.game_state_get
 
     def counted(read: Game) -> object:
         reads.append(read.seq)
         return state_get(read)
 
-    state_get = moves.game_state_get
     monkeypatch.setattr(moves, "game_state_get", counted)
+    return reads
+
+
+@pytest.mark.django_db
+def test_a_keep_behind_the_game_is_judged_on_one_read_of_its_state(state_reads):
+    players = [make_user(name) for name in ("ann", "bob", "cyd")]
+    game = start_animals(players)
+    seq = game.seq
+    submit(game, {**keep_of(game, 0), "player": 0})
+    kept = keep_of(game, 2, 1)
+    state_reads.clear()
     answer = client_for(players[2]).post(f"/api/games/{game.pk}/actions/",
                                          {"seq": seq, "action": kept}, format="json")
     assert answer.status_code == 201, answer.json()
     # awaited still, the events since unaffecting it, and the move itself: one state
-    assert reads == [seq + 1]
+    assert state_reads == [seq + 1]
+
+
+@pytest.mark.django_db
+def test_a_move_more_than_a_round_behind_is_stale_without_its_state(state_reads):
+    players = [make_user(name) for name in ("ann", "bob")]
+    game = start_animals(players)
+    seq = game.seq
+    for seat in range(2):
+        submit(game, {**keep_of(game, seat), "player": seat})
+    game.refresh_from_db()
+    mover = GAME.awaiting(state_of(game)).players[0]
+    submit(game, dict(GAME.legal_actions(state_of(game), mover)[0]))
+    game.refresh_from_db()
+    assert game.seq - seq > game.seat_count
+    state_reads.clear()
+    late = client_for(seat_user(game, mover)).post(f"/api/games/{game.pk}/actions/",
+                                                   {"seq": seq, "action": {"type": "keep"}},
+                                                   format="json")
+    assert late.status_code == 409 and late.json()["code"] == "stale_seq"
+    assert late.json()["seq"] == game.seq
+    assert state_reads == []
 
 
 @pytest.mark.django_db
