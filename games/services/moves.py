@@ -296,7 +296,7 @@ def _submit(pk: int, user: User, action: Any, expected_seq: int,
     behind = expected_seq != game.seq
     rules = rules_of(game)
     # the state, rebuilt (or found) once: for a player of a running game, unless
-    # the submission is too far behind to be judged at all
+    # the submission is more than a round behind it, or ahead of it
     state = game_state_get(game) if seat_index is not None and \
         game.status == Game.Status.RUNNING and \
         (not behind or _within_a_round(game, expected_seq)) else None
@@ -347,8 +347,9 @@ def _read_behind(game: Game, rules: AnyGame, state: Any, seat: int | None,
     if any (a retry of an action that went through), and the payloads of the
     events since ``expected_seq`` if the seat's choice may still stand
     (``_may_be_unaffected``; else None, and the submission is stale). ``state``
-    is the running game's, None if it is not running, ``seat`` is None or the
-    submission is further behind than ``_within_a_round``."""
+    is the running game's; None if the game is not running, the user has no
+    seat, or the submission is more than a round behind the game or ahead of it
+    (``_within_a_round``)."""
     since = _may_be_unaffected(rules, state, seat)
     wanted = Q(idempotency_key=key) if key is not None else Q()
     if since:
