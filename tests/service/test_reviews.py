@@ -140,6 +140,9 @@ def _ready(client, game_id: int) -> dict | None:
     return shown if shown["status"] == "ready" else None
 
 
+# the game's end enqueues its tasks: the module's worker, if running, takes them,
+# and quiet_worker waits for it before the tables are emptied
+@pytest.mark.usefixtures("worker")
 def test_a_player_sees_the_button_and_a_spectator_does_not():
     ann, bob, cyd = make_user("ann"), make_user("bob"), make_user("cyd")
     game = play_to_the_end(_pond(ann, bob))
