@@ -294,14 +294,14 @@ def _submit(pk: int, user: User, action: Any, expected_seq: int,
     read = _read_with_seat(pk, user)
     game, seat_index = read.game, read.seat
     behind = expected_seq != game.seq
+    running = game.status == Game.Status.RUNNING
     rules = rules_of(game)
     # the state, rebuilt (or found) once: for a player of a running game, unless
     # the submission is more than a round behind it, or ahead of it
-    state = game_state_get(game) if seat_index is not None and \
-        game.status == Game.Status.RUNNING and \
+    state = game_state_get(game) if running and seat_index is not None and \
         (not behind or _within_a_round(game, expected_seq)) else None
     since: list[dict[str, Any]] | None = None
-    if behind or game.status != Game.Status.RUNNING:
+    if behind or not running:
         # A retry of an action that went through always arrives with a
         # stale seq: only then can its key have been seen before.
         earlier, since = _read_behind(game, rules, state, seat_index, expected_seq,
@@ -373,7 +373,7 @@ def _may_be_unaffected(rules: AnyGame, state: Any, seat: int | None) -> bool:
     """Whether an action behind the running game (its ``state``, None where the
     action is stale whatever came since) may still be judged by the rules'
     ``unaffected``: its seat is still awaited."""
-    return seat is not None and state is not None and seat in rules.awaiting(state).players
+    return state is not None and seat in rules.awaiting(state).players
 
 
 def game_resign(*, game: Game | int, user: User) -> ActionResult:
