@@ -15,7 +15,8 @@ quiet, this process enqueues ``--tasks`` runs of Celery's built-in
 the app's ``send_task`` (what ``Task.apply_async`` and games.enqueue call), and
 waits until the queue is empty and nothing is left unacknowledged. The
 figures, each a task, in microseconds: this process's CPU for the enqueuing,
-the worker's (every thread of it) from its quiet start to the end, and Redis's.
+the worker's (every thread of it) from its quiet start to the end, and of it
+its main thread's (Celery's consumer), and Redis's.
 
 The variants by default: ``shipped`` (the worker's arguments in
 docker-compose.yml: ``--loglevel=INFO``, a line logged as each task is received
@@ -40,11 +41,18 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from service_bench import process_cpu  # noqa: E402
+from service_bench import process_cpu, stat_cpu  # noqa: E402
 from stream_bench import pid_of  # noqa: E402
 
 QUEUE = "celery-task-bench"
 DEFAULT_VARIANTS = {"shipped": "--loglevel=INFO", "warning": "--loglevel=WARNING"}
+
+
+def main_thread_cpu(pid: int) -> float:
+    """CPU seconds of the process's main thread alone: in a worker of threads,
+    Celery's consumer (receiving, handing over and acknowledging each task),
+    where the pool's threads run the tasks and Celery's tracing around them."""
+    return stat_cpu(Path(f"/proc/{pid}/task/{pid}/stat"))
 
 
 def quiet(pid: int, settle: float = 1.0, timeout: float = 60.0) -> None:
@@ -82,6 +90,7 @@ def one_run(redis_url: str, redis_pid: int, worker_args: list[str], tasks: int
         quiet(worker.pid)
         client = redis.Redis.from_url(redis_url)
         worker0, redis0 = process_cpu(worker.pid), process_cpu(redis_pid)
+        consumer0 = main_thread_cpu(worker.pid)
         mine0 = time.process_time()
         with app.producer_or_acquire() as producer:
             for n in range(tasks):
@@ -90,12 +99,13 @@ def one_run(redis_url: str, redis_pid: int, worker_args: list[str], tasks: int
         drained(client)
         time.sleep(0.5)  # the last acknowledgement's own work
         worker_cpu = process_cpu(worker.pid) - worker0
+        consumer_cpu = main_thread_cpu(worker.pid) - consumer0
         redis_cpu = process_cpu(redis_pid) - redis0
     finally:
         worker.terminate()
         worker.wait(30)
     return {"enqueue_us": 1e6 * mine / tasks, "worker_us": 1e6 * worker_cpu / tasks,
-            "redis_us": 1e6 * redis_cpu / tasks}
+            "consumer_us": 1e6 * consumer_cpu / tasks, "redis_us": 1e6 * redis_cpu / tasks}
 
 
 def summary(values: list[float]) -> str:
@@ -132,12 +142,13 @@ def main() -> int:
                 figure = one_run(url, redis_pid, variants[name].split(), args.tasks)
                 figures[name].append(figure)
                 print(f"run {r + 1} {name:10} enqueue {figure['enqueue_us']:6.1f} us, worker "
-                      f"{figure['worker_us']:6.1f} us, Redis {figure['redis_us']:5.1f} us a task",
-                      flush=True)
+                      f"{figure['worker_us']:6.1f} us (its consumer {figure['consumer_us']:5.1f}),"
+                      f" Redis {figure['redis_us']:5.1f} us a task", flush=True)
     print(f"\n{args.tasks} tasks a run, median (min-max) of {args.runs} runs, CPU a task in us")
-    print(f"{'variant':10} {'enqueue':>22} {'worker':>22} {'Redis':>22}")
+    keys = ("enqueue_us", "worker_us", "consumer_us", "redis_us")
+    print(f"{'variant':10} {'enqueue':>22} {'worker':>22} {'its consumer':>22} {'Redis':>22}")
     for name, runs in figures.items():
-        cells = [summary([f[k] for f in runs]) for k in ("enqueue_us", "worker_us", "redis_us")]
+        cells = [summary([f[k] for f in runs]) for k in keys]
         print(f"{name:10} " + " ".join(f"{cell:>22}" for cell in cells))
     if args.json:
         Path(args.json).write_text(json.dumps({"tasks": args.tasks, "variants": variants,

@@ -247,8 +247,13 @@ TICK = os.sysconf("SC_CLK_TCK")
 
 def process_cpu(pid: int) -> float:
     """CPU seconds (user + system) a process has used, from /proc."""
+    return stat_cpu(Path(f"/proc/{pid}/stat"))
+
+
+def stat_cpu(stat: Path) -> float:
+    """CPU seconds (user + system) in a /proc stat file (a process's, a thread's)."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = stat.read_text().rsplit(")", 1)[1].split()
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / TICK
