@@ -1,4 +1,4 @@
-"""The Celery app: notifications and the random fly/frog hops run here.
+"""The Celery app: notifications and the games' chance draws run here.
 
 Configuration comes from Django settings prefixed ``CELERY_``; with no
 ``REDIS_URL`` the settings make every task run eagerly, in-process.

@@ -109,8 +109,9 @@ Environment variables:
 - ``MARRAM_TOURNAMENTS_PER_DAY``: how many tournaments one player may create in a
   day (3); ``MARRAM_TOURNAMENT_MAX_PLAYERS``: the most entrants a tournament may
   take (256).
-- ``MARRAM_DRAW_INLINE``: draw the fly and frog hops inside the move's
-  transaction instead of in a Celery task right after it (off by default).
+- ``MARRAM_DRAW_INLINE``: draw the chance a change leaves a game waiting for
+  (the rules' own draw) in that change's own write instead of in a Celery task
+  right after it (off by default).
 - ``MARRAM_SNAPSHOT_EVERY``: store a game's state once every this many events,
   so that a game no worker holds is read from its newest snapshot (50; 0 stores
   none). See games.snapshots.
@@ -569,7 +570,7 @@ MARRAM_REVIEW_SAMPLES = env_int("MARRAM_REVIEW_SAMPLES", 0)
 # wait to take over, MARRAM_BEAT_LOCK_SECONDS (30) after the holder stops renewing it.
 CELERY_BEAT_SCHEDULER = "marram_site.beat:LockedScheduler"
 MARRAM_BEAT_LOCK_SECONDS = env_int("MARRAM_BEAT_LOCK_SECONDS", 30)
-# Draw the fly and frog in the move's own transaction (no task); see games.services.
+# Draw chance in the change's own write (no task); see games.services.append.
 MARRAM_DRAW_INLINE = env_bool("MARRAM_DRAW_INLINE", default=False)
 # Store a game's state every this many events (games.snapshots); 0: never.
 MARRAM_SNAPSHOT_EVERY = env_int("MARRAM_SNAPSHOT_EVERY", 50)
