@@ -7,8 +7,9 @@ acknowledging it, and of Redis, for a task that does nothing.
 
 It starts a throwaway Redis (scripts/testservices.py) and, for each run and each
 variant in turn (the first variant of a run alternating), a worker of the
-default queue's shape in docker-compose.yml (``--pool=threads``, two threads,
-the app's Celery settings: late acknowledgement, a prefetch of one) with the
+default queue's shape in docker-compose.yml (``--pool=threads``, a thread a
+core as shipped, two here whatever the machine; the app's Celery settings: late
+acknowledgement, a prefetch of one) with the
 variant's extra arguments, on a queue of its own. Once the worker is up and
 quiet, this process enqueues ``--tasks`` runs of Celery's built-in
 ``celery.accumulate`` (which returns its argument: no query, no I/O) through
