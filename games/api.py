@@ -390,10 +390,10 @@ class GameKinds(APIView):
 
 
 class GameViewTable(APIView):
-    """A table the game's views refer to by key, fixed by its rules: Marram's
-    ``drawings``, each tile's terrain, regions, items and beasts as it lies, by the
-    ``drawing`` key of the board's tiles. Kept by the browser and asked again with
-    If-None-Match, answered 304 until a new version of the rules changes it."""
+    """A table the game's views refer to by key, fixed by its rules (the game's
+    ``view_tables``: what a view would otherwise repeat in every answer, named
+    once by its key). Kept by the browser and asked again with If-None-Match,
+    answered 304 until a new version of the rules changes it."""
 
     permission_classes = [AllowAny]
     authentication_classes: list[type[BaseAuthentication]] = []

@@ -86,7 +86,8 @@ class GameUI:
     ``event``, ``scores``). Without one, the viewer shows the view as JSON."""
     page_extras: Callable[[Any, int | None, list[str]], dict[str, Any]] | None = None
     """(state, seat, names) -> what the game page's state carries besides the
-    generic (Marram: the previews of its moves; Make-a-snake: the standings)."""
+    generic (what the game's own panels show: the previews of its moves, its
+    standings)."""
     since_last_move: Callable[[Any, Since, list[str]], dict[str, Any]] | None = None
     """(state, since, names) -> what the page's "since your last move" panel
     shows (``since_last_move`` in its state): the events ``since`` holds, in the
@@ -132,7 +133,7 @@ class Measure:
     column is called and what each seat made."""
 
     heading: str
-    """The column's heading: "Points", "Pile", "Tongue to tail"."""
+    """The column's heading, in the game's words (what its measure is called)."""
     values: tuple[str, ...]
     """Each seat's measure, by seat, as the game writes it ("34.20 cm")."""
     details: tuple[str, ...] = ()

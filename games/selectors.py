@@ -80,8 +80,8 @@ def game_kinds() -> list[dict[str, Any]]:
 
 @functools.cache
 def view_table_get(kind: str, name: str) -> bytes:
-    """One of the tables a game's views refer to by key (``view_tables``: Marram's
-    tile drawings), as the JSON the API serves; the same for the process's life."""
+    """One of the tables a game's views refer to by key (the game's
+    ``view_tables``), as the JSON the API serves; the same for the process's life."""
     try:
         table = registry.get(kind).view_tables().get(name)
     except registry.UnknownGame:

@@ -93,8 +93,8 @@ class Listed:
 
     @property
     def waiting_chance(self) -> str | None:
-        """The chance event the game waits for, in the game's words ("the roll of
-        the die"), when it waits for one."""
+        """The chance event the game waits for, in the game's words (its
+        awaiting's ``what``), when it waits for one."""
         awaiting = (self.game.projection or {}).get("awaiting") or {}
         return awaiting.get("what") if awaiting.get("kind") == "chance" else None
 
@@ -364,7 +364,7 @@ def last_move(game: Game, you: int | None,
               names: Sequence[str] = ()) -> dict[str, Any] | None:
     """The latest action a player made (not the server's), by someone other than
     ``you``: its event, it in the notation (``text``) and in words (``words``,
-    the game's ``describe_event``: "bob takes group 1 onto their ark")."""
+    the game's ``describe_event``)."""
     rules = rules_of(game)
     rows = Event.objects.filter(game_id=game.pk, actor__isnull=False).order_by(
         "-seq").values_list("seq", "payload")[:8]

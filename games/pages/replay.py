@@ -11,8 +11,8 @@ each event as ``event_view`` lets that seat read it (another player's secret
 choice stays out). A running game is replayed only up to its latest event, so
 the deck order, the seed and the draws to come never appear. Once the game is
 over its seed is revealed, and so is everything at every step: the game's
-``view_revealed`` (the others' arks and hands, face-down tiles, the order of the
-stacks and decks) and every event whole. Staff (the admin's replay) read every
+``view_revealed`` (the others' hands, whatever lay face down, the order of what
+was to be drawn) and every event whole. Staff (the admin's replay) read every
 event whole, with its stored row and the engine's summary at each step.
 
 A step is ``{"at", "players", "view", "event", "scores", "error"}``: the JSON

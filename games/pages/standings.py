@@ -1,7 +1,7 @@
 """A finished game's final standings, one table for every game
 (games/templates/games/final_standings.html): each seat's place, its name, the
-game's own measure (``ui.GameUI.final_measure``: Marram's points, Pond's pile,
-Make-a-snake's distance from tongue to tail) and a winner's badge, best first.
+game's own measure (``ui.GameUI.final_measure``, in the game's words: points, a
+distance) and a winner's badge, best first.
 
 The seats are ranked by ``engine.protocol.standings``, the one rule ratings use
 too: the winners the rules name first, then the others by score in the game's
