@@ -259,9 +259,9 @@ def test_a_worker_killed_mid_send_leaves_exactly_one_mail(worker, mailbox, proce
                                                          tmp_path):
     mailbox.hold = True  # the first mail hangs in DATA, the worker inside its transaction
     ann, bob = make_user("ann"), make_user("bob")
-    game = start_game([ann, bob])
+    game = start_game([ann, bob], seed=MAIL_DEAL)
     rows = list(Notification.objects.filter(game=game))
-    assert len(rows) == 2
+    assert len(rows) == 2, _start_mails_missing(game)
     assert mailbox.holding.wait(DEADLINE), "no delivery started"
     worker["now"].kill()
     mailbox.release.set()
@@ -423,6 +423,24 @@ class broker_at:  # noqa: N801  (used as a context manager, like a function)
     def __exit__(self, *exc) -> None:
         self._reset()
         celery_app.conf.broker_write_url = None
+
+
+def _start_mails_missing(game) -> str:
+    """What decides a start's mails, for a test that found them missing: the
+    change's followers, the seats and whether computers hold them, the clocks,
+    the events, and the outbox as a whole."""
+    from games.after_move import followers
+    from games.models import Clock, Seat
+    from games.seating import seat_players
+
+    seats = list(Seat.objects.filter(game=game).values_list("index", "user_id"))
+    clocks = list(Clock.objects.filter(game=game).values_list("seat", "user_id", "started_at"))
+    return (f"followers {[type(f).__name__ for f in followers()]}; seats {seats}, "
+            f"computers {seat_players().clockless(user for _, user in seats)}; "
+            f"clocks {clocks}; "
+            f"events {list(Event.objects.filter(game=game).values_list('seq', 'type'))}; "
+            f"projection {game.projection}; outbox "
+            f"{list(Notification.objects.values_list('pk', 'game_id', 'kind', 'status'))}")
 
 
 def _sessions_opened() -> int:
