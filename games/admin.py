@@ -93,7 +93,7 @@ class GameAdminForm(forms.ModelForm[Game]):
         return status
 
 
-# The seed and the config (the deck) are not editable and not shown here:
+# The seed and the config (what is hidden) are not editable and not shown here:
 # whoever reads a running game's seed knows every draw to come.
 # The game and its options were checked against its rules when it was made.
 _READ_ONLY = ("game", "options", "seq", "projection", "rules_version", "commitment",

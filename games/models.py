@@ -52,7 +52,7 @@ class Game(models.Model):
         help_text="The game's rules_version when the game was created; a replay under "
         "another version may come out differently.",
     )
-    # Secret until the game is finished: the deck order and every chance draw follow from it.
+    # Secret until the game is finished: the setup and every chance draw follow from it.
     seed = models.CharField(max_length=64, blank=True, editable=False)
     commitment = models.CharField(
         max_length=64, blank=True, help_text="SHA-256 of the seed, published at the start."
@@ -324,8 +324,8 @@ class GameSnapshot(models.Model):
     """A game's whole state after its first ``seq`` events (engine.snapshot), so
     that a game no worker holds is read by folding only the events after it.
     Derived from the events, checked against them (manage.py verify_game) and
-    rebuilt from them (manage.py rebuild_snapshots). Secret: it holds the deck
-    order and every hand, and no page, API or admin shows it."""
+    rebuilt from them (manage.py rebuild_snapshots). Secret: it holds what is
+    hidden and every player's secrets, and no page, API or admin shows it."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
     seq = models.PositiveIntegerField(help_text="The number of events folded into it.")
@@ -349,8 +349,8 @@ class GameSnapshot(models.Model):
 
 
 class Clock(models.Model):
-    """One seat's clock in a game. It runs while the game waits for that seat (a move
-    or a guess); ``started_at`` is set then. Timed games (days_per_move) keep a
+    """One seat's clock in a game. It runs while the game waits for that seat (any
+    action of theirs); ``started_at`` is set then. Timed games (days_per_move) keep a
     time bank; untimed ones only track whose turn began when, which is also when a
     "your turn" mail goes out."""
 

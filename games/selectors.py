@@ -1,5 +1,5 @@
 """Reads: game lists, the state of a game as one user may see it, its events, its
-record. Nothing here writes, and nothing here lets the deck order, the seed or
+record. Nothing here writes, and nothing here lets the hidden order, the seed or
 a future draw out of a game that is still running."""
 
 from __future__ import annotations

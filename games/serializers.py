@@ -1,6 +1,6 @@
 """What the API reads and writes. Input serializers refuse fields they do not know;
 output serializers list every field they expose, so nothing secret (the seed,
-the deck order) can slip out by being added to a model."""
+the order of what is hidden) can slip out by being added to a model."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ in ``states.snapshots_refused``) for a replay from zero. ``manage.py
 rebuild_snapshots`` writes them again from the events, ``manage.py
 verify_game`` checks them against a replay.
 
-Snapshots hold every secret of a game (the deck order, every hand): no page,
+Snapshots hold every secret of a game (what is hidden, every player's own): no page,
 API or admin shows them.
 """
 

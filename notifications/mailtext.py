@@ -19,7 +19,7 @@ WIDTH = 78
 SIGNATURE = "-- "
 
 # An address, a quoted example (opened after a space or a bracket, with what
-# sticks to it: "'egg 1,2':", '"claim arc N"'), or a word.
+# sticks to it: "'move 1,2':", '"take N"'), or a word.
 _UNIT = re.compile(r"(?:https?://|mailto:)\S+|(?<![^\s(\[])'[^'\n]{1,60}'\S*|"
                    r'(?<![^\s(\[])"[^"\n]{1,60}"\S*|\S+')
 _ADDRESS = re.compile(r"(?:https?://|mailto:)\S+")

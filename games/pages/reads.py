@@ -1,6 +1,6 @@
 """Reads the pages need beyond ``games.selectors``: a user's games sorted by who
 must move, the game page's state (the API's view plus what drawing it needs),
-and the move clock. Nothing here writes, and nothing here reveals the deck
+and the move clock. Nothing here writes, and nothing here reveals the hidden
 order or the seed of a running game."""
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ class Listed:
     game: Game
     seat: int | None
     waiting_for: int | None
-    """The seat the game waits for (a move or a guess); None otherwise."""
+    """The seat the game waits for (any action of its); None otherwise."""
     since: datetime | None
     """When the game started waiting: its last event, or its start."""
     user_id: int | None = None
@@ -202,7 +202,7 @@ def my_games(user: User, number: int | str = 1) -> MyGames:
 
 
 def your_turn_count(user: User | AnonymousUser) -> int:
-    """How many running games wait for the user's move or guess: one COUNT over
+    """How many running games wait for the user to act: one COUNT over
     the index of awaited seats (a player may sit in hundreds of running games,
     and every read of a game page asks). Only a running game's seats are ever
     awaited: the move that ends a game clears them (games.services)."""

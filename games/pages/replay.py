@@ -9,7 +9,7 @@ What a step of a running game shows is what the viewer knew at that point: the
 game's ``view`` for the viewer's seat (a spectator's view for anyone else), and
 each event as ``event_view`` lets that seat read it (another player's secret
 choice stays out). A running game is replayed only up to its latest event, so
-the deck order, the seed and the draws to come never appear. Once the game is
+the hidden order, the seed and the draws to come never appear. Once the game is
 over its seed is revealed, and so is everything at every step: the game's
 ``view_revealed`` (the others' hands, whatever lay face down, the order of what
 was to be drawn) and every event whole. Staff (the admin's replay) read every

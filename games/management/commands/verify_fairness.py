@@ -23,4 +23,4 @@ class Command(GameCheckCommand):
         return fairness.verify(rules_of(game), record, game.seed, game.commitment)
 
     def passed(self, game: Game) -> str:
-        return "fair: the deck and every chance event follow from the committed seed"
+        return "fair: the setup and every chance event follow from the committed seed"
